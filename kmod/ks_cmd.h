@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kstats control-command parser: turns one line written to _control into a
+ * struct ks_cmd.  Pure string handling, no allocation, no global state, so
+ * the same source is built into the module and into the userspace unit
+ * tests (tests/unit, through a small shim for the kernel string helpers).
+ */
+#ifndef _KSTATS_CMD_H
+#define _KSTATS_CMD_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include "ks_shim.h"
+#endif
+
+#define KS_NAME_MAX	64	/* node names and symbols, NUL included */
+#define KS_COMM_MAX	16	/* TASK_COMM_LEN */
+#define KS_CPUS_MAX	64	/* text of a cpulist */
+#define KS_MAXACTIVE_MAX 4096
+#define KS_SAMPLE_MAX	1000000
+
+enum ks_verb {
+	KS_VERB_TRACE,
+	KS_VERB_REMOVE,
+	KS_VERB_START,
+	KS_VERB_STOP,
+	KS_VERB_RESET,
+};
+
+enum ks_via {
+	KS_VIA_DEFAULT,		/* the cheapest the running kernel has */
+	KS_VIA_KRETPROBE,
+	KS_VIA_FPROBE,
+};
+
+enum ks_clock {
+	KS_CLOCK_LOCAL,		/* local_clock(), ns */
+	KS_CLOCK_TSC,		/* rdtsc, cycles */
+};
+
+/* One parsed command; fields not given keep the defaults of ks_cmd_parse. */
+struct ks_cmd {
+	enum ks_verb verb;
+	bool all;			/* remove/start/stop/reset all */
+	char name[KS_NAME_MAX];		/* node name, also the symbol */
+	u32 bits;
+	u32 buckets;			/* 0: default for bits */
+	enum ks_via via;
+	enum ks_clock clock;
+	u32 maxactive;			/* 0: backend default */
+	bool clones;			/* also attach NAME.constprop.N etc. */
+	u32 sample;			/* record one call in @sample */
+	s32 pid;			/* -1: any */
+	s32 tgid;			/* -1: any */
+	char comm[KS_COMM_MAX];		/* "": any */
+	char cpus[KS_CPUS_MAX];		/* "": any, else a cpulist */
+};
+
+int ks_cmd_parse(char *line, struct ks_cmd *cmd, const char **why);
+bool ks_name_valid(const char *name);
+
+#endif /* _KSTATS_CMD_H */

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstats fprobe backend (kernels with CONFIG_FPROBE): one fprobe covers
+ * every symbol of a node; the start time lives in the per-call entry data.
+ * Cheaper than a kretprobe: the entry hook is an ftrace callback, not a
+ * breakpoint or an optimized kprobe.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fprobe.h>
+#include <linux/kprobes.h>
+#include <linux/slab.h>
+#include "ks_node.h"
+
+struct ks_fp {
+	struct fprobe fp;
+	struct ks_node *node;
+	const char **syms;
+};
+
+static int ks_fp_entry(struct fprobe *fp, unsigned long entry_ip,
+		       unsigned long ret_ip, struct pt_regs *regs,
+		       void *entry_data)
+{
+	struct ks_fp *f = container_of(fp, struct ks_fp, fp);
+
+	if (!ks_want(f->node))
+		return 1;	/* no exit hook for this call */
+	*(u64 *)entry_data = ks_now(f->node);
+	return 0;
+}
+NOKPROBE_SYMBOL(ks_fp_entry);
+
+static void ks_fp_exit(struct fprobe *fp, unsigned long entry_ip,
+		       unsigned long ret_ip, struct pt_regs *regs,
+		       void *entry_data)
+{
+	struct ks_fp *f = container_of(fp, struct ks_fp, fp);
+
+	ks_record(f->node, ks_now(f->node) - *(u64 *)entry_data);
+}
+NOKPROBE_SYMBOL(ks_fp_exit);
+
+static int ks_fp_attach(struct ks_node *node)
+{
+	struct ks_fp *f;
+	unsigned int i;
+	int ret;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	f->syms = kcalloc(node->nsyms, sizeof(*f->syms), GFP_KERNEL);
+	if (!f->syms) {
+		kfree(f);
+		return -ENOMEM;
+	}
+	for (i = 0; i < node->nsyms; i++)
+		f->syms[i] = node->syms[i];
+	f->node = node;
+	f->fp.entry_handler = ks_fp_entry;
+	f->fp.exit_handler = ks_fp_exit;
+	f->fp.entry_data_size = sizeof(u64);
+	f->fp.nr_maxactive = node->cmd.maxactive;	/* 0: kernel default */
+	ret = register_fprobe_syms(&f->fp, f->syms, node->nsyms);
+	if (ret) {
+		kfree(f->syms);
+		kfree(f);
+		return ret;
+	}
+	node->priv = f;
+	return 0;
+}
+
+static void ks_fp_detach(struct ks_node *node)
+{
+	struct ks_fp *f = node->priv;
+
+	if (!f)
+		return;
+	unregister_fprobe(&f->fp);
+	kfree(f->syms);
+	kfree(f);
+	node->priv = NULL;
+}
+
+static u64 ks_fp_missed(struct ks_node *node)
+{
+	struct ks_fp *f = node->priv;
+
+	return f ? READ_ONCE(f->fp.nmissed) : 0;
+}
+
+const struct ks_backend ks_fprobe_backend = {
+	.name = "fprobe",
+	.attach = ks_fp_attach,
+	.detach = ks_fp_detach,
+	.missed = ks_fp_missed,
+};

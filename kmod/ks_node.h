@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kstats internals: a node is one traced function (or section) with its
+ * per-CPU histogram; a backend attaches the entry/exit hooks that feed it.
+ */
+#ifndef _KSTATS_NODE_H
+#define _KSTATS_NODE_H
+
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/cpumask.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/string.h>
+#include <asm/msr.h>
+#include <kstats/hist.h>
+#include "ks_cmd.h"
+
+struct ks_node;
+
+/* Per-CPU part of a node: exact extremes, sampling counter, slots. */
+struct ks_pcpu {
+	u64 min;
+	u64 max;
+	u32 skip;		/* calls left before the next sampled one */
+	struct kstats_slot slots[];
+};
+
+/**
+ * struct ks_backend - one way of hooking function entry and exit
+ * @name: as written after "via" and shown in attach=
+ * @attach: hook every symbol of @node; undo everything on failure
+ * @detach: unhook; after it returns no handler runs any more
+ * @missed: events the hooks dropped so far
+ */
+struct ks_backend {
+	const char *name;
+	int (*attach)(struct ks_node *node);
+	void (*detach)(struct ks_node *node);
+	u64 (*missed)(struct ks_node *node);
+};
+
+/**
+ * struct ks_node - one histogram and what feeds it
+ * @list: in ks_nodes, under ks_lock
+ * @cmd: the trace command that made it (name, bits, filters...)
+ * @nslots: slots per CPU, overflow included
+ * @active: record samples (start/stop)
+ * @pcpu: per-CPU extremes and slots
+ * @cpus: CPUs to record on (filter), NULL for all
+ * @dentry: the node's debugfs file
+ * @backend: the hooks in use
+ * @priv: the backend's state
+ * @syms: symbols attached (the name and its compiler clones)
+ * @nsyms: entries in @syms
+ */
+struct ks_node {
+	struct list_head list;
+	struct ks_cmd cmd;
+	u32 nslots;
+	bool active;
+	struct ks_pcpu __percpu *pcpu;
+	cpumask_var_t cpus;
+	bool cpu_filter;
+	struct dentry *dentry;
+	const struct ks_backend *backend;
+	void *priv;
+	char (*syms)[KS_NAME_MAX];
+	unsigned int nsyms;
+};
+
+extern const struct ks_backend ks_kretprobe_backend;
+#ifdef CONFIG_FPROBE
+extern const struct ks_backend ks_fprobe_backend;
+#endif
+
+/*
+ * The hot path, shared by every backend.  Handlers run with preemption
+ * disabled; the update itself runs with interrupts off so that an interrupt
+ * on the same CPU (which may hit a traced function too) never tears a slot.
+ */
+
+/* Should the call starting now on this CPU be timed? */
+static __always_inline bool ks_want(struct ks_node *node)
+{
+	struct ks_pcpu *p;
+
+	if (!READ_ONCE(node->active))
+		return false;
+	if (node->cmd.pid >= 0 && current->pid != node->cmd.pid)
+		return false;
+	if (node->cmd.tgid >= 0 && current->tgid != node->cmd.tgid)
+		return false;
+	if (node->cmd.comm[0] &&
+	    strncmp(current->comm, node->cmd.comm, KS_COMM_MAX))
+		return false;
+	if (node->cpu_filter &&
+	    !cpumask_test_cpu(raw_smp_processor_id(), node->cpus))
+		return false;
+	if (node->cmd.sample > 1) {
+		p = this_cpu_ptr(node->pcpu);
+		if (p->skip) {
+			p->skip--;
+			return false;
+		}
+		p->skip = node->cmd.sample - 1;
+	}
+	return true;
+}
+
+/* The node's clock: local_clock() in ns, or the TSC in cycles. */
+static __always_inline u64 ks_now(const struct ks_node *node)
+{
+	if (node->cmd.clock == KS_CLOCK_TSC)
+		return rdtsc_ordered();
+	return local_clock();
+}
+
+/* Account one measured value on this CPU. */
+static __always_inline void ks_record(struct ks_node *node, u64 delta)
+{
+	struct ks_pcpu *p;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	p = this_cpu_ptr(node->pcpu);
+	kstats_record(p->slots, delta, node->cmd.bits, node->cmd.buckets);
+	if (delta < p->min)
+		p->min = delta;
+	if (delta > p->max)
+		p->max = delta;
+	local_irq_restore(flags);
+}
+
+#endif /* _KSTATS_NODE_H */

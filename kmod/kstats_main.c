@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstats: measure how long chosen kernel functions take, in place.
+ *
+ *   echo "trace find_vma bits 3" > /sys/kernel/debug/kstats/_control
+ *   cat /sys/kernel/debug/kstats/find_vma
+ *   echo "remove find_vma" > /sys/kernel/debug/kstats/_control
+ *
+ * Each traced function gets a node: a per-CPU log-linear histogram
+ * (include/kstats/hist.h) fed by entry/exit hooks (a backend), and a
+ * debugfs file that prints a summary header and the original kstats rows.
+ * The command grammar is documented in ks_cmd.c; the output in
+ * docs/format.md.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/mutex.h>
+#include <linux/smp.h>
+#include <linux/cpu.h>
+#include <linux/kprobes.h>
+#include "ks_node.h"
+
+#define KS_NODES_MAX	256		/* nodes at once */
+#define KS_PCPU_MAX	PCPU_MIN_UNIT_SIZE	/* bytes of one CPU's slots */
+#define KS_CMD_MAX	256		/* bytes of one command */
+
+static DEFINE_MUTEX(ks_lock);		/* ks_nodes and every node's state */
+static LIST_HEAD(ks_nodes);
+static unsigned int ks_nr_nodes;
+static struct dentry *ks_dir;
+
+/* Find node @name; caller holds ks_lock. */
+static struct ks_node *ks_find(const char *name)
+{
+	struct ks_node *node;
+
+	list_for_each_entry(node, &ks_nodes, list)
+		if (!strcmp(node->cmd.name, name))
+			return node;
+	return NULL;
+}
+
+/* Zero this CPU's part of @arg's node; runs with interrupts off. */
+static void ks_reset_cpu(void *arg)
+{
+	struct ks_node *node = arg;
+	struct ks_pcpu *p = this_cpu_ptr(node->pcpu);
+
+	memset(p->slots, 0, node->nslots * sizeof(p->slots[0]));
+	p->min = U64_MAX;
+	p->max = 0;
+	p->skip = 0;
+}
+
+/*
+ * Zero the histogram.  Each CPU clears its own slots from an IPI, with
+ * interrupts off, so no update on that CPU is half done while it clears.
+ */
+static void ks_reset(struct ks_node *node)
+{
+	int cpu;
+
+	cpus_read_lock();
+	on_each_cpu(ks_reset_cpu, node, 1);
+	/* CPUs that are offline cannot take the IPI: they record nothing */
+	for_each_possible_cpu(cpu) {
+		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
+
+		if (cpu_online(cpu))
+			continue;
+		memset(p->slots, 0, node->nslots * sizeof(p->slots[0]));
+		p->min = U64_MAX;
+		p->max = 0;
+	}
+	cpus_read_unlock();
+}
+
+/* Free a node, attached or not, registered or half-built. */
+static void ks_node_destroy(struct ks_node *node)
+{
+	if (!node)
+		return;
+	debugfs_remove(node->dentry);	/* waits for readers in progress */
+	if (node->priv) {
+		node->backend->detach(node);
+		/* handlers run with preemption off: let running ones finish */
+		synchronize_rcu();
+	}
+	free_percpu(node->pcpu);
+	free_cpumask_var(node->cpus);
+	kfree(node->syms);
+	kfree(node);
+}
+
+/* Detach, unlink and free @node; caller holds ks_lock. */
+static void ks_node_remove(struct ks_node *node)
+{
+	list_del(&node->list);
+	ks_nr_nodes--;
+	ks_node_destroy(node);
+}
+
+/* ---- output ---- */
+
+static const char *ks_clock_name(const struct ks_node *node)
+{
+	return node->cmd.clock == KS_CLOCK_TSC ? "tsc" : "local";
+}
+
+static const char *ks_unit(const struct ks_node *node)
+{
+	return node->cmd.clock == KS_CLOCK_TSC ? "cycles" : "ns";
+}
+
+/* Print the rows of one CPU (or of the merge) for non-empty slots. */
+static void ks_show_rows(struct seq_file *m, const struct kstats_slot *sl,
+			 u32 n, const char *what, int cpu)
+{
+	u64 total = kstats_total(sl, n), seen = 0, frac;
+	u32 s;
+
+	for (s = 0; s < n; s++) {
+		if (!sl[s].count)
+			continue;
+		seen += sl[s].count;
+		frac = div64_u64(seen * 1000000ULL, total);
+		seq_printf(m, "slot %-3u  %-4s %-3d  count %8llu  avg %8llu  p %llu.%06llu  n %8llu\n",
+			   s, what, cpu, sl[s].count, kstats_slot_mean(&sl[s]),
+			   frac / 1000000, frac % 1000000, seen);
+	}
+}
+
+static int ks_node_show(struct seq_file *m, void *v)
+{
+	struct ks_node *node = m->private;
+	u64 pct[KSTATS_NR_PCT], samples, sum = 0, min = U64_MAX, max = 0;
+	u32 n = node->nslots, s, i;
+	struct kstats_slot *all;
+	int cpu;
+
+	all = kvcalloc(n, sizeof(*all), GFP_KERNEL);
+	if (!all)
+		return -ENOMEM;
+
+	/*
+	 * No ks_lock here: removal waits for this read to end (debugfs), and
+	 * the slots are read racily on purpose, like any per-CPU counter.
+	 */
+	for_each_possible_cpu(cpu) {
+		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
+
+		kstats_merge(all, p->slots, n);
+		min = min(min, READ_ONCE(p->min));
+		max = max(max, READ_ONCE(p->max));
+	}
+	samples = kstats_total(all, n);
+	for (s = 0; s < n; s++)
+		sum += all[s].sum;
+	kstats_percentiles(all, n, pct);
+
+	seq_printf(m, "# kstats %s attach=%s:", node->cmd.name,
+		   node->backend->name);
+	for (i = 0; i < node->nsyms; i++)
+		seq_printf(m, "%s%s", i ? "," : "", node->syms[i]);
+	seq_printf(m, " clock=%s unit=%s bits=%u buckets=%u sample=%u state=%s\n",
+		   ks_clock_name(node), ks_unit(node), node->cmd.bits,
+		   node->cmd.buckets, node->cmd.sample,
+		   node->active ? "active" : "stopped");
+	seq_printf(m, "# samples %llu missed %llu min %llu avg %llu max %llu floor %u\n",
+		   samples, node->backend->missed(node),
+		   samples ? min : 0, samples ? div64_u64(sum, samples) : 0,
+		   samples ? max : 0, 0);
+	seq_puts(m, "# percentiles");
+	for (i = 0; i < KSTATS_NR_PCT; i++)
+		seq_printf(m, " %s %llu", kstats_pct_name[i], pct[i]);
+	seq_printf(m, " precision_ppm %u estimate slot-mean\n",
+		   kstats_precision_ppm(node->cmd.bits));
+
+	for_each_possible_cpu(cpu) {
+		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
+
+		ks_show_rows(m, p->slots, n, "CPU", cpu);
+	}
+	ks_show_rows(m, all, n, "CPUS", num_possible_cpus());
+	kvfree(all);
+	return 0;
+}
+
+static int ks_node_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ks_node_show, inode->i_private);
+}
+
+/* Copy a command from userspace, bounded, NUL-terminated and trimmed. */
+static char *ks_get_cmd(const char __user *ubuf, size_t count)
+{
+	char *buf;
+
+	if (count > KS_CMD_MAX) {
+		pr_err("command longer than %d bytes\n", KS_CMD_MAX);
+		return ERR_PTR(-EINVAL);
+	}
+	buf = memdup_user_nul(ubuf, count);
+	if (!IS_ERR(buf))
+		strim(buf);
+	return buf;
+}
+
+/* start, stop or reset @node. */
+static void ks_node_act(struct ks_node *node, enum ks_verb verb)
+{
+	switch (verb) {
+	case KS_VERB_START:
+		WRITE_ONCE(node->active, true);
+		break;
+	case KS_VERB_STOP:
+		WRITE_ONCE(node->active, false);
+		break;
+	case KS_VERB_RESET:
+		ks_reset(node);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Writing "start", "stop" or "reset" to a node file acts on that node. */
+static ssize_t ks_node_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	struct ks_node *node = file_inode(file)->i_private;
+	enum ks_verb verb;
+	char *buf;
+
+	buf = ks_get_cmd(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	if (!strcmp(buf, "start")) {
+		verb = KS_VERB_START;
+	} else if (!strcmp(buf, "stop")) {
+		verb = KS_VERB_STOP;
+	} else if (!strcmp(buf, "reset")) {
+		verb = KS_VERB_RESET;
+	} else {
+		pr_err("%s: unknown node command '%s' (start, stop, reset)\n",
+		       node->cmd.name, buf);
+		kfree(buf);
+		return -EINVAL;
+	}
+	kfree(buf);
+	/*
+	 * No ks_lock: removal holds it while it waits for this write to end.
+	 * Acting needs no lock: flags are single writes, reset is per CPU.
+	 */
+	ks_node_act(node, verb);
+	return count;
+}
+
+static const struct file_operations ks_node_fops = {
+	.owner = THIS_MODULE,
+	.open = ks_node_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = ks_node_write,
+};
+
+/* ---- control ---- */
+
+/* The default backend: the cheapest the running kernel has. */
+static const struct ks_backend *ks_pick_backend(enum ks_via via)
+{
+	switch (via) {
+	case KS_VIA_KRETPROBE:
+		return &ks_kretprobe_backend;
+	case KS_VIA_FPROBE:
+#ifdef CONFIG_FPROBE
+		return &ks_fprobe_backend;
+#else
+		return ERR_PTR(-EOPNOTSUPP);
+#endif
+	default:
+#ifdef CONFIG_FPROBE
+		return &ks_fprobe_backend;
+#else
+		return &ks_kretprobe_backend;
+#endif
+	}
+}
+
+/* Build, attach and publish a node for "trace"; caller holds ks_lock. */
+static int ks_trace(const struct ks_cmd *cmd)
+{
+	struct ks_node *node;
+	size_t pcpu_size;
+	int ret, cpu;
+
+	if (ks_find(cmd->name)) {
+		pr_err("%s: already traced\n", cmd->name);
+		return -EEXIST;
+	}
+	if (ks_nr_nodes >= KS_NODES_MAX) {
+		pr_err("%s: too many nodes (at most %d)\n", cmd->name,
+		       KS_NODES_MAX);
+		return -ENOSPC;
+	}
+	node = kzalloc(sizeof(*node), GFP_KERNEL);
+	if (!node)
+		return -ENOMEM;
+	node->cmd = *cmd;
+	node->nslots = kstats_nr_slots(cmd->bits, cmd->buckets);
+	node->backend = ks_pick_backend(cmd->via);
+	if (IS_ERR(node->backend)) {
+		pr_err("%s: backend not available in this kernel\n", cmd->name);
+		ret = PTR_ERR(node->backend);
+		node->backend = NULL;
+		goto err;
+	}
+
+	pcpu_size = struct_size_t(struct ks_pcpu, slots, node->nslots);
+	if (pcpu_size > KS_PCPU_MAX) {
+		pr_err("%s: bits %u buckets %u need %zu bytes per CPU, at most %lu\n",
+		       cmd->name, cmd->bits, cmd->buckets, pcpu_size,
+		       (unsigned long)KS_PCPU_MAX);
+		ret = -EINVAL;
+		goto err;
+	}
+	ret = -ENOMEM;
+	node->pcpu = __alloc_percpu(pcpu_size, __alignof__(struct ks_pcpu));
+	if (!node->pcpu)
+		goto err;
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(node->pcpu, cpu)->min = U64_MAX;
+	if (!zalloc_cpumask_var(&node->cpus, GFP_KERNEL))
+		goto err;
+	if (cmd->cpus[0]) {
+		ret = cpulist_parse(cmd->cpus, node->cpus);
+		if (ret) {
+			pr_err("%s: bad cpu list '%s'\n", cmd->name, cmd->cpus);
+			goto err;
+		}
+		node->cpu_filter = true;
+	}
+
+	ret = -ENOMEM;
+	node->syms = kcalloc(1, sizeof(*node->syms), GFP_KERNEL);
+	if (!node->syms)
+		goto err;
+	strscpy(node->syms[0], cmd->name, KS_NAME_MAX);
+	node->nsyms = 1;
+
+	node->active = true;
+	ret = node->backend->attach(node);
+	if (ret) {
+		if (ret == -ENOENT || ret == -EINVAL)
+			pr_err("%s: no such function to probe (not in kallsyms, inlined, or not traceable): error %d\n",
+			       cmd->name, ret);
+		else
+			pr_err("%s: attaching %s failed: error %d\n",
+			       cmd->name, node->backend->name, ret);
+		if (ret == -EINVAL)
+			ret = -ENOENT;
+		goto err;
+	}
+
+	node->dentry = debugfs_create_file(cmd->name, 0600, ks_dir, node,
+					   &ks_node_fops);
+	if (IS_ERR(node->dentry)) {
+		ret = PTR_ERR(node->dentry);
+		node->dentry = NULL;
+		pr_err("%s: cannot create debugfs file: error %d\n",
+		       cmd->name, ret);
+		goto err;
+	}
+	list_add_tail(&node->list, &ks_nodes);
+	ks_nr_nodes++;
+	return 0;
+
+err:
+	ks_node_destroy(node);
+	return ret;
+}
+
+/* Run one parsed command; caller holds ks_lock. */
+static int ks_run(const struct ks_cmd *cmd)
+{
+	struct ks_node *node, *tmp;
+
+	if (cmd->verb == KS_VERB_TRACE)
+		return ks_trace(cmd);
+	if (cmd->all) {
+		list_for_each_entry_safe(node, tmp, &ks_nodes, list) {
+			if (cmd->verb == KS_VERB_REMOVE)
+				ks_node_remove(node);
+			else
+				ks_node_act(node, cmd->verb);
+		}
+		return 0;
+	}
+	node = ks_find(cmd->name);
+	if (!node) {
+		pr_err("%s: no such node\n", cmd->name);
+		return -ENOENT;
+	}
+	if (cmd->verb == KS_VERB_REMOVE)
+		ks_node_remove(node);
+	else
+		ks_node_act(node, cmd->verb);
+	return 0;
+}
+
+/* Commands: see the grammar in ks_cmd.c. */
+static ssize_t ks_control_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	struct ks_cmd *cmd;
+	const char *why = "";
+	char *buf, *line;
+	int ret;
+
+	buf = ks_get_cmd(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	cmd = kmalloc(sizeof(*cmd), GFP_KERNEL);
+	if (!cmd) {
+		kfree(buf);
+		return -ENOMEM;
+	}
+	line = kstrdup(buf, GFP_KERNEL);	/* parsing splits buf */
+	if (!line) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = ks_cmd_parse(buf, cmd, &why);
+	if (ret) {
+		pr_err("bad command '%s': %s\n", line, why);
+		goto out;
+	}
+	mutex_lock(&ks_lock);
+	ret = ks_run(cmd);
+	mutex_unlock(&ks_lock);
+out:
+	kfree(line);
+	kfree(cmd);
+	kfree(buf);
+	return ret ? ret : count;
+}
+
+/* Reading _control lists the nodes, one per line. */
+static int ks_control_show(struct seq_file *m, void *v)
+{
+	struct ks_node *node;
+	int cpu;
+
+	seq_puts(m, "# name backend state samples missed\n");
+	mutex_lock(&ks_lock);
+	list_for_each_entry(node, &ks_nodes, list) {
+		u64 samples = 0;
+
+		for_each_possible_cpu(cpu)
+			samples += kstats_total(per_cpu_ptr(node->pcpu, cpu)->slots,
+						node->nslots);
+		seq_printf(m, "%s %s %s %llu %llu\n", node->cmd.name,
+			   node->backend->name,
+			   node->active ? "active" : "stopped", samples,
+			   node->backend->missed(node));
+	}
+	mutex_unlock(&ks_lock);
+	return 0;
+}
+
+static int ks_control_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ks_control_show, NULL);
+}
+
+static const struct file_operations ks_control_fops = {
+	.owner = THIS_MODULE,
+	.open = ks_control_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = ks_control_write,
+};
+
+static int __init kstats_init(void)
+{
+	struct dentry *d;
+
+	ks_dir = debugfs_create_dir("kstats", NULL);
+	if (IS_ERR(ks_dir)) {
+		pr_err("cannot create debugfs directory: error %ld\n",
+		       PTR_ERR(ks_dir));
+		return PTR_ERR(ks_dir);
+	}
+	d = debugfs_create_file("_control", 0600, ks_dir, NULL,
+				&ks_control_fops);
+	if (IS_ERR(d)) {
+		debugfs_remove(ks_dir);
+		return PTR_ERR(d);
+	}
+	return 0;
+}
+
+static void __exit kstats_exit(void)
+{
+	struct ks_node *node, *tmp;
+
+	mutex_lock(&ks_lock);
+	list_for_each_entry_safe(node, tmp, &ks_nodes, list)
+		ks_node_remove(node);
+	mutex_unlock(&ks_lock);
+	debugfs_remove(ks_dir);
+}
+
+module_init(kstats_init);
+module_exit(kstats_exit);
+MODULE_DESCRIPTION("kstats: latency histograms of kernel functions");
+MODULE_LICENSE("GPL");
