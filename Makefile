@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# kstats top-level Makefile.
+#   make                 build kmod/kstats.ko (KDIR=/lib/modules/<release>/build)
+#   make test            unit tests + VM tests on every installed Debian kernel
+#   make demo            the three kernel-thread measurements in a VM
+#   make deps            install what the above need (Debian packages, root)
+#   make checkpatch      checkpatch.pl --strict on the kernel code
+#   make clean
+
+# Headers of the running kernel, else the newest installed ones.
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+	  $(lastword $(sort $(wildcard /lib/modules/*/build))))
+# Debian kernels that can boot in the VM: an image and headers.
+KVERS ?= $(sort $(foreach b,$(wildcard /lib/modules/*/build),\
+	   $(if $(wildcard /boot/vmlinuz-$(notdir $(patsubst %/build,%,$(b)))),\
+	   $(notdir $(patsubst %/build,%,$(b))))))
+VMOUT := tests/vm/out
+PYTHON := /usr/bin/python3
+
+all: module
+
+module:
+	@test -n "$(KDIR)" || { echo "no kernel headers: run 'make deps' or pass KDIR=" >&2; exit 1; }
+	$(MAKE) -C kmod KDIR=$(KDIR)
+
+deps:
+	./scripts/deps.sh
+
+# Install only when something is missing, so 'make test' works first.
+deps-check:
+	@./scripts/deps-check.sh || ./scripts/deps.sh
+
+# Modules and static binaries for each kernel, staged for the VM.
+vm-stage:
+	@for k in $(KVERS); do \
+		echo "  BUILD   modules for $$k"; \
+		mkdir -p $(VMOUT)/$$k/modules || exit 1; \
+		for d in kmod tests/target; do \
+			$(MAKE) -s -C $$d KDIR=/lib/modules/$$k/build clean >/dev/null && \
+			$(MAKE) -s -C $$d KDIR=/lib/modules/$$k/build || exit 1; \
+			cp $$d/*.ko $(VMOUT)/$$k/modules/ || exit 1; \
+		done; \
+	done
+
+unit:
+	$(MAKE) -s -C tests/unit run
+
+vm: vm-stage
+	tests/vm/run.sh
+
+test: deps-check
+	./tests/run-all.sh
+
+checkpatch:
+	./scripts/checkpatch.sh
+
+clean:
+	-$(MAKE) -s -C kmod KDIR=$(KDIR) clean
+	-$(MAKE) -s -C tests/target KDIR=$(KDIR) clean
+	-$(MAKE) -s -C tests/unit clean
+	rm -rf $(VMOUT)
+
+.PHONY: all module deps deps-check vm-stage unit vm test checkpatch clean

@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Exit 0 when everything 'make test' and 'make demo' need is installed:
+# tools, busybox, QEMU, matplotlib, and two Debian kernels (image + headers).
+missing=""
+for c in gcc make qemu-system-x86_64 cpio xz /bin/busybox; do
+	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
+done
+/usr/bin/python3 -c 'import matplotlib, pytest' 2>/dev/null || missing="$missing python3-matplotlib/pytest"
+for series in '6.1.*' '6.12.*'; do
+	found=""
+	for b in /lib/modules/$series/build; do
+		[ -d "$b" ] || continue
+		r=${b%/build}; r=${r##*/}
+		[ -f "/boot/vmlinuz-$r" ] && found=$r
+	done
+	[ -n "$found" ] || missing="$missing linux-$series"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: missing:$missing" >&2
+exit 1

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstats_target: functions of known behaviour, for exact tests of kstats.
+ *
+ * Each file under /sys/kernel/debug/kstats_target/ calls its function when
+ * written to, "N [ARG]" meaning N calls with argument ARG:
+ *
+ *   empty    ks_target_empty()            N calls, does nothing
+ *   delay    ks_target_delay(ns)          N calls, each ndelay(ARG)
+ *   recurse  ks_target_recurse(depth)     N top calls, each ARG deep
+ *                                         (N * ARG calls in all)
+ *   clone    ks_target_clone(7)           N calls of a static function
+ *                                         that gcc clones (.constprop.0)
+ *   sleep    ks_target_sleep(ms)          1 call sleeping ARG ms (N ignored)
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/uaccess.h>
+#include <linux/kernel.h>
+
+static struct dentry *kt_dir;
+static volatile int kt_sink;
+
+/* Does nothing, but is a real call. */
+static noinline void ks_target_empty(void)
+{
+	asm volatile("" ::: "memory");
+}
+
+/* Busy-waits @ns nanoseconds. */
+static noinline void ks_target_delay(unsigned int ns)
+{
+	ndelay(ns);
+}
+
+/* Calls itself until @depth calls are on the stack. */
+static noinline void ks_target_recurse(unsigned int depth)
+{
+	if (depth > 1)
+		ks_target_recurse(depth - 1);
+	asm volatile("" ::: "memory");	/* no tail call */
+}
+
+/* Always called with the same constant: gcc makes ks_target_clone.constprop.0 */
+static noinline int ks_target_clone(int k)
+{
+	kt_sink += k;
+	return kt_sink;
+}
+
+/* Sleeps @ms milliseconds. */
+static noinline void ks_target_sleep(unsigned int ms)
+{
+	msleep(ms);
+}
+
+enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP };
+
+static ssize_t kt_write(struct file *file, const char __user *ubuf,
+			size_t count, loff_t *ppos)
+{
+	unsigned long what = (unsigned long)file_inode(file)->i_private;
+	unsigned int n, arg = 0, i;
+	char buf[32];
+	int ret;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	ret = sscanf(buf, "%u %u", &n, &arg);
+	if (ret < 1 || n > 100000000 || arg > 1000000)
+		return -EINVAL;
+	if ((what == KT_DELAY || what == KT_RECURSE || what == KT_SLEEP) &&
+	    ret < 2)
+		return -EINVAL;
+	if (what == KT_RECURSE && (arg < 1 || arg > 64))
+		return -EINVAL;
+
+	for (i = 0; i < n; i++) {
+		switch (what) {
+		case KT_EMPTY:
+			ks_target_empty();
+			break;
+		case KT_DELAY:
+			ks_target_delay(arg);
+			break;
+		case KT_RECURSE:
+			ks_target_recurse(arg);
+			break;
+		case KT_CLONE:
+			ks_target_clone(7);
+			break;
+		case KT_SLEEP:
+			ks_target_sleep(arg);
+			i = n;
+			break;
+		}
+		if (what != KT_SLEEP && !(i & 0xffff))
+			cond_resched();
+	}
+	return count;
+}
+
+static const struct file_operations kt_fops = {
+	.owner = THIS_MODULE,
+	.write = kt_write,
+};
+
+static int __init kt_init(void)
+{
+	static const char * const names[] = {
+		[KT_EMPTY] = "empty", [KT_DELAY] = "delay",
+		[KT_RECURSE] = "recurse", [KT_CLONE] = "clone",
+		[KT_SLEEP] = "sleep",
+	};
+	unsigned long i;
+
+	kt_dir = debugfs_create_dir("kstats_target", NULL);
+	if (IS_ERR(kt_dir))
+		return PTR_ERR(kt_dir);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		debugfs_create_file(names[i], 0200, kt_dir, (void *)i, &kt_fops);
+	return 0;
+}
+
+static void __exit kt_exit(void)
+{
+	debugfs_remove(kt_dir);
+}
+
+module_init(kt_init);
+module_exit(kt_exit);
+MODULE_DESCRIPTION("kstats test target: functions of known behaviour");
+MODULE_LICENSE("GPL");
