@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ks_ctl: talk to /sys/kernel/debug/kstats (or $KSTATS_DEBUGFS).
+ *
+ * The module reports a failed command as the errno of the write():
+ * ENOENT unknown symbol or node, EINVAL bad verb/option/value, EEXIST the
+ * node exists, ENOMEM, EPERM/EACCES not root.  Each becomes one line that
+ * says what to do.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ks_ctl.h"
+
+const char *ks_root(void)
+{
+	const char *r = getenv("KSTATS_DEBUGFS");
+
+	return r && *r ? r : KS_DEBUGFS_DEFAULT;
+}
+
+/* Whether a debugfs is mounted on @dir, from /proc/self/mounts. */
+static int ks_debugfs_mounted(const char *dir)
+{
+	FILE *f = fopen("/proc/self/mounts", "r");
+	char line[1024], mnt[512], type[64];
+	int found = 0;
+
+	if (!f)
+		return 1;	/* cannot tell: do not claim it is missing */
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %511s %63s", mnt, type) == 2 &&
+		    !strcmp(mnt, dir) && !strcmp(type, "debugfs"))
+			found = 1;
+	fclose(f);
+	return found;
+}
+
+int ks_ctl_ready(char *err, size_t errlen)
+{
+	const char *root = ks_root();
+	struct stat st;
+
+	if (!stat(root, &st) && S_ISDIR(st.st_mode))
+		return 0;
+	if (getenv("KSTATS_DEBUGFS") && *getenv("KSTATS_DEBUGFS")) {
+		snprintf(err, errlen, "KSTATS_DEBUGFS=%s: %s", root,
+			 errno ? strerror(errno) : "not a directory");
+		return -1;
+	}
+	if (errno == EACCES || (geteuid() && access("/sys/kernel/debug", X_OK))) {
+		snprintf(err, errlen, "%s: permission denied: kstats needs root (sudo kstats ...)",
+			 root);
+		return -1;
+	}
+	if (!ks_debugfs_mounted("/sys/kernel/debug")) {
+		snprintf(err, errlen,
+			 "debugfs is not mounted: mount -t debugfs none /sys/kernel/debug");
+		return -1;
+	}
+	if (!access("/sys/module/kstats", F_OK)) {
+		snprintf(err, errlen, "the kstats module is loaded but %s is missing", root);
+		return -1;
+	}
+	snprintf(err, errlen,
+		 "the kstats module is not loaded: insmod kmod/kstats.ko (in the kstats tree, after make), or modprobe kstats if installed");
+	return -1;
+}
+
+int ks_name_ok(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") &&
+		strcmp(name, "..") && strcmp(name, "_control") &&
+		strlen(name) < 128 && !strpbrk(name, " \t\n");
+}
+
+/* Compiler clones of @name in kallsyms ("NAME.constprop.0"), up to @len. */
+static void ks_find_clones(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("KSTATS_KALLSYMS");
+	size_t nlen = strlen(name), used = 0;
+	char line[512], sym[256];
+	FILE *f;
+	int n = 0;
+
+	*out = '\0';
+	f = fopen(path && *path ? path : "/proc/kallsyms", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && n < 6) {
+		if (sscanf(line, "%*s %*s %255s", sym) != 1)
+			continue;
+		if (strncmp(sym, name, nlen) || sym[nlen] != '.')
+			continue;
+		if (used + strlen(sym) + 3 >= len)
+			break;
+		used += (size_t)snprintf(out + used, len - used, "%s%s", n ? ", " : "", sym);
+		n++;
+	}
+	fclose(f);
+}
+
+/* One line for a failed command; @e is a positive errno. */
+static void ks_explain(int e, const char *file, const char *cmd, char *err,
+		       size_t errlen)
+{
+	char verb[16] = "", name[128] = "", clones[256];
+
+	sscanf(cmd, "%15s %127s", verb, name);
+	if (!strncmp(name, "pcpu:", 5))
+		memmove(name, name + 5, strlen(name + 5) + 1);
+	switch (e) {
+	case EPERM:
+	case EACCES:
+		snprintf(err, errlen, "'%s': permission denied: kstats needs root (sudo kstats ...)",
+			 cmd);
+		break;
+	case ENOENT:
+		if (strcmp(file, "_control") || strcmp(verb, "trace")) {
+			snprintf(err, errlen, "no node named '%s' (kstats list shows them)",
+				 strcmp(file, "_control") ? file : name);
+			break;
+		}
+		ks_find_clones(name, clones, sizeof(clones));
+		if (*clones)
+			snprintf(err, errlen,
+				 "'%s': no function '%s' to attach to, but the compiler made clones of it: %s; trace those with --clones yes (or give a clone's full name)",
+				 cmd, name, clones);
+		else
+			snprintf(err, errlen,
+				 "'%s': no function '%s' in this kernel (not in /proc/kallsyms): it may have been inlined (trace a caller) or renamed by the compiler (NAME.constprop.N, NAME.isra.N: use --clones yes)",
+				 cmd, name);
+		break;
+	case EINVAL:
+		snprintf(err, errlen,
+			 "'%s': invalid command: an option or value the module does not accept (see kstats %s --help)",
+			 cmd, verb);
+		break;
+	case EEXIST:
+		snprintf(err, errlen, "'%s': a node named '%s' already exists (kstats remove %s)",
+			 cmd, name, name);
+		break;
+	case ENOMEM:
+		snprintf(err, errlen, "'%s': the kernel is out of memory (try fewer --buckets or --bits)",
+			 cmd);
+		break;
+	case EOPNOTSUPP:
+		snprintf(err, errlen, "'%s': not supported by this kernel or module (e.g. fprobe needs CONFIG_FPROBE)",
+			 cmd);
+		break;
+	case EBUSY:
+		snprintf(err, errlen, "'%s': busy: the function is already traced by another tool or node",
+			 cmd);
+		break;
+	default:
+		snprintf(err, errlen, "'%s': %s", cmd, strerror(e));
+	}
+}
+
+int ks_ctl_cmd(const char *file, const char *cmd, char *err, size_t errlen)
+{
+	char path[4096], *line;
+	size_t len = strlen(cmd);
+	ssize_t n;
+	int fd, e;
+
+	if (ks_ctl_ready(err, errlen))
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/%s", ks_root(), file);
+	/* O_APPEND: a test's fake _control keeps every command written */
+	fd = open(path, O_WRONLY | O_APPEND);
+	if (fd < 0) {
+		e = errno;
+		if (e == ENOENT && strcmp(file, "_control"))
+			snprintf(err, errlen, "no node named '%s' (kstats list shows them)", file);
+		else
+			ks_explain(e, file, cmd, err, errlen);
+		return -e;
+	}
+	line = malloc(len + 2);
+	if (!line) {
+		close(fd);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	memcpy(line, cmd, len);
+	line[len] = '\n';
+	n = write(fd, line, len + 1);
+	e = n < 0 ? errno : (size_t)n != len + 1 ? EIO : 0;
+	free(line);
+	if (close(fd) && !e)
+		e = errno;
+	if (e) {
+		ks_explain(e, file, cmd, err, errlen);
+		return -e;
+	}
+	return 0;
+}
+
+char *ks_read_file(const char *path, size_t *len)
+{
+	size_t cap = 65536, used = 0;
+	char *buf = malloc(cap), *nb;
+	ssize_t n;
+	int fd, e;
+
+	if (!buf)
+		return NULL;
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		e = errno;
+		free(buf);
+		errno = e;
+		return NULL;
+	}
+	for (;;) {
+		if (cap - used < 4096) {
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				e = ENOMEM;
+				goto fail;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + used, cap - used - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			e = errno;
+			goto fail;
+		}
+		if (!n)
+			break;
+		used += (size_t)n;
+	}
+	close(fd);
+	buf[used] = '\0';
+	if (memchr(buf, '\0', used)) {
+		free(buf);
+		errno = EILSEQ;
+		return NULL;
+	}
+	if (len)
+		*len = used;
+	return buf;
+fail:
+	close(fd);
+	free(buf);
+	errno = e;
+	return NULL;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ks_ctl: the debugfs side of kstats: where the nodes are, writing
+ * commands to _control, and turning failures into what to do about them.
+ */
+#ifndef KS_CTL_H
+#define KS_CTL_H
+
+#include <stddef.h>
+
+#define KS_DEBUGFS_DEFAULT	"/sys/kernel/debug/kstats"
+
+/**
+ * ks_root() - the kstats debugfs directory ($KSTATS_DEBUGFS or the default)
+ *
+ * Return: a path, never NULL.
+ */
+const char *ks_root(void);
+
+/**
+ * ks_ctl_ready() - check that the kstats directory can be used
+ * @err:    on failure, one line saying what to do (mount, insmod, sudo)
+ * @errlen: size of @err
+ *
+ * Return: 0 when the directory is there, -1 otherwise.
+ */
+int ks_ctl_ready(char *err, size_t errlen);
+
+/**
+ * ks_ctl_cmd() - write one command to _control, or to a node file
+ * @file:   "_control" or a node name
+ * @cmd:    the command line, without newline
+ * @err:    on failure, one line saying what went wrong and what to do
+ * @errlen: size of @err
+ *
+ * Return: 0, or -errno of the failed open or write.
+ */
+int ks_ctl_cmd(const char *file, const char *cmd, char *err, size_t errlen);
+
+/**
+ * ks_read_file() - whole contents of a file (debugfs files report size 0)
+ * @path: file
+ * @len:  if not NULL, the length read
+ *
+ * Return: a NUL-terminated malloc'ed buffer, or NULL with errno set.
+ */
+char *ks_read_file(const char *path, size_t *len);
+
+/**
+ * ks_name_ok() - whether @name can be a node name (not a path, not _control)
+ * @name: candidate
+ *
+ * Return: 1 or 0.
+ */
+int ks_name_ok(const char *name);
+
+#endif /* KS_CTL_H */

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ks_fmt: units, summaries, bar histograms (funclatency style) and the
+ * comparison table a patch review wants.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks_fmt.h"
+
+#define KS_BAR_WIDTH	40
+
+static const struct ks_scale ks_ns_scales[] = {
+	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+};
+
+void ks_scale_pick(struct ks_scale *sc, __u64 v, const char *unit)
+{
+	size_t i;
+
+	sc->name = unit;
+	sc->div = 1;
+	if (strcmp(unit, "ns"))
+		return;
+	for (i = 1; i < sizeof(ks_ns_scales) / sizeof(ks_ns_scales[0]); i++)
+		if (v >= ks_ns_scales[i].div)
+			*sc = ks_ns_scales[i];
+}
+
+char *ks_fmt_scaled(char *buf, size_t len, __u64 v, const struct ks_scale *sc)
+{
+	double x = (double)v / (double)sc->div;
+
+	if (sc->div == 1)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else if (x < 9.995)
+		snprintf(buf, len, "%.2f", x);
+	else if (x < 99.95)
+		snprintf(buf, len, "%.1f", x);
+	else
+		snprintf(buf, len, "%.0f", x);
+	return buf;
+}
+
+char *ks_fmt_value(char *buf, size_t len, __u64 v, const char *unit)
+{
+	struct ks_scale sc;
+	char num[32];
+
+	ks_scale_pick(&sc, v, unit);
+	snprintf(buf, len, "%s %s", ks_fmt_scaled(num, sizeof(num), v, &sc), sc.name);
+	return buf;
+}
+
+/* Print one right-aligned row of @n cells of width @w. */
+static void ks_print_cells(FILE *f, const char *const *cells, int n, int w)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%*s", w, cells[i]);
+	fputc('\n', f);
+}
+
+void ks_print_summary(FILE *f, const struct ks_node *node)
+{
+	static const char * const head[] = { "samples", "missed", "min", "avg", "max" };
+	char cells[KSTATS_NR_PCT][32];
+	const char *ptr[KSTATS_NR_PCT];
+	int k;
+
+	fprintf(f, "%s: %s %s, clock %s, unit %s, bits %u, state %s\n",
+		node->name, node->attach[0] ? node->attach : "?",
+		node->symbols && node->symbols[0] ? node->symbols : node->name,
+		node->clock[0] ? node->clock : "?", node->unit, node->bits,
+		node->state[0] ? node->state : "?");
+	ks_print_cells(f, head, 5, 12);
+	snprintf(cells[0], 32, "%llu", (unsigned long long)node->samples);
+	snprintf(cells[1], 32, "%llu", (unsigned long long)node->missed);
+	ks_fmt_value(cells[2], 32, node->min, node->unit);
+	ks_fmt_value(cells[3], 32, node->avg, node->unit);
+	ks_fmt_value(cells[4], 32, node->max, node->unit);
+	for (k = 0; k < 5; k++)
+		ptr[k] = cells[k];
+	ks_print_cells(f, ptr, 5, 12);
+	ks_print_cells(f, kstats_pct_name, KSTATS_NR_PCT, 12);
+	for (k = 0; k < KSTATS_NR_PCT; k++) {
+		if (node->samples)
+			ks_fmt_value(cells[k], 32, node->pct[k], node->unit);
+		else
+			strcpy(cells[k], "-");
+		ptr[k] = cells[k];
+	}
+	ks_print_cells(f, ptr, KSTATS_NR_PCT, 12);
+	fprintf(f, "percentiles are slot means, within %.1f%% of the true value (bits %u)\n",
+		node->precision_ppm / 10000.0, node->bits);
+	if (node->sample > 1)
+		fprintf(f, "sampling 1 call in %u: counts are about 1/%u of the calls\n",
+			node->sample, node->sample);
+	if (node->floor)
+		fprintf(f, "floor %s: what this backend reports for an empty function\n",
+			ks_fmt_value(cells[0], 32, node->floor, node->unit));
+	if (node->missed)
+		fprintf(f, "warning: %llu events were missed by the backend (not in the histogram)\n",
+			(unsigned long long)node->missed);
+}
+
+void ks_print_cpu_table(FILE *f, const struct ks_node *node)
+{
+	__u64 pct[KSTATS_NR_PCT];
+	char buf[32];
+	__u32 c;
+	int k;
+
+	fprintf(f, "%5s %12s", "CPU", "samples");
+	for (k = 0; k < KSTATS_NR_PCT; k++)
+		fprintf(f, " %10s", kstats_pct_name[k]);
+	fputc('\n', f);
+	for (c = 0; c <= node->nr_cpus; c++) {
+		const struct kstats_slot *sl = c < node->nr_cpus ?
+			node->cpus[c].slots : node->total;
+		__u64 total = kstats_total(sl, node->nr_slots);
+
+		if (c < node->nr_cpus)
+			fprintf(f, "%5u", node->cpus[c].cpu);
+		else
+			fprintf(f, "%5s", "all");
+		fprintf(f, " %12llu", (unsigned long long)total);
+		kstats_percentiles(sl, node->nr_slots, pct);
+		for (k = 0; k < KSTATS_NR_PCT; k++)
+			fprintf(f, " %10s", total ? ks_fmt_value(buf, sizeof(buf), pct[k],
+								 node->unit) : "-");
+		fputc('\n', f);
+	}
+}
+
+/* One printed line of a bar histogram. */
+struct ks_bar {
+	__u64 lo, hi, count;
+	int inf;
+};
+
+/* Number of decimal digits of @v. */
+static int ks_digits(__u64 v)
+{
+	int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+void ks_print_hist(FILE *f, const struct ks_node *node,
+		   const struct kstats_slot *slots, int log2)
+{
+	__u32 ovf = kstats_overflow_slot(node->bits, node->buckets);
+	__u32 group = log2 ? 1U << node->bits : 1;
+	struct ks_bar *bars;
+	size_t nb = 0, i, first = (size_t)-1, last = 0;
+	__u64 maxc = 0;
+	int w = 1;
+	__u32 s, e;
+
+	bars = calloc(node->nr_slots, sizeof(*bars));
+	if (!bars)
+		return;
+	/* group slots into lines: one per slot, or one per power of two */
+	for (s = 0; s < node->nr_slots; s = e + 1) {
+		struct ks_bar *b = &bars[nb];
+		__u32 t;
+
+		e = s == ovf ? ovf : s + group - 1;
+		if (s < ovf && e >= ovf)
+			e = ovf - 1;
+		b->lo = kstats_slot_lo(s, node->bits);
+		b->hi = kstats_slot_hi(e, node->bits, node->buckets);
+		b->inf = e == ovf;
+		for (t = s; t <= e; t++)
+			b->count += slots[t].count;
+		if (b->count) {
+			if (first == (size_t)-1)
+				first = nb;
+			last = nb;
+		}
+		nb++;
+	}
+	if (first == (size_t)-1) {
+		fprintf(f, "(no samples)\n");
+		free(bars);
+		return;
+	}
+	/* collapse runs of 3+ empty lines into one */
+	nb = 0;
+	for (i = first; i <= last; i++) {
+		size_t j = i;
+
+		while (j <= last && !bars[j].count)
+			j++;
+		if (j - i >= 3) {
+			bars[nb] = bars[i];
+			bars[nb++].hi = bars[j - 1].hi;
+			i = j - 1;
+			continue;
+		}
+		bars[nb++] = bars[i];
+	}
+	for (i = 0; i < nb; i++) {
+		if (bars[i].count > maxc)
+			maxc = bars[i].count;
+		if (ks_digits(bars[i].lo) > w)
+			w = ks_digits(bars[i].lo);
+		if (!bars[i].inf && ks_digits(bars[i].hi) > w)
+			w = ks_digits(bars[i].hi);
+	}
+	fprintf(f, "%*s : count     distribution\n", 2 * w + 4, node->unit);
+	for (i = 0; i < nb; i++) {
+		int len = (int)(bars[i].count * KS_BAR_WIDTH / maxc);
+		char bar[KS_BAR_WIDTH + 1];
+
+		memset(bar, '*', len);
+		bar[len] = '\0';
+		if (bars[i].inf)
+			fprintf(f, "%*llu -> %-*s", w, (unsigned long long)bars[i].lo,
+				w, "inf");
+		else
+			fprintf(f, "%*llu -> %-*llu", w, (unsigned long long)bars[i].lo,
+				w, (unsigned long long)bars[i].hi);
+		fprintf(f, " : %-9llu |%-*s|\n", (unsigned long long)bars[i].count,
+			KS_BAR_WIDTH, bar);
+	}
+	free(bars);
+}
+
+/* ---- compare ---- */
+
+#define KS_CMP_COLS	(2 + KSTATS_NR_PCT)	/* count, missed, percentiles */
+
+/* Relative change of @v against @base as "+12.3%". */
+static void ks_fmt_change(char *buf, size_t len, __u64 v, __u64 base)
+{
+	if (!base) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	snprintf(buf, len, "%+.1f%%", ((double)v - (double)base) * 100.0 / (double)base);
+}
+
+void ks_print_compare(FILE *f, struct ks_node *const *nodes,
+		      const char *const *labels, int n, int markdown)
+{
+	char val[64][KS_CMP_COLS][32], chg[64][KS_CMP_COLS][32];
+	const char *head[KS_CMP_COLS] = { "count", "missed" };
+	int width[KS_CMP_COLS], lw = (int)strlen("CONFIGURATION");
+	int show_missed = 0, same_name = 1, i, k;
+	struct ks_scale sc;
+	char unitdesc[64];
+
+	if (n > 64)
+		n = 64;
+	for (k = 0; k < KSTATS_NR_PCT; k++)
+		head[2 + k] = kstats_pct_name[k];
+	ks_scale_pick(&sc, nodes[0]->pct[1], nodes[0]->unit);
+	for (i = 0; i < n; i++) {
+		show_missed |= nodes[i]->missed != 0;
+		same_name &= !strcmp(nodes[i]->name, nodes[0]->name);
+		if ((int)strlen(labels[i]) > lw)
+			lw = (int)strlen(labels[i]);
+		snprintf(val[i][0], 32, "%llu", (unsigned long long)nodes[i]->samples);
+		snprintf(val[i][1], 32, "%llu", (unsigned long long)nodes[i]->missed);
+		chg[i][0][0] = chg[i][1][0] = '\0';
+		for (k = 0; k < KSTATS_NR_PCT; k++) {
+			if (nodes[i]->samples)
+				ks_fmt_scaled(val[i][2 + k], 32, nodes[i]->pct[k], &sc);
+			else
+				strcpy(val[i][2 + k], "-");
+			if (nodes[0]->samples && nodes[i]->samples)
+				ks_fmt_change(chg[i][2 + k], 32, nodes[i]->pct[k],
+					      nodes[0]->pct[k]);
+			else
+				strcpy(chg[i][2 + k], "-");
+		}
+	}
+	for (k = 0; k < KS_CMP_COLS; k++) {
+		width[k] = (int)strlen(head[k]);
+		for (i = 0; i < n; i++) {
+			if ((int)strlen(val[i][k]) > width[k])
+				width[k] = (int)strlen(val[i][k]);
+			if (i && (int)strlen(chg[i][k]) > width[k])
+				width[k] = (int)strlen(chg[i][k]);
+		}
+	}
+	snprintf(unitdesc, sizeof(unitdesc), "%s", sc.name);
+
+	if (markdown) {
+		fprintf(f, "%s%s: %s, latency in %s; percentiles are slot means, within %.1f%% (bits %u)",
+			same_name ? "**" : "", same_name ? nodes[0]->name : "functions differ",
+			same_name ? "**" : "", unitdesc,
+			nodes[0]->precision_ppm / 10000.0, nodes[0]->bits);
+		if (n > 1)
+			fprintf(f, "; (change) against %s", labels[0]);
+		fprintf(f, ".\n\n| configuration |");
+		for (k = 0; k < KS_CMP_COLS; k++)
+			if (k != 1 || show_missed)
+				fprintf(f, " %s |", head[k]);
+		fprintf(f, "\n|:--|");
+		for (k = 0; k < KS_CMP_COLS; k++)
+			if (k != 1 || show_missed)
+				fprintf(f, "--:|");
+		fputc('\n', f);
+		for (i = 0; i < n; i++) {
+			fprintf(f, "| %s |", labels[i]);
+			for (k = 0; k < KS_CMP_COLS; k++) {
+				if (k == 1 && !show_missed)
+					continue;
+				if (i && chg[i][k][0])
+					fprintf(f, " %s (%s) |", val[i][k], chg[i][k]);
+				else
+					fprintf(f, " %s |", val[i][k]);
+			}
+			fputc('\n', f);
+		}
+		return;
+	}
+
+	fprintf(f, "# %s: latency in %s; percentiles are slot means, within %.1f%% (bits %u)\n",
+		same_name ? nodes[0]->name : "functions differ", unitdesc,
+		nodes[0]->precision_ppm / 10000.0, nodes[0]->bits);
+	fprintf(f, "%-*s", lw, "CONFIGURATION");
+	for (k = 0; k < KS_CMP_COLS; k++)
+		if (k != 1 || show_missed)
+			fprintf(f, "  %*s", width[k], head[k]);
+	fputc('\n', f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%-*s", lw, labels[i]);
+		for (k = 0; k < KS_CMP_COLS; k++)
+			if (k != 1 || show_missed)
+				fprintf(f, "  %*s", width[k], val[i][k]);
+		fputc('\n', f);
+		if (!i)
+			continue;
+		fprintf(f, "%-*s", lw, "  change");
+		for (k = 0; k < KS_CMP_COLS; k++)
+			if (k != 1 || show_missed)
+				fprintf(f, "  %*s", width[k], chg[i][k]);
+		fputc('\n', f);
+	}
+	if (n > 1)
+		fprintf(f, "# change: against %s; changes below %.1f%% are within the histogram resolution\n",
+			labels[0], nodes[0]->precision_ppm / 10000.0);
+	if (!same_name) {
+		for (i = 0; i < n; i++)
+			fprintf(f, "# %s: %s\n", labels[i], nodes[i]->name);
+	}
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ks_fmt: how kstats prints numbers, summaries, bar histograms and the
+ * comparison table.  Every histogram goes through ks_print_hist().
+ */
+#ifndef KS_FMT_H
+#define KS_FMT_H
+
+#include <stdio.h>
+#include "ks_parse.h"
+
+/* A display unit: values are divided by @div and printed with @name. */
+struct ks_scale {
+	const char *name;
+	__u64 div;
+};
+
+/**
+ * ks_scale_pick() - display unit for values around @v
+ * @sc:   result
+ * @v:    a typical value (e.g. the median) in @unit
+ * @unit: the node's unit; only "ns" is ever scaled (cycles stay cycles)
+ */
+void ks_scale_pick(struct ks_scale *sc, __u64 v, const char *unit);
+
+/**
+ * ks_fmt_scaled() - @v in scale @sc, no unit name
+ * @buf: output
+ * @len: size of @buf
+ * @v:   value in the node's unit
+ * @sc:  scale
+ *
+ * Integers when @sc is the node's own unit, else 3 significant digits.
+ *
+ * Return: @buf.
+ */
+char *ks_fmt_scaled(char *buf, size_t len, __u64 v, const struct ks_scale *sc);
+
+/**
+ * ks_fmt_value() - @v with the unit that reads best ("109 ns", "2.04 us")
+ * @buf:  output
+ * @len:  size of @buf
+ * @v:    value in @unit
+ * @unit: node unit
+ *
+ * Return: @buf.
+ */
+char *ks_fmt_value(char *buf, size_t len, __u64 v, const char *unit);
+
+/**
+ * ks_print_summary() - header, samples/missed/min/avg/max and percentiles
+ * @f:    output
+ * @node: node
+ */
+void ks_print_summary(FILE *f, const struct ks_node *node);
+
+/**
+ * ks_print_cpu_table() - one line of count and percentiles per CPU
+ * @f:    output
+ * @node: node
+ */
+void ks_print_cpu_table(FILE *f, const struct ks_node *node);
+
+/**
+ * ks_print_hist() - "lo -> hi : count |****|" bars of @slots
+ * @f:     output
+ * @node:  node giving the slot layout and unit
+ * @slots: node->nr_slots slots (total or one CPU's)
+ * @log2:  one line per power of two instead of one per slot
+ *
+ * Slots from the first to the last non-empty one are shown; a run of
+ * three or more empty slots is shown as one line.
+ */
+void ks_print_hist(FILE *f, const struct ks_node *node,
+		   const struct kstats_slot *slots, int log2);
+
+/**
+ * ks_print_compare() - one row per node: count and percentiles, with the
+ * change against the first node
+ * @f:        output
+ * @nodes:    nodes of one unit and one bits
+ * @labels:   row names
+ * @n:        number of nodes
+ * @markdown: a Markdown table instead of aligned plain text
+ */
+void ks_print_compare(FILE *f, struct ks_node *const *nodes,
+		      const char *const *labels, int n, int markdown);
+
+#endif /* KS_FMT_H */

@@ -1,0 +1,759 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ks_parse: the one parser of kstats node text (docs/format.md, version 1).
+ *
+ *   # kstats NAME key=value...
+ *   # samples N missed N min N avg N max N floor N
+ *   # percentiles p10 N ... p99.9 N precision_ppm P estimate WORD
+ *   slot S CPU  c count N avg N p F n N
+ *   slot S CPUS n count N avg N p F n N
+ *
+ * Unknown '#' lines, unknown key=value words and unknown name/value pairs
+ * are skipped: later module versions may add them.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks_parse.h"
+
+#define KS_MAX_TOKENS	64
+
+/* One slot row as read, kept until the whole text is seen. */
+struct ks_row {
+	__u32 slot;
+	long cpu;		/* -1 for the CPUS row */
+	__u32 ncpus;		/* CPUS rows only */
+	__u64 count, avg, n;
+	double p;
+	int has_p, has_n;
+	int line;
+};
+
+struct ks_parser {
+	const char *src;
+	unsigned int flags;
+	char *err;
+	size_t errlen;
+	int line;
+	struct ks_row *rows;
+	size_t nr_rows, cap_rows;
+	int have_head, have_samples, have_bits, have_buckets, have_unit;
+	int samples_line, pct_line;
+};
+
+/* Record an error message "SRC:LINE: ..." and return -1. */
+static int ks_fail(struct ks_parser *ps, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int off;
+
+	if (line > 0)
+		off = snprintf(ps->err, ps->errlen, "%s:%d: ", ps->src, line);
+	else
+		off = snprintf(ps->err, ps->errlen, "%s: ", ps->src);
+	if (off < 0 || (size_t)off >= ps->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(ps->err + off, ps->errlen - off, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int ks_parse_u64(const char *s, __u64 *out)
+{
+	__u64 v = 0;
+
+	if (!s || !*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (v > (~0ULL - (__u64)(*s - '0')) / 10)
+			return -1;
+		v = v * 10 + (__u64)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* Parse a u32 that must be <= @max. */
+static int ks_parse_u32(const char *s, __u32 max, __u32 *out)
+{
+	__u64 v;
+
+	if (ks_parse_u64(s, &v) || v > max)
+		return -1;
+	*out = (__u32)v;
+	return 0;
+}
+
+/* Copy @s into a fixed buffer, failing when it does not fit. */
+static int ks_copy(char *dst, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n >= len)
+		return -1;
+	memcpy(dst, s, n + 1);
+	return 0;
+}
+
+/* Split @line (modified) on blanks into at most KS_MAX_TOKENS tokens. */
+static int ks_split(char *line, char **tok)
+{
+	int n = 0;
+	char *p = line;
+
+	while (*p) {
+		while (*p && isspace((unsigned char)*p))
+			*p++ = '\0';
+		if (!*p)
+			break;
+		if (n == KS_MAX_TOKENS)
+			return -1;
+		tok[n++] = p;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+	}
+	return n;
+}
+
+int ks_node_setup(struct ks_node *node, __u32 bits, __u32 buckets)
+{
+	if (bits > KSTATS_BITS_MAX || buckets < 1 ||
+	    buckets > kstats_max_buckets(bits))
+		return -1;
+	node->bits = bits;
+	node->buckets = buckets;
+	node->nr_slots = kstats_nr_slots(bits, buckets);
+	node->precision_ppm = kstats_precision_ppm(bits);
+	node->cpus = NULL;
+	node->nr_cpus = 0;
+	node->total = calloc(node->nr_slots, sizeof(*node->total));
+	return node->total ? 0 : -1;
+}
+
+struct kstats_slot *ks_node_cpu(struct ks_node *node, __u32 cpu)
+{
+	struct ks_cpu *c;
+	__u32 i;
+
+	for (i = 0; i < node->nr_cpus; i++) {
+		if (node->cpus[i].cpu == cpu)
+			return node->cpus[i].slots;
+		if (node->cpus[i].cpu > cpu)
+			break;
+	}
+	c = realloc(node->cpus, (node->nr_cpus + 1) * sizeof(*c));
+	if (!c)
+		return NULL;
+	node->cpus = c;
+	memmove(&c[i + 1], &c[i], (node->nr_cpus - i) * sizeof(*c));
+	c[i].cpu = cpu;
+	c[i].slots = calloc(node->nr_slots, sizeof(*c[i].slots));
+	if (!c[i].slots) {
+		memmove(&c[i], &c[i + 1], (node->nr_cpus - i) * sizeof(*c));
+		return NULL;
+	}
+	node->nr_cpus++;
+	return c[i].slots;
+}
+
+void ks_node_free(struct ks_node *node)
+{
+	__u32 i;
+
+	for (i = 0; i < node->nr_cpus; i++)
+		free(node->cpus[i].slots);
+	free(node->cpus);
+	free(node->total);
+	free(node->symbols);
+	node->cpus = NULL;
+	node->total = NULL;
+	node->symbols = NULL;
+	node->nr_cpus = 0;
+}
+
+__u64 ks_slots_sum(const struct kstats_slot *slots, __u32 n)
+{
+	__u64 t = 0;
+	__u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (t + slots[i].sum < t)
+			return ~0ULL;
+		t += slots[i].sum;
+	}
+	return t;
+}
+
+/* Line 1: "# kstats NAME key=value...". */
+static int ks_parse_head(struct ks_parser *ps, struct ks_node *node,
+			 char **tok, int ntok)
+{
+	int i;
+
+	if (ntok < 3)
+		return ks_fail(ps, ps->line, "'# kstats' without a node name");
+	if (ks_copy(node->name, sizeof(node->name), tok[2]))
+		return ks_fail(ps, ps->line, "node name too long");
+	for (i = 3; i < ntok; i++) {
+		char *key = tok[i], *val = strchr(tok[i], '=');
+		int bad = 0;
+
+		if (!val)
+			continue;
+		*val++ = '\0';
+		if (!strcmp(key, "attach")) {
+			char *syms = strchr(val, ':');
+
+			if (syms)
+				*syms++ = '\0';
+			bad = ks_copy(node->attach, sizeof(node->attach), val);
+			free(node->symbols);
+			node->symbols = strdup(syms ? syms : "");
+			if (!node->symbols)
+				return ks_fail(ps, ps->line, "out of memory");
+		} else if (!strcmp(key, "clock")) {
+			bad = ks_copy(node->clock, sizeof(node->clock), val);
+		} else if (!strcmp(key, "unit")) {
+			bad = ks_copy(node->unit, sizeof(node->unit), val);
+			ps->have_unit = 1;
+		} else if (!strcmp(key, "state")) {
+			bad = ks_copy(node->state, sizeof(node->state), val);
+		} else if (!strcmp(key, "bits")) {
+			bad = ks_parse_u32(val, KSTATS_BITS_MAX, &node->bits);
+			ps->have_bits = 1;
+		} else if (!strcmp(key, "buckets")) {
+			bad = ks_parse_u32(val, 64, &node->buckets);
+			ps->have_buckets = 1;
+		} else if (!strcmp(key, "sample")) {
+			bad = ks_parse_u32(val, ~0U, &node->sample);
+		}
+		if (bad)
+			return ks_fail(ps, ps->line, "bad value '%s' for '%s'",
+				       val, key);
+	}
+	if (!ps->have_bits)
+		return ks_fail(ps, ps->line, "header has no bits=");
+	if (!ps->have_buckets)
+		node->buckets = kstats_default_buckets(node->bits);
+	if (node->buckets < 1 || node->buckets > kstats_max_buckets(node->bits))
+		return ks_fail(ps, ps->line, "buckets=%u out of range for bits=%u",
+			       node->buckets, node->bits);
+	if (!ps->have_unit)
+		strcpy(node->unit, strcmp(node->clock, "tsc") ? "ns" : "cycles");
+	if (ks_node_setup(node, node->bits, node->buckets))
+		return ks_fail(ps, ps->line, "out of memory");
+	ps->have_head = 1;
+	return 0;
+}
+
+/* Line 2: "# samples N missed N min N avg N max N floor N". */
+static int ks_parse_samples(struct ks_parser *ps, struct ks_node *node,
+			    char **tok, int ntok)
+{
+	static const char * const keys[] = {
+		"samples", "missed", "min", "avg", "max", "floor"
+	};
+	__u64 *dst[] = {
+		&node->samples, &node->missed, &node->min, &node->avg,
+		&node->max, &node->floor
+	};
+	int i, k;
+
+	if (ntok % 2)
+		return ks_fail(ps, ps->line, "'# samples' needs name/value pairs");
+	for (i = 0; i + 1 < ntok; i += 2) {
+		for (k = 0; k < 6; k++) {
+			if (strcmp(tok[i], keys[k]))
+				continue;
+			if (ks_parse_u64(tok[i + 1], dst[k]))
+				return ks_fail(ps, ps->line, "bad number '%s' for '%s'",
+					       tok[i + 1], tok[i]);
+		}
+	}
+	ps->have_samples = 1;
+	ps->samples_line = ps->line;
+	return 0;
+}
+
+/* Line 3: "# percentiles p10 N ... precision_ppm P estimate WORD". */
+static int ks_parse_pct(struct ks_parser *ps, struct ks_node *node,
+			char **tok, int ntok)
+{
+	int i, k, seen = 0;
+
+	if (ntok % 2)
+		return ks_fail(ps, ps->line, "'# percentiles' needs name/value pairs");
+	for (i = 0; i + 1 < ntok; i += 2) {
+		if (!strcmp(tok[i], "estimate")) {
+			if (ks_copy(node->estimate, sizeof(node->estimate), tok[i + 1]))
+				return ks_fail(ps, ps->line, "estimate too long");
+			continue;
+		}
+		if (!strcmp(tok[i], "precision_ppm")) {
+			if (ks_parse_u32(tok[i + 1], 1000000, &node->precision_ppm))
+				return ks_fail(ps, ps->line, "bad precision_ppm '%s'",
+					       tok[i + 1]);
+			continue;
+		}
+		for (k = 0; k < KSTATS_NR_PCT; k++) {
+			if (strcmp(tok[i], kstats_pct_name[k]))
+				continue;
+			if (ks_parse_u64(tok[i + 1], &node->pct[k]))
+				return ks_fail(ps, ps->line, "bad number '%s' for '%s'",
+					       tok[i + 1], tok[i]);
+			seen |= 1 << k;
+		}
+	}
+	if (seen != (1 << KSTATS_NR_PCT) - 1 && (ps->flags & KS_PARSE_STRICT))
+		return ks_fail(ps, ps->line, "'# percentiles' lacks some of p10..p99.9");
+	node->has_pct = seen == (1 << KSTATS_NR_PCT) - 1;
+	ps->pct_line = ps->line;
+	return 0;
+}
+
+/* "slot S CPU c count N avg N p F n N" or "slot S CPUS n ...". */
+static int ks_parse_row(struct ks_parser *ps, struct ks_node *node,
+			char **tok, int ntok)
+{
+	struct ks_row r = { .line = ps->line };
+	int i, has_count = 0, has_avg = 0;
+	__u32 v;
+
+	if (!ps->have_head)
+		return ks_fail(ps, ps->line, "slot row before the '# kstats' header");
+	if (ntok < 4 || (ntok - 4) % 2)
+		return ks_fail(ps, ps->line, "malformed slot row");
+	if (ks_parse_u32(tok[1], ~0U, &r.slot) || r.slot >= node->nr_slots)
+		return ks_fail(ps, ps->line, "slot '%s' out of range (%u slots for bits=%u buckets=%u)",
+			       tok[1], node->nr_slots, node->bits, node->buckets);
+	if (ks_parse_u32(tok[3], 1U << 20, &v))
+		return ks_fail(ps, ps->line, "bad CPU number '%s'", tok[3]);
+	if (!strcmp(tok[2], "CPU")) {
+		r.cpu = v;
+	} else if (!strcmp(tok[2], "CPUS")) {
+		r.cpu = -1;
+		r.ncpus = v;
+	} else {
+		return ks_fail(ps, ps->line, "expected CPU or CPUS, got '%s'", tok[2]);
+	}
+	for (i = 4; i + 1 < ntok; i += 2) {
+		const char *k = tok[i], *val = tok[i + 1];
+		int bad = 0;
+
+		if (!strcmp(k, "count")) {
+			bad = ks_parse_u64(val, &r.count);
+			has_count = 1;
+		} else if (!strcmp(k, "avg")) {
+			bad = ks_parse_u64(val, &r.avg);
+			has_avg = 1;
+		} else if (!strcmp(k, "n")) {
+			bad = ks_parse_u64(val, &r.n);
+			r.has_n = 1;
+		} else if (!strcmp(k, "p")) {
+			char *end;
+
+			errno = 0;
+			r.p = strtod(val, &end);
+			bad = errno || *end || end == val || !(r.p >= 0 && r.p <= 1);
+			r.has_p = 1;
+		}
+		if (bad)
+			return ks_fail(ps, ps->line, "bad number '%s' for '%s'", val, k);
+	}
+	if (!has_count || !has_avg)
+		return ks_fail(ps, ps->line, "slot row without count and avg");
+	if ((ps->flags & KS_PARSE_STRICT) && (!r.has_p || !r.has_n))
+		return ks_fail(ps, ps->line, "slot row without p and n");
+	if (ps->nr_rows == ps->cap_rows) {
+		size_t cap = ps->cap_rows ? 2 * ps->cap_rows : 64;
+		struct ks_row *rows = realloc(ps->rows, cap * sizeof(*rows));
+
+		if (!rows)
+			return ks_fail(ps, ps->line, "out of memory");
+		ps->rows = rows;
+		ps->cap_rows = cap;
+	}
+	ps->rows[ps->nr_rows++] = r;
+	return 0;
+}
+
+/* Put one row's count and count * avg into @sl, refusing duplicates. */
+static int ks_fill_slot(struct ks_parser *ps, struct kstats_slot *sl,
+			const struct ks_row *r)
+{
+	if (sl->count)
+		return ks_fail(ps, r->line, "second row for slot %u %s", r->slot,
+			       r->cpu < 0 ? "CPUS" : "of this CPU");
+	if (__builtin_mul_overflow(r->count, r->avg, &sl->sum))
+		return ks_fail(ps, r->line, "count * avg overflows");
+	sl->count = r->count;
+	return 0;
+}
+
+/* Build the per-CPU and merged histograms from the rows. */
+static int ks_build(struct ks_parser *ps, struct ks_node *node)
+{
+	int have_cpus_rows = 0;
+	size_t i;
+
+	for (i = 0; i < ps->nr_rows; i++) {
+		const struct ks_row *r = &ps->rows[i];
+		struct kstats_slot *sl;
+
+		if (r->cpu < 0) {
+			if (have_cpus_rows && r->ncpus != node->ncpus)
+				return ks_fail(ps, r->line, "CPUS %u differs from earlier CPUS %u",
+					       r->ncpus, node->ncpus);
+			node->ncpus = r->ncpus;
+			have_cpus_rows = 1;
+			if (ks_fill_slot(ps, &node->total[r->slot], r))
+				return -1;
+			continue;
+		}
+		sl = ks_node_cpu(node, (__u32)r->cpu);
+		if (!sl)
+			return ks_fail(ps, r->line, "out of memory");
+		if (ks_fill_slot(ps, &sl[r->slot], r))
+			return -1;
+	}
+	/* Tolerate a text without CPUS rows: merge the CPUs. */
+	if (!have_cpus_rows) {
+		for (i = 0; i < node->nr_cpus; i++)
+			kstats_merge(node->total, node->cpus[i].slots, node->nr_slots);
+		if (node->nr_cpus)
+			node->ncpus = node->cpus[node->nr_cpus - 1].cpu + 1;
+	}
+	return 0;
+}
+
+/* Row order: per slot its CPU rows (ascending CPU), then the CPUS row. */
+static int ks_check_order(struct ks_parser *ps, struct ks_node *node)
+{
+	long last_slot = -1, last_cpu = -1;
+	int open = 0;		/* CPU rows seen for a slot without its CPUS row */
+	size_t i;
+
+	for (i = 0; i < ps->nr_rows; i++) {
+		const struct ks_row *r = &ps->rows[i];
+
+		if (!r->count)
+			return ks_fail(ps, r->line, "row with count 0 (only non-empty slots are listed)");
+		if (r->avg < kstats_slot_lo(r->slot, node->bits) ||
+		    r->avg > kstats_slot_hi(r->slot, node->bits, node->buckets))
+			return ks_fail(ps, r->line, "avg %llu outside slot %u [%llu, %llu]",
+				       (unsigned long long)r->avg, r->slot,
+				       (unsigned long long)kstats_slot_lo(r->slot, node->bits),
+				       (unsigned long long)kstats_slot_hi(r->slot, node->bits,
+									  node->buckets));
+		if (r->cpu >= 0 && r->cpu >= (long)node->ncpus)
+			return ks_fail(ps, r->line, "CPU %ld but CPUS says %u CPUs",
+				       r->cpu, node->ncpus);
+		if (!open) {
+			if ((long)r->slot <= last_slot)
+				return ks_fail(ps, r->line, "slot %u after slot %ld: slots must ascend",
+					       r->slot, last_slot);
+			last_slot = r->slot;
+			last_cpu = -1;
+		} else if ((long)r->slot != last_slot) {
+			return ks_fail(ps, r->line, "slot %ld has CPU rows but no CPUS row",
+				       last_slot);
+		}
+		if (r->cpu >= 0) {
+			if (r->cpu <= last_cpu)
+				return ks_fail(ps, r->line, "CPU %ld after CPU %ld: CPUs must ascend",
+					       r->cpu, last_cpu);
+			last_cpu = r->cpu;
+			open = 1;
+		} else {
+			if (!open)
+				return ks_fail(ps, r->line, "CPUS row for slot %u without CPU rows",
+					       r->slot);
+			open = 0;
+		}
+	}
+	if (open)
+		return ks_fail(ps, 0, "slot %ld has CPU rows but no CPUS row", last_slot);
+	return 0;
+}
+
+/* The n and p columns: cumulative count and fraction of each histogram. */
+static int ks_check_cumulative(struct ks_parser *ps, struct ks_node *node)
+{
+	size_t i;
+	__u32 c;
+
+	for (c = 0; c <= node->nr_cpus; c++) {
+		long cpu = c < node->nr_cpus ? (long)node->cpus[c].cpu : -1;
+		const struct kstats_slot *slots = c < node->nr_cpus ?
+			node->cpus[c].slots : node->total;
+		__u64 total = kstats_total(slots, node->nr_slots), seen = 0;
+
+		for (i = 0; i < ps->nr_rows; i++) {
+			const struct ks_row *r = &ps->rows[i];
+
+			if (r->cpu != cpu)
+				continue;
+			seen += r->count;
+			if (r->n != seen)
+				return ks_fail(ps, r->line, "n %llu but the cumulative count is %llu",
+					       (unsigned long long)r->n,
+					       (unsigned long long)seen);
+			if (fabs(r->p - (double)seen / (double)total) > 1.000001e-6)
+				return ks_fail(ps, r->line, "p %.6f but n/total is %.6f",
+					       r->p, (double)seen / (double)total);
+		}
+	}
+	return 0;
+}
+
+/* CPU rows add up to the CPUS rows, counts and means. */
+static int ks_check_merge(struct ks_parser *ps, struct ks_node *node)
+{
+	__u32 s, c;
+
+	for (s = 0; s < node->nr_slots; s++) {
+		__u64 count = 0;
+		unsigned __int128 lo = 0;
+		const struct kstats_slot *t = &node->total[s];
+
+		for (c = 0; c < node->nr_cpus; c++) {
+			count += node->cpus[c].slots[s].count;
+			lo += node->cpus[c].slots[s].sum;
+		}
+		if (count != t->count)
+			return ks_fail(ps, 0, "slot %u: CPU rows add up to %llu, CPUS row says %llu",
+				       s, (unsigned long long)count,
+				       (unsigned long long)t->count);
+		/* each CPU mean is truncated: the merged one lies in a range */
+		if (count && (kstats_slot_mean(t) < (__u64)(lo / count) ||
+			      kstats_slot_mean(t) > (__u64)((lo + count - 1) / count)))
+			return ks_fail(ps, 0, "slot %u: CPUS avg %llu does not merge the CPU avgs",
+				       s, (unsigned long long)kstats_slot_mean(t));
+	}
+	return 0;
+}
+
+/* Header figures against the rows. */
+static int ks_check_header(struct ks_parser *ps, struct ks_node *node)
+{
+	__u64 total = kstats_total(node->total, node->nr_slots);
+	__u64 pct[KSTATS_NR_PCT];
+	unsigned __int128 lo = 0;
+	int first = -1, last = -1;
+	__u32 s;
+	int k;
+
+	if (node->samples != total)
+		return ks_fail(ps, ps->samples_line, "samples %llu but the CPUS rows count %llu",
+			       (unsigned long long)node->samples,
+			       (unsigned long long)total);
+	if (node->precision_ppm != kstats_precision_ppm(node->bits))
+		return ks_fail(ps, ps->pct_line, "precision_ppm %u, bits=%u means %u",
+			       node->precision_ppm, node->bits,
+			       kstats_precision_ppm(node->bits));
+	kstats_percentiles(node->total, node->nr_slots, pct);
+	for (k = 0; k < KSTATS_NR_PCT; k++)
+		if (pct[k] != node->pct[k])
+			return ks_fail(ps, ps->pct_line, "%s %llu but the CPUS rows give %llu",
+				       kstats_pct_name[k],
+				       (unsigned long long)node->pct[k],
+				       (unsigned long long)pct[k]);
+	if (!total)
+		return 0;
+	for (s = 0; s < node->nr_slots; s++) {
+		if (!node->total[s].count)
+			continue;
+		if (first < 0)
+			first = s;
+		last = s;
+		lo += node->total[s].sum;
+	}
+	if (kstats_slot(node->min, node->bits, node->buckets) != (__u32)first)
+		return ks_fail(ps, ps->samples_line, "min %llu is not in the first slot %d",
+			       (unsigned long long)node->min, first);
+	if (kstats_slot(node->max, node->bits, node->buckets) != (__u32)last)
+		return ks_fail(ps, ps->samples_line, "max %llu is not in the last slot %d",
+			       (unsigned long long)node->max, last);
+	if (node->avg < (__u64)(lo / total) ||
+	    node->avg > (__u64)((lo + total - 1) / total))
+		return ks_fail(ps, ps->samples_line, "avg %llu does not match the slot means (%llu)",
+			       (unsigned long long)node->avg,
+			       (unsigned long long)(lo / total));
+	return 0;
+}
+
+int ks_parse_text(const char *text, const char *src, unsigned int flags,
+		  struct ks_node *node, char *err, size_t errlen)
+{
+	struct ks_parser ps = {
+		.src = src, .flags = flags, .err = err, .errlen = errlen,
+	};
+	char *copy = strdup(text), *line, *next;
+	char *tok[KS_MAX_TOKENS];
+	int ntok, ret = -1;
+
+	memset(node, 0, sizeof(*node));
+	node->sample = 1;
+	if (!copy)
+		return ks_fail(&ps, 0, "out of memory");
+	for (line = copy; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		ps.line++;
+		ntok = ks_split(line, tok);
+		if (ntok < 0) {
+			ks_fail(&ps, ps.line, "too many words");
+			goto out;
+		}
+		if (!ntok)
+			continue;
+		if (tok[0][0] == '#') {
+			/* "# WORD ...": unknown words are later additions */
+			if (strcmp(tok[0], "#") || ntok < 2)
+				continue;
+			if (!strcmp(tok[1], "kstats")) {
+				if (ps.have_head) {
+					ks_fail(&ps, ps.line, "second '# kstats' header");
+					goto out;
+				}
+				if (ks_parse_head(&ps, node, tok, ntok))
+					goto out;
+			} else if (!strcmp(tok[1], "samples")) {
+				if (ks_parse_samples(&ps, node, tok + 1, ntok - 1))
+					goto out;
+			} else if (!strcmp(tok[1], "percentiles")) {
+				if (ks_parse_pct(&ps, node, tok + 2, ntok - 2))
+					goto out;
+			}
+			continue;
+		}
+		if (strcmp(tok[0], "slot")) {
+			ks_fail(&ps, ps.line, "unexpected line starting with '%s'", tok[0]);
+			goto out;
+		}
+		if (ks_parse_row(&ps, node, tok, ntok))
+			goto out;
+	}
+	if (!ps.have_head) {
+		ks_fail(&ps, 0, "no '# kstats NAME ...' header: not a kstats node");
+		goto out;
+	}
+	if (!ps.have_samples && (flags & KS_PARSE_STRICT)) {
+		ks_fail(&ps, 0, "no '# samples' line");
+		goto out;
+	}
+	if (!node->has_pct && (flags & KS_PARSE_STRICT)) {
+		ks_fail(&ps, 0, "no '# percentiles' line");
+		goto out;
+	}
+	if (ks_build(&ps, node))
+		goto out;
+	if (flags & KS_PARSE_STRICT) {
+		if (ks_check_order(&ps, node) || ks_check_cumulative(&ps, node) ||
+		    ks_check_merge(&ps, node) || ks_check_header(&ps, node))
+			goto out;
+	}
+	if (!node->has_pct)
+		kstats_percentiles(node->total, node->nr_slots, node->pct);
+	ret = 0;
+out:
+	free(ps.rows);
+	free(copy);
+	if (ret)
+		ks_node_free(node);
+	return ret;
+}
+
+int ks_node_delta(struct ks_node *out, const struct ks_node *cur,
+		  const struct ks_node *prev)
+{
+	int reset = 0;
+	__u32 c, s;
+
+	if (cur->bits != prev->bits || cur->buckets != prev->buckets)
+		return -1;
+	for (s = 0; s < cur->nr_slots && !reset; s++)
+		if (cur->total[s].count < prev->total[s].count)
+			reset = 1;
+	if (cur->missed < prev->missed || cur->samples < prev->samples)
+		reset = 1;
+
+	*out = *cur;
+	out->symbols = NULL;
+	if (ks_node_setup(out, cur->bits, cur->buckets))
+		return -1;
+	out->symbols = strdup(cur->symbols ? cur->symbols : "");
+	if (!out->symbols)
+		goto nomem;
+	out->missed = reset ? cur->missed : cur->missed - prev->missed;
+
+	for (c = 0; c <= cur->nr_cpus; c++) {
+		const struct kstats_slot *a, *b = NULL;
+		struct kstats_slot *d;
+		__u32 i;
+
+		if (c < cur->nr_cpus) {
+			a = cur->cpus[c].slots;
+			for (i = 0; i < prev->nr_cpus && !reset; i++)
+				if (prev->cpus[i].cpu == cur->cpus[c].cpu)
+					b = prev->cpus[i].slots;
+			d = NULL;
+		} else {
+			a = cur->total;
+			b = reset ? NULL : prev->total;
+			d = out->total;
+		}
+		for (s = 0; s < cur->nr_slots; s++) {
+			__u64 cnt = a[s].count, sum = a[s].sum, lo, hi, mean;
+
+			if (b && b[s].count > cnt)
+				continue;	/* per-CPU read raced: skip */
+			if (b) {
+				cnt -= b[s].count;
+				sum = sum >= b[s].sum ? sum - b[s].sum : 0;
+			}
+			if (!cnt)
+				continue;
+			lo = kstats_slot_lo(s, cur->bits);
+			hi = kstats_slot_hi(s, cur->bits, cur->buckets);
+			mean = sum / cnt;
+			if (mean < lo)
+				mean = lo;
+			if (mean > hi)
+				mean = hi;
+			if (!d) {
+				d = ks_node_cpu(out, cur->cpus[c].cpu);
+				if (!d)
+					goto nomem;
+			}
+			d[s].count = cnt;
+			d[s].sum = mean * cnt;
+		}
+	}
+	out->samples = kstats_total(out->total, out->nr_slots);
+	out->avg = out->samples ? ks_slots_sum(out->total, out->nr_slots) / out->samples : 0;
+	/* exact min/max are lost in a difference: use the slot bounds */
+	out->min = out->max = 0;
+	for (s = 0, c = 0; s < out->nr_slots; s++) {
+		if (!out->total[s].count)
+			continue;
+		if (!c++)
+			out->min = kstats_slot_lo(s, out->bits);
+		out->max = kstats_slot_hi(s, out->bits, out->buckets);
+	}
+	kstats_percentiles(out->total, out->nr_slots, out->pct);
+	out->has_pct = 1;
+	return reset;
+nomem:
+	ks_node_free(out);
+	return -1;
+}

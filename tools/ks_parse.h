@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ks_parse: the one reader of /sys/kernel/debug/kstats/NAME (docs/format.md).
+ *
+ * A node, whether read from debugfs, from a captured text file or from a
+ * snapshot, ends up in a struct ks_node: the header figures, the merged
+ * ("CPUS") histogram and one histogram per CPU that has samples.  Slot
+ * bounds always come from include/kstats/hist.h.
+ */
+#ifndef KS_PARSE_H
+#define KS_PARSE_H
+
+#include <stddef.h>
+#include <linux/types.h>
+#include "kstats/hist.h"
+
+#define KS_NAME_MAX	128
+#define KS_WORD_MAX	64
+
+/* Where a node came from and when (filled for snapshots). */
+struct ks_meta {
+	char kernel[KS_NAME_MAX];
+	char date[KS_WORD_MAX];
+	char hostname[KS_NAME_MAX];
+	char tool[KS_WORD_MAX];
+	char label[KS_NAME_MAX];
+};
+
+/* The histogram of one CPU. */
+struct ks_cpu {
+	__u32 cpu;
+	struct kstats_slot *slots;	/* nr_slots entries */
+};
+
+/*
+ * One node.  Slot sums are count * avg as printed by the module, so the
+ * mean of every slot is exactly the printed avg.
+ */
+struct ks_node {
+	struct ks_meta meta;
+	char name[KS_NAME_MAX];
+	char attach[KS_WORD_MAX];	/* backend: kretprobe, fprobe, ... */
+	char *symbols;			/* comma-separated attached symbols */
+	char clock[KS_WORD_MAX];
+	char unit[KS_WORD_MAX];
+	char state[KS_WORD_MAX];
+	char estimate[KS_WORD_MAX];
+	__u32 bits, buckets, sample, ncpus, precision_ppm;
+	__u64 samples, missed, min, avg, max, floor;
+	__u64 pct[KSTATS_NR_PCT];
+	int has_pct;
+	__u32 nr_slots;
+	struct kstats_slot *total;	/* merged histogram, nr_slots */
+	struct ks_cpu *cpus;		/* CPUs with samples, ascending */
+	__u32 nr_cpus;
+};
+
+/* Check every documented invariant of the text, fail on the first broken. */
+#define KS_PARSE_STRICT		0x1
+
+/**
+ * ks_parse_text() - parse the text of a node file
+ * @text:  NUL-terminated node text
+ * @src:   name used in error messages (file or node path)
+ * @flags: 0 or KS_PARSE_STRICT
+ * @node:  filled on success (free with ks_node_free())
+ * @err:   on failure, "SRC:LINE: what is wrong"
+ * @errlen: size of @err
+ *
+ * Without KS_PARSE_STRICT only what makes the data ambiguous fails (bad
+ * syntax, bad numbers, slots out of range, duplicate rows); with it, the
+ * consistency of counts, cumulative columns, header figures and ordering
+ * is checked too.
+ *
+ * Return: 0 on success, -1 on failure.
+ */
+int ks_parse_text(const char *text, const char *src, unsigned int flags,
+		  struct ks_node *node, char *err, size_t errlen);
+
+/**
+ * ks_node_setup() - start an empty node with a slot layout
+ * @node:    node to initialise (any previous content is dropped, not freed)
+ * @bits:    fractional bits
+ * @buckets: power-of-two ranges
+ *
+ * Return: 0, or -1 when out of memory or the layout is invalid.
+ */
+int ks_node_setup(struct ks_node *node, __u32 bits, __u32 buckets);
+
+/**
+ * ks_node_cpu() - histogram of one CPU, created empty on first use
+ * @node: node set up with ks_node_setup()
+ * @cpu:  CPU number
+ *
+ * Return: the CPU's nr_slots slots, or NULL when out of memory.
+ */
+struct kstats_slot *ks_node_cpu(struct ks_node *node, __u32 cpu);
+
+/**
+ * ks_node_free() - release what a node owns
+ * @node: node (may be zeroed or half built)
+ */
+void ks_node_free(struct ks_node *node);
+
+/**
+ * ks_node_delta() - histogram of what happened between two reads
+ * @out:  set up here; @cur's header strings, counts @cur - @prev
+ * @cur:  later read
+ * @prev: earlier read of the same node
+ *
+ * When a count went down (the node was reset in between), @cur is taken
+ * as the delta.  Slot means are kept inside their slot bounds.
+ *
+ * Return: 0, 1 when a reset was detected, -1 on error (layouts differ,
+ * out of memory).
+ */
+int ks_node_delta(struct ks_node *out, const struct ks_node *cur,
+		  const struct ks_node *prev);
+
+/**
+ * ks_slots_sum() - sum of all values in @n slots (count * mean per slot)
+ * @slots: slots
+ * @n:     number of slots
+ *
+ * Return: the sum, saturated at U64_MAX.
+ */
+__u64 ks_slots_sum(const struct kstats_slot *slots, __u32 n);
+
+/**
+ * ks_parse_u64() - strict decimal unsigned 64-bit number
+ * @s:   text, digits only
+ * @out: value
+ *
+ * Return: 0, or -1 on empty text, a non-digit or overflow.
+ */
+int ks_parse_u64(const char *s, __u64 *out);
+
+#endif /* KS_PARSE_H */
