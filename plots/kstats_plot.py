@@ -1,0 +1,784 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+"""kstats_plot - figures for patch reviews from kstats snapshot files.
+
+Reads snapshot files written by `kstats save` (schema kstats-snapshot/1,
+docs/format.md) and draws one of four figures as PNG (1200x700) and SVG:
+
+  hist  latency histogram of each capture, p50/p90/p99 marked
+  cdf   CDF overlay of the captures, with a log-scale tail (1 - CDF) panel
+  pct   grouped bars of p10..p99.9 per capture (`kstats compare` as a figure)
+  cpu   per-CPU heatmap, CPU x slot, log colour scale
+
+  kstats_plot.py {hist,cdf,pct,cpu} SNAPSHOT... [-o OUT] [--format png,svg]
+                 [--label L ...]
+
+The same input gives byte-identical files.  Errors (unreadable, truncated
+or invalid snapshots, empty histograms, mixed units) end the program with
+one line on stderr and exit status 2.  Every figure function returns the
+matplotlib Figure, so callers and tests can inspect what was drawn.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from matplotlib import ticker  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
+from matplotlib.colors import LogNorm  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+import numpy as np  # noqa: E402
+
+SCHEMA = "kstats-snapshot/1"
+PROG = "kstats_plot"
+
+# The percentiles every snapshot carries, with the fraction each stands for.
+PCT_NAMES = ("p10", "p50", "p90", "p95", "p98", "p99", "p99.9")
+PCT_FRACTION = {"p10": 0.1, "p50": 0.5, "p90": 0.9, "p95": 0.95,
+                "p98": 0.98, "p99": 0.99, "p99.9": 0.999}
+# The percentiles marked on the histogram.
+HIST_MARKS = ("p50", "p90", "p99")
+
+U64_MAX = (1 << 64) - 1
+
+# Okabe-Ito, ordered for contrast on white (yellow last but one).
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#E69F00",
+           "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+LINESTYLES = ("-", "--", "-.", ":")
+MARK_STYLE = {"p50": ("#000000", "--"), "p90": ("#E69F00", "-."),
+              "p99": ("#D55E00", ":")}
+
+FIGSIZE = (12, 7)
+DPI = 100
+FORMATS = ("png", "svg")
+
+# Style and the knobs that make the files reproducible.
+RC = {
+    "svg.hashsalt": "kstats",
+    "svg.fonttype": "path",
+    "font.family": "DejaVu Sans",
+    "font.size": 10,
+    "axes.titlesize": 10,
+    "axes.labelsize": 10,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "figure.dpi": DPI,
+    "savefig.dpi": DPI,
+}
+METADATA = {
+    "png": {"Software": PROG},
+    "svg": {"Creator": PROG, "Date": None},
+}
+
+# Node fields by type.  Unknown fields are ignored (format.md).
+_NODE_STR = ("name", "attach", "clock", "unit", "estimate")
+_NODE_INT = ("bits", "buckets", "samples", "missed", "min", "avg", "max",
+             "floor", "precision_ppm", "ncpus")
+_NODE_OPT_INT = ("sample",)
+_SLOT_INT = ("slot", "lo", "hi", "cpu", "count", "avg")
+_TOTAL_INT = ("slot", "lo", "hi", "count", "avg")
+
+
+class SnapshotError(Exception):
+    """A snapshot cannot be used: the message names the file and the cause."""
+
+
+class Snapshot:
+    """One loaded, validated snapshot file.
+
+    Attributes: path, data (the whole JSON document), meta, node, label
+    (meta.label, else the file name without .json), unit, name, kernel,
+    total (merged slot rows), slots (per-CPU slot rows), percentiles.
+    """
+
+    def __init__(self, path, data):
+        self.path = path
+        self.data = data
+        self.meta = data["meta"]
+        self.node = data["node"]
+        label = self.meta.get("label")
+        if not isinstance(label, str) or not label:
+            label = os.path.basename(path)
+            if label.endswith(".json"):
+                label = label[:-len(".json")]
+        self.label = label
+        self.unit = self.node["unit"]
+        self.name = self.node["name"]
+        self.kernel = self.meta["kernel"]
+        self.total = self.node["total"]
+        self.slots = self.node["slots"]
+        self.percentiles = self.node["percentiles"]
+
+    def __repr__(self):
+        return "Snapshot(%r)" % self.path
+
+
+def _is_uint(v):
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= U64_MAX
+
+
+def _need(cond, path, what):
+    if not cond:
+        raise SnapshotError("snapshot %s: %s" % (path, what))
+
+
+def _check_ints(obj, keys, path, where):
+    _need(isinstance(obj, dict), path, "%s must be an object" % where)
+    for k in keys:
+        _need(k in obj, path, "%s.%s is missing" % (where, k))
+        _need(_is_uint(obj[k]), path,
+              "%s.%s must be a non-negative integer, not %s"
+              % (where, k, json.dumps(obj[k])))
+
+
+def load_snapshot(path):
+    """Read and validate the snapshot file @path; return a Snapshot.
+
+    Raises SnapshotError, with a one-line message naming the file, when the
+    file cannot be read, is not (complete) JSON, has another schema than
+    kstats-snapshot/1, lacks a field the figures use, holds a non-integer
+    where an integer belongs, or has no samples.
+    """
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise SnapshotError("cannot read snapshot %s: %s"
+                            % (path, e.strerror or e)) from None
+    if not raw.strip():
+        raise SnapshotError("snapshot %s is empty" % path)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise SnapshotError("snapshot %s is not UTF-8 text (byte %d)"
+                            % (path, e.start)) from None
+    except json.JSONDecodeError as e:
+        raise SnapshotError("snapshot %s is not valid JSON (truncated?): "
+                            "%s at line %d column %d"
+                            % (path, e.msg, e.lineno, e.colno)) from None
+
+    _need(isinstance(data, dict), path, "top level must be a JSON object")
+    schema = data.get("schema")
+    _need(schema == SCHEMA, path, "schema is %s, expected %s"
+          % (json.dumps(schema), SCHEMA))
+
+    meta = data.get("meta")
+    _need(isinstance(meta, dict), path, "meta is missing")
+    _need(isinstance(meta.get("kernel"), str), path,
+          "meta.kernel is missing or not a string")
+
+    node = data.get("node")
+    _need(isinstance(node, dict), path, "node is missing")
+    for k in _NODE_STR:
+        _need(isinstance(node.get(k), str), path,
+              "node.%s is missing or not a string" % k)
+    syms = node.get("symbols")
+    _need(isinstance(syms, list) and all(isinstance(s, str) for s in syms),
+          path, "node.symbols is missing or not a list of strings")
+    _check_ints(node, _NODE_INT, path, "node")
+    for k in _NODE_OPT_INT:
+        if k in node:
+            _check_ints(node, (k,), path, "node")
+    _check_ints(node.get("percentiles"), PCT_NAMES, path, "node.percentiles")
+
+    for key, fields in (("slots", _SLOT_INT), ("total", _TOTAL_INT)):
+        rows = node.get(key)
+        _need(isinstance(rows, list), path,
+              "node.%s is missing or not a list" % key)
+        for i, row in enumerate(rows):
+            where = "node.%s[%d]" % (key, i)
+            _check_ints(row, fields, path, where)
+            _need(row["lo"] <= row["hi"], path, "%s: lo > hi" % where)
+        if key == "slots":
+            for i, row in enumerate(rows):
+                _need(row["cpu"] < node["ncpus"], path,
+                      "node.slots[%d]: cpu %d >= ncpus %d"
+                      % (i, row["cpu"], node["ncpus"]))
+
+    total = node["total"]
+    if not total or not sum(row["count"] for row in total):
+        raise SnapshotError("snapshot %s has no samples" % path)
+    for i in range(1, len(total)):
+        _need(total[i]["lo"] > total[i - 1]["hi"], path,
+              "node.total is not in ascending, non-overlapping slot order "
+              "at [%d]" % i)
+    return Snapshot(path, data)
+
+
+def check_units(snaps):
+    """Return the unit all @snaps share; SnapshotError if they differ."""
+    first = snaps[0]
+    for s in snaps[1:]:
+        if s.unit != first.unit:
+            raise SnapshotError(
+                "cannot mix units in one figure: %s is in %s, %s is in %s"
+                % (first.path, first.unit, s.path, s.unit))
+    return first.unit
+
+
+def display_unit(unit, ref):
+    """Pick the unit to show values of @unit around @ref in.
+
+    Returns (name, divisor): ns become ns, µs or ms so that @ref reads
+    between 1 and 999; other units (cycles) stay as they are.
+    """
+    if unit != "ns":
+        return unit, 1
+    if ref >= 1000000:
+        return "ms", 1000000
+    if ref >= 1000:
+        return "µs", 1000
+    return "ns", 1
+
+
+def fmt_value(v, div):
+    """Format value @v (in the snapshot's unit) divided by @div for a label."""
+    if div == 1:
+        return "{:,}".format(int(round(v)))
+    x = v / div
+    if x >= 100:
+        return "{:,.0f}".format(x)
+    if x >= 10:
+        return "%.1f" % x
+    return "%.2f" % x
+
+
+def fmt_precision(ppm):
+    """Slot precision from parts per million: 125000 -> '±12.5%'."""
+    return "±%g%%" % (ppm / 10000.0)
+
+
+def slot_span(row):
+    """Value range [lo, hi + 1) a slot row covers, for drawing on a log axis.
+
+    The overflow slot (hi = U64_MAX) is drawn one power of two wide and the
+    value-0 slot from 0.5, since a log axis has no room for 0 or infinity.
+    """
+    lo, hi = row["lo"], row["hi"]
+    end = hi + 1
+    if hi >= U64_MAX:
+        end = 2 * lo if lo else 1
+    if lo == 0:
+        lo = 0.5
+    return lo, end
+
+
+def _labels(snaps, labels):
+    if not labels:
+        return [s.label for s in snaps]
+    if len(labels) != len(snaps):
+        raise SnapshotError("%d labels given for %d snapshots"
+                            % (len(labels), len(snaps)))
+    return list(labels)
+
+
+def _as_list(snaps):
+    if isinstance(snaps, Snapshot):
+        return [snaps]
+    snaps = list(snaps)
+    if not snaps:
+        raise SnapshotError("no snapshot given")
+    return snaps
+
+
+def _unique(items):
+    out = []
+    for i in items:
+        if i not in out:
+            out.append(i)
+    return out
+
+
+def title_text(snaps, what, dunit):
+    """Figure title: function(s), what is drawn, unit and kernel release(s)."""
+    names = ", ".join(_unique(s.name for s in snaps))
+    kernels = _unique(s.kernel for s in snaps)
+    return "%s %s (%s) · kernel%s %s" % (
+        names, what, dunit, "s" if len(kernels) > 1 else "",
+        ", ".join(kernels))
+
+
+def _attach_text(node, limit=3):
+    syms = node["symbols"]
+    shown = ",".join(syms[:limit])
+    if len(syms) > limit:
+        shown += ",+%d more" % (len(syms) - limit)
+    return "%s:%s" % (node["attach"], shown) if shown else node["attach"]
+
+
+def caption_line(snap, label, dunit, div, with_label):
+    """One caption line: precision, samples, missed, floor, attach, clock."""
+    n = snap.node
+    floor = n["floor"]
+    parts = [
+        "slot precision %s" % fmt_precision(n["precision_ppm"]),
+        "{:,} samples".format(n["samples"]),
+        "{:,} missed".format(n["missed"]),
+        ("floor %s %s" % (fmt_value(floor, div), dunit)) if floor
+        else "floor not calibrated",
+        "attach %s" % _attach_text(n),
+        "clock %s" % n["clock"],
+        "bits %d" % n["bits"],
+    ]
+    if n.get("sample", 1) > 1:
+        parts.append("sampled 1 in %d" % n["sample"])
+    parts.append("percentiles: %s" % n["estimate"])
+    line = " · ".join(parts)
+    return "%s: %s" % (label, line) if with_label else line
+
+
+def _new_figure(ncaption):
+    """A 12x7 in figure on the Agg canvas with room for @ncaption lines."""
+    fig = Figure(figsize=FIGSIZE, dpi=DPI)
+    FigureCanvasAgg(fig)
+    bottom = 0.10 + 0.025 * ncaption
+    return fig, bottom
+
+
+def _caption(fig, lines):
+    for i, line in enumerate(lines):
+        fig.text(0.01, 0.012 + 0.025 * (len(lines) - 1 - i), line,
+                 fontsize=8.5, color="#333333", ha="left", va="bottom",
+                 gid="caption%d" % i)
+
+
+def _fmt_tick(x, _pos=None):
+    if x == 0:
+        return "0"
+    if x < 0:
+        return ""
+    if x >= 1 and abs(x - round(x)) < 1e-9 * x:
+        return "{:,}".format(int(round(x)))
+    return "%g" % x
+
+
+def _log_xaxis(ax, lo, hi):
+    """Log x axis over [lo, hi] with plain-number tick labels."""
+    ax.set_xscale("log")
+    ax.set_xlim(lo, hi)
+    # Labels like "10,000" need about 50 px: thin the 1-2-5 ticks out
+    # to 1-3 or 1 per decade when the decades are narrow.
+    width_px = ax.get_position().width * FIGSIZE[0] * DPI
+    per_decade = width_px / math.log10(hi / lo)
+    if per_decade >= 170:
+        subs = (1.0, 2.0, 5.0)
+    elif per_decade >= 110:
+        subs = (1.0, 3.0)
+    else:
+        subs = (1.0,)
+    ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=subs))
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(_fmt_tick))
+    ax.xaxis.set_minor_locator(ticker.LogLocator(base=10, subs="all"))
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+
+
+def _x_range(snaps, div):
+    lo = min(slot_span(s.total[0])[0] for s in snaps) / div
+    hi = max(slot_span(s.total[-1])[1] for s in snaps) / div
+    return lo / 1.25, hi * 1.25
+
+
+def _prepare(snaps, labels):
+    snaps = _as_list(snaps)
+    labels = _labels(snaps, labels)
+    unit = check_units(snaps)
+    dunit, div = display_unit(unit, max(s.percentiles["p50"] for s in snaps))
+    return snaps, labels, dunit, div
+
+
+def _xlabel(dunit):
+    return "latency per call (%s)" % dunit
+
+
+def hist_figure(snaps, labels=None):
+    """Latency histogram of each snapshot in @snaps, one panel each.
+
+    Bars span each slot's [lo, hi + 1) on a log x axis in the display unit,
+    bar height is the slot count; p50/p90/p99 are vertical lines labelled
+    with their values.  The bars of panel i are axes[i].containers[0]; the
+    markers have gids hist<i>-<pct> and hist<i>-<pct>-label.  Returns the
+    Figure.
+    """
+    snaps, labels, dunit, div = _prepare(snaps, labels)
+    n = len(snaps)
+    with matplotlib.rc_context(RC):
+        fig, bottom = _new_figure(n)
+        axes = fig.subplots(n, 1, sharex=True, squeeze=False)[:, 0]
+        fig.subplots_adjust(left=0.07, right=0.98, top=0.91, bottom=bottom,
+                            hspace=0.35)
+        xlo, xhi = _x_range(snaps, div)
+        for i, (snap, label, ax) in enumerate(zip(snaps, labels, axes)):
+            spans = [slot_span(r) for r in snap.total]
+            left = [a / div for a, _ in spans]
+            width = [(b - a) / div for a, b in spans]
+            height = [r["count"] for r in snap.total]
+            bars = ax.bar(left, height, width=width, align="edge",
+                          color=PALETTE[0], edgecolor="white", linewidth=0.4,
+                          label=label)
+            for r, patch in zip(snap.total, bars.patches):
+                if r["hi"] >= U64_MAX:
+                    patch.set_hatch("//")
+            _log_xaxis(ax, xlo, xhi)
+            ax.set_ylim(0, max(height) * 1.3)
+            ax.set_ylabel("calls per slot")
+            ax.yaxis.set_major_formatter(ticker.FuncFormatter(_fmt_tick))
+            ax.set_title(label, loc="left", fontweight="bold")
+            span = math.log(xhi / xlo)
+            for j, name in enumerate(HIST_MARKS):
+                v = snap.percentiles[name]
+                x = v / div
+                colour, style = MARK_STYLE[name]
+                ax.axvline(x, color=colour, linestyle=style, linewidth=1.6,
+                           gid="hist%d-%s" % (i, name))
+                right = math.log(x / xlo) / span > 0.72
+                ax.annotate("%s %s %s" % (name, fmt_value(v, div), dunit),
+                            xy=(x, 1.0), xycoords=("data", "axes fraction"),
+                            xytext=(-5 if right else 5, -3 - 15 * j),
+                            textcoords="offset points",
+                            ha="right" if right else "left", va="top",
+                            fontsize=9, color=colour,
+                            bbox=dict(boxstyle="square,pad=0.15", fc="white",
+                                      ec="none", alpha=0.85),
+                            gid="hist%d-%s-label" % (i, name))
+        axes[-1].set_xlabel(_xlabel(dunit))
+        fig.suptitle(title_text(snaps, "latency histogram", dunit),
+                     x=0.01, y=0.985, ha="left", fontsize=12)
+        _caption(fig, [caption_line(s, lab, dunit, div, n > 1)
+                       for s, lab in zip(snaps, labels)])
+    return fig
+
+
+def cdf_points(snap, div=1):
+    """Drawn CDF of @snap: (x, cdf, tail) lists, x in value / @div.
+
+    Each slot contributes the points (lo, F before) and (hi + 1, F after):
+    linear within a slot, flat across empty slots, ending at exactly 1.0;
+    tail is 1 - F computed from the counts (so it reaches exactly 0).
+    """
+    total = sum(r["count"] for r in snap.total)
+    xs, cdf, tail = [], [], []
+    cum = 0
+    for r in snap.total:
+        lo, end = slot_span(r)
+        xs += [lo / div, end / div]
+        cdf += [cum / total, (cum + r["count"]) / total]
+        tail += [(total - cum) / total, (total - cum - r["count"]) / total]
+        cum += r["count"]
+    return xs, cdf, tail
+
+
+def _legend(fig, ax, n):
+    handles, labels = ax.get_legend_handles_labels()
+    return fig.legend(handles, labels, loc="upper center", frameon=False,
+                      ncol=min(n, 6), bbox_to_anchor=(0.5, 0.945),
+                      fontsize=10)
+
+
+def cdf_figure(snaps, labels=None):
+    """CDF overlay of @snaps (left) and their tail, 1 - CDF on log y (right).
+
+    Line gids: cdf<i>, tail<i>; p99/p99.9 of each capture are dots on the
+    tail (gid tail<i>-pct).  Legend entries are the labels.  Returns the
+    Figure.
+    """
+    snaps, labels, dunit, div = _prepare(snaps, labels)
+    n = len(snaps)
+    with matplotlib.rc_context(RC):
+        fig, bottom = _new_figure(n)
+        ax, tax = fig.subplots(1, 2, sharex=True)
+        fig.subplots_adjust(left=0.06, right=0.98, top=0.86, bottom=bottom,
+                            wspace=0.18)
+        xlo, xhi = _x_range(snaps, div)
+        ymin = 1.0
+        for i, (snap, label) in enumerate(zip(snaps, labels)):
+            colour = PALETTE[i % len(PALETTE)]
+            style = LINESTYLES[i % len(LINESTYLES)]
+            xs, cdf, tail = cdf_points(snap, div)
+            ax.plot(xs, cdf, color=colour, linestyle=style, linewidth=1.8,
+                    label=label, gid="cdf%d" % i)
+            tax.plot(xs, tail, color=colour, linestyle=style, linewidth=1.8,
+                     label=label, gid="tail%d" % i)
+            pts = ("p99", "p99.9")
+            tax.plot([snap.percentiles[p] / div for p in pts],
+                     [1 - PCT_FRACTION[p] for p in pts], linestyle="none",
+                     marker="o", markersize=5, color=colour,
+                     label="_nolegend_", gid="tail%d-pct" % i)
+            ymin = min(ymin, min(t for t in tail if t > 0))
+        _log_xaxis(ax, xlo, xhi)
+        ax.set_ylim(0, 1.02)
+        ax.set_yticks([0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0])
+        ax.grid(True, which="major", color="#dddddd", linewidth=0.6)
+        ax.set_ylabel("fraction of calls ≤ x  (CDF)")
+        ax.set_xlabel(_xlabel(dunit))
+        ax.set_title("distribution", loc="left", fontweight="bold")
+
+        tax.set_yscale("log", nonpositive="clip")
+        ybot = 10 ** math.floor(math.log10(ymin) - 0.3)
+        tax.set_ylim(ybot, 1.5)
+        for name in ("p90", "p99", "p99.9"):
+            y = 1 - PCT_FRACTION[name]
+            if y <= ybot:
+                continue
+            tax.axhline(y, color="#999999", linestyle=":", linewidth=0.9,
+                        gid="tail-guide-%s" % name)
+            tax.annotate(name, xy=(1.0, y), xycoords=("axes fraction", "data"),
+                         xytext=(-2, 2), textcoords="offset points",
+                         ha="right", va="bottom", fontsize=8, color="#666666")
+        tax.grid(True, which="major", axis="x", color="#dddddd",
+                 linewidth=0.6)
+        tax.set_ylabel("fraction of calls > x  (1 − CDF, log)")
+        tax.set_xlabel(_xlabel(dunit))
+        tax.set_title("tail: dots mark p99 and p99.9", loc="left",
+                      fontweight="bold")
+        _legend(fig, ax, n)
+        fig.suptitle(title_text(snaps, "latency CDF", dunit),
+                     x=0.01, y=0.985, ha="left", fontsize=12)
+        _caption(fig, [caption_line(s, lab, dunit, div, True)
+                       for s, lab in zip(snaps, labels)])
+    return fig
+
+
+def _fit_log_top(ax, renderer, texts, heights_px_extra):
+    """Raise the log y limit of @ax so every rotated text stays inside."""
+    bbox = ax.get_window_extent(renderer)
+    H = bbox.height
+    bot, top = ax.get_ylim()
+    lb = math.log10(bot)
+    need = math.log10(top) - lb
+    for (text, v, off) in texts:
+        h = text.get_window_extent(renderer).height + off + heights_px_extra
+        room = H - h
+        if room <= H * 0.2:
+            room = H * 0.2
+        need = max(need, (math.log10(v) - lb) * H / room)
+    ax.set_ylim(bot, 10 ** (lb + need))
+
+
+def pct_figure(snaps, labels=None):
+    """Grouped bars of p10..p99.9, one bar per snapshot in each group.
+
+    Bar heights are the snapshot's percentiles in the display unit on a log
+    y axis; each bar carries its value, and for every capture after the
+    first, the change relative to the first.  The bars of capture i are
+    axes[0].containers[i]; value labels have gids pct<i>-<pct>-label.
+    Returns the Figure.
+    """
+    snaps, labels, dunit, div = _prepare(snaps, labels)
+    n = len(snaps)
+    with matplotlib.rc_context(RC):
+        fig, bottom = _new_figure(n + 1)
+        ax = fig.subplots(1, 1)
+        fig.subplots_adjust(left=0.07, right=0.98, top=0.86, bottom=bottom)
+        width = 0.8 / n
+        fontsize = 9 if n <= 3 else (8 if n <= 5 else 7)
+        base = snaps[0].percentiles
+        group = np.arange(len(PCT_NAMES))
+        texts = []
+        for i, (snap, label) in enumerate(zip(snaps, labels)):
+            x = group + (i - (n - 1) / 2.0) * width
+            vals = [snap.percentiles[p] for p in PCT_NAMES]
+            heights = [v / div for v in vals]
+            ax.bar(x, heights, width=width * 0.92,
+                   color=PALETTE[i % len(PALETTE)], label=label,
+                   edgecolor="white", linewidth=0.4)
+            for xi, h, v, p in zip(x, heights, vals, PCT_NAMES):
+                s = fmt_value(v, div)
+                if i and base[p]:
+                    s += " (%+.0f%%)" % ((v / base[p] - 1) * 100)
+                t = ax.annotate(s, xy=(xi, h), xytext=(0, 3),
+                                textcoords="offset points", rotation=90,
+                                ha="center", va="bottom", fontsize=fontsize,
+                                gid="pct%d-%s-label" % (i, p))
+                texts.append((t, h, 3 * DPI / 72.0))
+        ax.set_yscale("log")
+        lows = [s.percentiles[p] / div for s in snaps for p in PCT_NAMES]
+        ax.set_ylim(max(min(lows), 1e-9) / 2.0, max(lows) * 1.1)
+        ax.yaxis.set_major_formatter(ticker.FuncFormatter(_fmt_tick))
+        ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+        ax.set_xticks(group)
+        ax.set_xticklabels(PCT_NAMES)
+        ax.set_xlim(-0.5, len(PCT_NAMES) - 0.5)
+        ax.set_xlabel("percentile")
+        ax.set_ylabel("latency per call (%s, log)" % dunit)
+        ax.grid(True, axis="y", which="major", color="#dddddd",
+                linewidth=0.6)
+        ax.set_axisbelow(True)
+        _fit_log_top(ax, fig.canvas.get_renderer(), texts, 4)
+        _legend(fig, ax, n)
+        fig.suptitle(title_text(snaps, "latency percentiles", dunit),
+                     x=0.01, y=0.985, ha="left", fontsize=12)
+        ppm = max(s.node["precision_ppm"] for s in snaps)
+        lines = ["each percentile is within %s (slot precision): smaller "
+                 "changes are measurement error; changes are relative to %s"
+                 % (fmt_precision(ppm), labels[0])]
+        lines += [caption_line(s, lab, dunit, div, True)
+                  for s, lab in zip(snaps, labels)]
+        _caption(fig, lines)
+    return fig
+
+
+def cpu_grid(snap):
+    """Per-CPU count matrix of @snap for the heatmap.
+
+    Returns (cpus, edges, cols, counts): the CPUs with samples, the x edges
+    (values, not divided), one entry per column (the slot number, or None
+    for a gap between non-adjacent slots) and a len(cpus) x len(cols) array
+    of counts (0 where a CPU has none).
+    """
+    cpus = sorted(_unique(r["cpu"] for r in snap.slots))
+    edges, cols = [], []
+    for r in snap.total:
+        lo, end = slot_span(r)
+        if edges and edges[-1] != lo:
+            cols.append(None)
+        if not edges or edges[-1] != lo:
+            edges.append(lo)
+        cols.append(r["slot"])
+        edges.append(end)
+    index = {s: j for j, s in enumerate(cols) if s is not None}
+    row = {c: i for i, c in enumerate(cpus)}
+    counts = np.zeros((len(cpus), len(cols)), dtype=np.int64)
+    for r in snap.slots:
+        if r["slot"] in index:
+            counts[row[r["cpu"]], index[r["slot"]]] += r["count"]
+    return cpus, edges, cols, counts
+
+
+def cpu_figure(snaps, labels=None):
+    """Per-CPU heatmap (CPU x slot, log colour scale) of each snapshot.
+
+    Columns span each slot's [lo, hi + 1) on a log x axis; cells with no
+    calls are left blank.  Mesh gids: cpu<i>-mesh.  Returns the Figure.
+    """
+    snaps, labels, dunit, div = _prepare(snaps, labels)
+    n = len(snaps)
+    with matplotlib.rc_context(RC):
+        fig, bottom = _new_figure(n)
+        axes = fig.subplots(n, 1, sharex=True, squeeze=False)[:, 0]
+        fig.subplots_adjust(left=0.13, right=0.90, top=0.91, bottom=bottom,
+                            hspace=0.4)
+        xlo, xhi = _x_range(snaps, div)
+        grids = [cpu_grid(s) for s in snaps]
+        vmax = max(int(g[3].max()) for g in grids)
+        norm = LogNorm(vmin=1, vmax=max(vmax, 2))
+        mesh = None
+        for i, (snap, label, ax, grid) in enumerate(
+                zip(snaps, labels, axes, grids)):
+            cpus, edges, cols, counts = grid
+            z = np.ma.masked_equal(counts, 0)
+            mesh = ax.pcolormesh(np.array(edges, dtype=float) / div,
+                                 np.arange(len(cpus) + 1), z, cmap="viridis",
+                                 norm=norm, shading="flat",
+                                 gid="cpu%d-mesh" % i)
+            _log_xaxis(ax, xlo, xhi)
+            ax.set_ylim(len(cpus), 0)
+            step = max(1, int(math.ceil(len(cpus) / 16.0)))
+            ticks = list(range(0, len(cpus), step))
+            ax.set_yticks([t + 0.5 for t in ticks])
+            ax.set_yticklabels(["CPU %d  ({:,})".format(int(counts[t].sum()))
+                                % cpus[t] for t in ticks], fontsize=9)
+            ax.tick_params(axis="y", length=0)
+            ax.set_title(label, loc="left", fontweight="bold")
+        axes[-1].set_xlabel(_xlabel(dunit))
+        cax = fig.add_axes([0.92, bottom, 0.015, 0.91 - bottom])
+        fig.colorbar(mesh, cax=cax, label="calls per slot (log scale)")
+        fig.suptitle(title_text(snaps, "per-CPU latency histogram", dunit),
+                     x=0.01, y=0.985, ha="left", fontsize=12)
+        _caption(fig, [caption_line(s, lab, dunit, div, n > 1)
+                       for s, lab in zip(snaps, labels)])
+    return fig
+
+
+FIGURES = {
+    "hist": hist_figure,
+    "cdf": cdf_figure,
+    "pct": pct_figure,
+    "cpu": cpu_figure,
+}
+
+
+def save_figure(fig, path, fmt=None):
+    """Write @fig to @path as PNG (1200x700) or SVG, byte-stable.
+
+    @fmt defaults to the extension of @path.
+    """
+    fmt = fmt or os.path.splitext(path)[1].lstrip(".").lower()
+    if fmt not in FORMATS:
+        raise SnapshotError("unsupported output format %r (use %s)"
+                            % (fmt, ",".join(FORMATS)))
+    with matplotlib.rc_context(RC):
+        fig.savefig(path, format=fmt, dpi=DPI, metadata=METADATA[fmt])
+    return path
+
+
+def output_paths(out, formats, kind, snaps, explicit_format):
+    """Files to write: OUT.<fmt> per format; OUT.png alone means PNG only."""
+    if out is None:
+        name = "".join(c if c.isalnum() or c in "._-" else "_"
+                       for c in snaps[0].name)
+        out = "%s-%s" % (kind, name)
+    stem, ext = os.path.splitext(out)
+    ext = ext.lstrip(".").lower()
+    if ext in FORMATS:
+        if not explicit_format:
+            return [out]
+        out = stem
+    return ["%s.%s" % (out, f) for f in formats]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.exit(2, "%s: error: %s (see --help)\n" % (PROG, message))
+
+
+def main(argv=None):
+    """Command-line entry point; returns the exit status."""
+    p = _Parser(prog="kstats_plot.py",
+                description="Draw review figures from kstats snapshots.")
+    p.add_argument("kind", choices=sorted(FIGURES),
+                   help="hist: histogram; cdf: CDF + tail; pct: percentile "
+                        "bars; cpu: per-CPU heatmap")
+    p.add_argument("snapshots", nargs="+", metavar="SNAPSHOT",
+                   help="snapshot JSON file written by `kstats save`")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="output path without extension (default "
+                        "KIND-FUNCTION); OUT.png or OUT.svg writes that "
+                        "format only")
+    p.add_argument("--format", metavar="FMT",
+                   help="comma-separated formats (default png,svg)")
+    p.add_argument("--label", action="extend", nargs="+", metavar="L",
+                   help="label per snapshot, in order (default meta.label, "
+                        "else the file name)")
+    args = p.parse_args(argv)
+
+    try:
+        formats = [f.strip().lower() for f in
+                   (args.format or ",".join(FORMATS)).split(",") if f.strip()]
+        bad = [f for f in formats if f not in FORMATS]
+        if bad or not formats:
+            raise SnapshotError("unsupported output format %s (use %s)"
+                                % (",".join(bad) or "''", ",".join(FORMATS)))
+        snaps = [load_snapshot(s) for s in args.snapshots]
+        fig = FIGURES[args.kind](snaps, args.label)
+        for path in output_paths(args.output, formats, args.kind, snaps,
+                                 args.format is not None):
+            save_figure(fig, path)
+            print(path)
+    except SnapshotError as e:
+        sys.stderr.write("%s: error: %s\n" % (PROG, e))
+        return 2
+    except OSError as e:
+        sys.stderr.write("%s: error: cannot write %s: %s\n"
+                         % (PROG, e.filename, e.strerror))
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,558 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+"""Tests of plots/kstats_plot.py: check what is drawn, not just that a file
+appeared.  Every snapshot in fixtures/ is used; figures that overlay
+several captures get every fixture of one unit at a time.
+
+Run: /usr/bin/python3 -m pytest -q plots/tests
+"""
+
+import copy
+import glob
+import itertools
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PLOTS = os.path.dirname(HERE)
+sys.path.insert(0, PLOTS)
+
+import kstats_plot as kp  # noqa: E402
+
+SCRIPT = os.path.join(PLOTS, "kstats_plot.py")
+FIXTURES = sorted(glob.glob(os.path.join(HERE, "fixtures", "*.json")))
+DIVISOR = {"ns": 1, "µs": 1000, "ms": 1000000, "cycles": 1}
+U64_MAX = (1 << 64) - 1
+
+
+def fixture_id(path):
+    return os.path.basename(path)[:-len(".json")]
+
+
+def unit_groups():
+    groups = {}
+    for path in FIXTURES:
+        with open(path) as f:
+            groups.setdefault(json.load(f)["node"]["unit"], []).append(path)
+    return [groups[u] for u in sorted(groups)]
+
+
+GROUPS = unit_groups()
+GROUP_IDS = ["+".join(fixture_id(p) for p in g) for g in GROUPS]
+
+
+def by_gid(fig, gid):
+    found = [a for a in fig.findobj(lambda a: a.get_gid() == gid)]
+    assert len(found) == 1, "%d artists with gid %s" % (len(found), gid)
+    return found[0]
+
+
+def unit_of(label):
+    """Unit named in an axis label such as 'latency per call (µs, log)'."""
+    m = re.search(r"\((ns|µs|ms|cycles)\b", label)
+    assert m, "no unit in axis label %r" % label
+    return m.group(1)
+
+
+def approx(x):
+    return pytest.approx(x, rel=1e-9, abs=1e-12)
+
+
+def load_all(paths):
+    return [kp.load_snapshot(p) for p in paths]
+
+
+def overlaps(a, b):
+    return (a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1)
+
+
+def write_json(path, data):
+    with open(path, "w") as f:
+        json.dump(data, f)
+    return str(path)
+
+
+def fixture_data(i=0):
+    with open(FIXTURES[i]) as f:
+        return json.load(f)
+
+
+def test_fixtures_present():
+    assert FIXTURES, "no fixture snapshots in plots/tests/fixtures"
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=fixture_id)
+def test_load_fixture(path):
+    s = kp.load_snapshot(path)
+    with open(path) as f:
+        data = json.load(f)
+    assert s.data == data
+    assert s.label == (data["meta"].get("label") or fixture_id(path))
+    assert s.total and sum(r["count"] for r in s.total) > 0
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=fixture_id)
+def test_hist_bars_are_slots(path):
+    s = kp.load_snapshot(path)
+    fig = kp.hist_figure([s])
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log"
+    div = DIVISOR[unit_of(ax.get_xlabel())]
+    bars = fig.axes[0].containers[0]
+    assert len(bars.patches) == len(s.total)
+    for row, bar in zip(s.total, bars.patches):
+        assert bar.get_height() == row["count"]
+        if row["lo"] == 0 or row["hi"] == U64_MAX:
+            continue            # drawn specially, see test_hist_edge_slots
+        assert bar.get_x() == approx(row["lo"] / div)
+        assert bar.get_x() + bar.get_width() == approx((row["hi"] + 1) / div)
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=fixture_id)
+def test_hist_percentile_markers(path):
+    s = kp.load_snapshot(path)
+    fig = kp.hist_figure([s])
+    div = DIVISOR[unit_of(fig.axes[0].get_xlabel())]
+    for name in ("p50", "p90", "p99"):
+        v = s.percentiles[name]
+        line = by_gid(fig, "hist0-%s" % name)
+        assert list(line.get_xdata()) == [approx(v / div)] * 2
+        text = by_gid(fig, "hist0-%s-label" % name).get_text()
+        m = re.fullmatch(r"%s ([\d.,]+) (ns|µs|ms|cycles)" % re.escape(name),
+                         text)
+        assert m, text
+        shown = float(m.group(1).replace(",", "")) * DIVISOR[m.group(2)]
+        assert shown == pytest.approx(v, rel=0.005, abs=0.5)
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=fixture_id)
+def test_hist_labels_do_not_overlap(path):
+    fig = kp.hist_figure([kp.load_snapshot(path)])
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    boxes = [by_gid(fig, "hist0-%s-label" % n).get_window_extent(r)
+             for n in ("p50", "p90", "p99")]
+    for a, b in itertools.combinations(boxes, 2):
+        assert not overlaps(a, b)
+    for b in boxes:
+        assert 0 <= b.x0 and b.x1 <= fig.bbox.width
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=fixture_id)
+def test_hist_caption(path):
+    s = kp.load_snapshot(path)
+    fig = kp.hist_figure([s])
+    text = by_gid(fig, "caption0").get_text()
+    n = s.node
+    assert "±%g%%" % (n["precision_ppm"] / 10000) in text
+    assert "{:,} samples".format(n["samples"]) in text
+    assert "{:,} missed".format(n["missed"]) in text
+    assert "floor" in text
+    assert "attach %s" % n["attach"] in text
+    assert "clock %s" % n["clock"] in text
+
+
+def test_precision_text():
+    assert kp.fmt_precision(125000) == "±12.5%"
+    assert kp.fmt_precision(62500) == "±6.25%"
+    assert kp.fmt_precision(1000000) == "±100%"
+
+
+@pytest.mark.parametrize("kind", sorted(kp.FIGURES))
+@pytest.mark.parametrize("paths", GROUPS, ids=GROUP_IDS)
+def test_titles_and_units(kind, paths):
+    snaps = load_all(paths)
+    fig = kp.FIGURES[kind](snaps)
+    title = fig._suptitle.get_text()
+    for s in snaps:
+        assert s.name in title
+        assert s.kernel in title
+    unit = None
+    for ax in fig.axes:
+        for label in (ax.get_xlabel(), ax.get_ylabel()):
+            if "latency" in label:
+                u = unit_of(label)
+                assert unit in (None, u)
+                unit = u
+    assert unit is not None and "(%s)" % unit in title
+    if snaps[0].unit == "cycles":
+        assert unit == "cycles"
+
+
+def test_display_unit():
+    assert kp.display_unit("ns", 115) == ("ns", 1)
+    assert kp.display_unit("ns", 2500) == ("µs", 1000)
+    assert kp.display_unit("ns", 7500000) == ("ms", 1000000)
+    assert kp.display_unit("cycles", 7500000) == ("cycles", 1)
+
+
+@pytest.mark.parametrize("paths", GROUPS, ids=GROUP_IDS)
+def test_cdf_curves(paths):
+    snaps = load_all(paths)
+    fig = kp.cdf_figure(snaps)
+    cax, tax = fig.axes[:2]
+    assert cax.get_xscale() == "log" and tax.get_yscale() == "log"
+    div = DIVISOR[unit_of(cax.get_xlabel())]
+    for i, s in enumerate(snaps):
+        xs = list(by_gid(fig, "cdf%d" % i).get_xdata())
+        ys = list(by_gid(fig, "cdf%d" % i).get_ydata())
+        tail = list(by_gid(fig, "tail%d" % i).get_ydata())
+        assert ys[-1] == 1.0 and tail[-1] == 0.0
+        assert all(a <= b for a, b in zip(ys, ys[1:]))
+        assert all(a <= b for a, b in zip(xs, xs[1:]))
+        assert tail == [pytest.approx(1 - y, abs=1e-12) for y in ys]
+        prec = s.node["precision_ppm"] / 1e6
+        for name, q in kp.PCT_FRACTION.items():
+            p = s.percentiles[name] / div
+            k = next(k for k, y in enumerate(ys) if y >= q - 1e-12)
+            assert k > 0
+            # The curve reaches q on the segment holding the percentile,
+            # a segment no wider than one slot.
+            assert xs[k - 1] * (1 - 1e-12) <= p <= xs[k] * (1 + 1e-12), name
+            assert xs[k] - xs[k - 1] <= max(prec * xs[k - 1], 1.0 / div) \
+                * (1 + 1e-9)
+        dots = by_gid(fig, "tail%d-pct" % i)
+        assert list(dots.get_xdata()) == [
+            approx(s.percentiles["p99"] / div),
+            approx(s.percentiles["p99.9"] / div)]
+        assert list(dots.get_ydata()) == [approx(0.01), approx(0.001)]
+
+
+@pytest.mark.parametrize("paths", GROUPS, ids=GROUP_IDS)
+def test_cdf_legend(paths):
+    snaps = load_all(paths)
+    fig = kp.cdf_figure(snaps)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == \
+        [s.label for s in snaps]
+    labels = ["L%d" % i for i in range(len(snaps))]
+    fig = kp.cdf_figure(snaps, labels)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == labels
+
+
+@pytest.mark.parametrize("paths", GROUPS, ids=GROUP_IDS)
+def test_pct_bars(paths):
+    snaps = load_all(paths)
+    fig = kp.pct_figure(snaps)
+    ax = fig.axes[0]
+    div = DIVISOR[unit_of(ax.get_ylabel())]
+    assert ax.get_yscale() == "log"
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(kp.PCT_NAMES)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == \
+        [s.label for s in snaps]
+    for i, s in enumerate(snaps):
+        bars = ax.containers[i]
+        heights = [b.get_height() for b in bars.patches]
+        assert heights == [approx(s.percentiles[p] / div)
+                           for p in kp.PCT_NAMES]
+        for p in kp.PCT_NAMES:
+            text = by_gid(fig, "pct%d-%s-label" % (i, p)).get_text()
+            number = float(text.split()[0].replace(",", "")) * div
+            assert number == pytest.approx(s.percentiles[p], rel=0.005,
+                                           abs=0.5)
+            if i:
+                assert re.search(r"\([+-]\d+%\)$", text), text
+
+
+@pytest.mark.parametrize("paths", GROUPS, ids=GROUP_IDS)
+def test_pct_labels_do_not_overlap(paths):
+    snaps = load_all(paths)
+    fig = kp.pct_figure(snaps)
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    ax = fig.axes[0].get_window_extent(r)
+    boxes = [by_gid(fig, "pct%d-%s-label" % (i, p)).get_window_extent(r)
+             for i in range(len(snaps)) for p in kp.PCT_NAMES]
+    for a, b in itertools.combinations(boxes, 2):
+        assert not overlaps(a, b)
+    for b in boxes:
+        assert ax.y0 <= b.y0 and b.y1 <= ax.y1
+        assert ax.x0 <= b.x0 and b.x1 <= ax.x1
+    legend = fig.legends[0].get_window_extent(r)
+    assert all(not overlaps(legend, b) for b in boxes)
+
+
+def test_pct_labels_many_captures():
+    """Six captures still get value labels that do not collide."""
+    snaps = load_all(FIXTURES[:1]) * 6
+    fig = kp.pct_figure(snaps, ["c%d" % i for i in range(6)])
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    boxes = [by_gid(fig, "pct%d-%s-label" % (i, p)).get_window_extent(r)
+             for i in range(6) for p in kp.PCT_NAMES]
+    for a, b in itertools.combinations(boxes, 2):
+        assert not overlaps(a, b)
+
+
+@pytest.mark.parametrize("paths", GROUPS, ids=GROUP_IDS)
+def test_cpu_heatmap_counts(paths):
+    snaps = load_all(paths)
+    fig = kp.cpu_figure(snaps)
+    for i, s in enumerate(snaps):
+        ax = fig.axes[i]
+        div = DIVISOR[unit_of(fig.axes[len(snaps) - 1].get_xlabel())]
+        mesh = by_gid(fig, "cpu%d-mesh" % i)
+        coords = mesh.get_coordinates()
+        nrows, ncols = coords.shape[0] - 1, coords.shape[1] - 1
+        data = mesh.get_array().reshape(nrows, ncols)
+        left = [float(x) for x in coords[0, :-1, 0]]
+        right = [float(x) for x in coords[0, 1:, 0]]
+        cpus = sorted({r["cpu"] for r in s.slots})
+        assert nrows == len(cpus)
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        assert labels[0].startswith("CPU %d" % cpus[0])
+        expect = {}
+        for r in s.slots:
+            expect[(cpus.index(r["cpu"]), r["lo"], r["hi"])] = r["count"]
+        seen = 0
+        for row in range(nrows):
+            for col in range(ncols):
+                cell = data[row, col]
+                hits = [c for (rr, lo, hi), c in expect.items()
+                        if rr == row and lo / div == approx(left[col])
+                        and (hi + 1) / div == approx(right[col])]
+                if hits:
+                    assert cell == hits[0]
+                    seen += 1
+                else:
+                    assert cell is kp.np.ma.masked
+        assert seen == len(s.slots)
+
+
+def test_cpu_heatmap_gap_columns(tmp_path):
+    """Empty slots between non-empty ones are blank columns, not stretched."""
+    data = fixture_data()
+    node = data["node"]
+    keep = {node["total"][0]["slot"], node["total"][-1]["slot"]}
+    node["total"] = [r for r in node["total"] if r["slot"] in keep]
+    node["slots"] = [r for r in node["slots"] if r["slot"] in keep]
+    s = kp.load_snapshot(write_json(tmp_path / "gap.json", data))
+    cpus, edges, cols, counts = kp.cpu_grid(s)
+    assert cols == [node["total"][0]["slot"], None, node["total"][-1]["slot"]]
+    assert counts[:, 1].sum() == 0
+    assert counts.sum() == sum(r["count"] for r in node["total"])
+
+
+def test_hist_edge_slots(tmp_path):
+    """The value-0 slot and the overflow slot get finite, visible bars."""
+    data = fixture_data()
+    node = data["node"]
+    first = dict(node["total"][0], slot=0, lo=0, hi=0, count=5, avg=0)
+    last = node["total"][-1]
+    over = dict(last, slot=last["slot"] + 1000, lo=last["hi"] + 1,
+                hi=U64_MAX, count=7, avg=last["hi"] + 1)
+    node["total"] = [first] + node["total"] + [over]
+    s = kp.load_snapshot(write_json(tmp_path / "edges.json", data))
+    fig = kp.hist_figure(s)
+    bars = fig.axes[0].containers[0].patches
+    assert bars[0].get_height() == 5 and bars[-1].get_height() == 7
+    assert bars[0].get_x() > 0 and bars[-1].get_width() > 0
+    assert bars[-1].get_hatch() == "//"
+    xs, ys, tail = kp.cdf_points(s)
+    assert ys[-1] == 1.0 and all(x > 0 for x in xs)
+
+
+def render(fig, fmt, path):
+    kp.save_figure(fig, str(path), fmt)
+    with open(path, "rb") as f:
+        return f.read()
+
+
+@pytest.mark.parametrize("kind", sorted(kp.FIGURES))
+def test_stable_output(kind, tmp_path):
+    snaps = load_all(GROUPS[0])
+    one = render(kp.FIGURES[kind](snaps), "svg", tmp_path / "a.svg")
+    two = render(kp.FIGURES[kind](snaps), "svg", tmp_path / "b.svg")
+    assert one == two
+    assert b"<dc:date>" not in one
+    png1 = render(kp.FIGURES[kind](snaps), "png", tmp_path / "a.png")
+    png2 = render(kp.FIGURES[kind](snaps), "png", tmp_path / "b.png")
+    assert png1 == png2
+    width = int.from_bytes(png1[16:20], "big")
+    height = int.from_bytes(png1[20:24], "big")
+    assert (width, height) == (1200, 700)
+
+
+def run_cli(*args, env=None, cwd=None):
+    return subprocess.run([sys.executable, SCRIPT] + list(args),
+                          capture_output=True, text=True, env=env, cwd=cwd)
+
+
+def test_cli_writes_png_and_svg_stably(tmp_path):
+    outs = []
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        out = tmp_path / ("run" + seed)
+        res = run_cli("cdf", *GROUPS[0], "-o", str(out), env=env)
+        assert res.returncode == 0, res.stderr
+        assert res.stdout.split() == [str(out) + ".png", str(out) + ".svg"]
+        outs.append([open(str(out) + e, "rb").read() for e in (".png", ".svg")])
+    assert outs[0] == outs[1]
+
+
+def test_cli_single_format_and_labels(tmp_path):
+    out = tmp_path / "h.svg"
+    res = run_cli("pct", *GROUPS[0], "-o", str(out),
+                  "--label", *["L%d" % i for i in range(len(GROUPS[0]))])
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == [str(out)]
+    assert not os.path.exists(tmp_path / "h.png")
+    res = run_cli("hist", FIXTURES[0], "--format", "png", cwd=str(tmp_path))
+    assert res.returncode == 0, res.stderr
+    name = kp.load_snapshot(FIXTURES[0]).name
+    assert os.path.exists(tmp_path / ("hist-%s.png" % name))
+
+
+def test_default_label_is_file_name(tmp_path):
+    data = fixture_data()
+    del data["meta"]["label"]
+    s = kp.load_snapshot(write_json(tmp_path / "base-run.json", data))
+    assert s.label == "base-run"
+
+
+def bad_snapshot(tmp_path, how):
+    path = tmp_path / ("%s.json" % how)
+    text = open(FIXTURES[0]).read()
+    data = json.loads(text)
+    if how == "empty-file":
+        path.write_text("")
+        return str(path)
+    if how == "truncated":
+        path.write_text(text[:len(text) // 2])
+        return str(path)
+    if how == "no-samples":
+        data["node"]["total"] = []
+        data["node"]["slots"] = []
+    elif how == "wrong-schema":
+        data["schema"] = "kstats-snapshot/2"
+    elif how == "missing-field":
+        del data["node"]["percentiles"]["p99"]
+    elif how == "float-count":
+        data["node"]["total"][0]["count"] = 1.5
+    elif how == "string-count":
+        data["node"]["slots"][0]["count"] = "12"
+    elif how == "bool-bits":
+        data["node"]["bits"] = True
+    elif how == "not-object":
+        data = [data]
+    return write_json(path, data)
+
+
+BAD = {
+    "empty-file": r"snapshot .*empty-file\.json is empty$",
+    "truncated": r"snapshot .*truncated\.json is not valid JSON \(truncated\?\)",
+    "no-samples": r"^snapshot .*no-samples\.json has no samples$",
+    "wrong-schema": r"schema is \"kstats-snapshot/2\", expected "
+                    r"kstats-snapshot/1",
+    "missing-field": r"node\.percentiles\.p99 is missing",
+    "float-count": r"node\.total\[0\]\.count must be a non-negative integer",
+    "string-count": r"node\.slots\[0\]\.count must be a non-negative integer",
+    "bool-bits": r"node\.bits must be a non-negative integer",
+    "not-object": r"top level must be a JSON object",
+}
+
+
+@pytest.mark.parametrize("how", sorted(BAD))
+def test_bad_snapshot_errors(tmp_path, how):
+    path = bad_snapshot(tmp_path, how)
+    with pytest.raises(kp.SnapshotError, match=BAD[how]) as e:
+        kp.load_snapshot(path)
+    assert path in str(e.value) and "\n" not in str(e.value)
+
+
+def test_missing_file_error(tmp_path):
+    path = str(tmp_path / "nope.json")
+    with pytest.raises(kp.SnapshotError, match="cannot read snapshot .*nope"):
+        kp.load_snapshot(path)
+
+
+def cycles_snapshot(tmp_path):
+    data = fixture_data()
+    data["node"]["unit"] = "cycles"
+    data["node"]["clock"] = "tsc"
+    return write_json(tmp_path / "tsc.json", data)
+
+
+@pytest.mark.parametrize("kind", sorted(kp.FIGURES))
+def test_mixed_units_error(tmp_path, kind):
+    snaps = [kp.load_snapshot(FIXTURES[0]),
+             kp.load_snapshot(cycles_snapshot(tmp_path))]
+    if snaps[0].unit == "cycles":
+        pytest.skip("first fixture is already in cycles")
+    with pytest.raises(kp.SnapshotError,
+                       match="cannot mix units in one figure: .* is in ns, "
+                             ".*tsc.json is in cycles"):
+        kp.FIGURES[kind](snaps)
+
+
+def test_cycles_stay_cycles(tmp_path):
+    s = kp.load_snapshot(cycles_snapshot(tmp_path))
+    fig = kp.hist_figure(s)
+    assert unit_of(fig.axes[0].get_xlabel()) == "cycles"
+    bars = fig.axes[0].containers[0].patches
+    assert bars[1].get_x() == s.total[1]["lo"]
+
+
+@pytest.mark.parametrize("args,pattern", [
+    (["truncated"], r"truncated\.json is not valid JSON"),
+    (["no-samples"], r"no-samples\.json has no samples"),
+    (["mixed"], r"cannot mix units in one figure"),
+    (["labels"], r"1 labels given for 2 snapshots"),
+    (["format"], r"unsupported output format pdf"),
+    (["usage"], r"invalid choice"),
+])
+def test_cli_errors(tmp_path, args, pattern):
+    how = args[0]
+    if how in ("truncated", "no-samples"):
+        argv = ["hist", bad_snapshot(tmp_path, how)]
+    elif how == "mixed":
+        argv = ["cdf", FIXTURES[0], cycles_snapshot(tmp_path)]
+    elif how == "labels":
+        argv = ["cdf", FIXTURES[0], FIXTURES[0], "--label", "one"]
+    elif how == "format":
+        argv = ["hist", FIXTURES[0], "--format", "pdf"]
+    else:
+        argv = ["histogram", FIXTURES[0]]
+    res = run_cli(*argv, "-o", str(tmp_path / "out"))
+    assert res.returncode == 2
+    assert res.stdout == ""
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1, res.stderr
+    assert lines[0].startswith("kstats_plot: error: ")
+    assert re.search(pattern, lines[0]), lines[0]
+    assert not glob.glob(str(tmp_path / "out*"))
+
+
+def test_label_count_mismatch():
+    snaps = load_all(FIXTURES[:1]) * 2
+    with pytest.raises(kp.SnapshotError, match="1 labels given for 2"):
+        kp.pct_figure(snaps, ["only-one"])
+
+
+def test_check_units_copy_is_independent():
+    """Loading never alters the file's data: figures redraw identically."""
+    s = kp.load_snapshot(FIXTURES[0])
+    before = copy.deepcopy(s.data)
+    for kind in sorted(kp.FIGURES):
+        kp.FIGURES[kind]([s])
+    assert s.data == before
+
+
+@pytest.mark.parametrize("kind", sorted(kp.FIGURES))
+@pytest.mark.parametrize("paths", GROUPS, ids=GROUP_IDS)
+def test_tick_labels_do_not_overlap(kind, paths):
+    fig = kp.FIGURES[kind](load_all(paths))
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        for axis, labels, i in ((ax.xaxis, ax.get_xticklabels(), 0),
+                                (ax.yaxis, ax.get_yticklabels(), 1)):
+            lo, hi = sorted(axis.get_view_interval())
+            boxes = [t.get_window_extent(r) for t in labels
+                     if t.get_visible() and t.get_text()
+                     and lo <= t.get_position()[i] <= hi]
+            for a, b in itertools.combinations(boxes, 2):
+                assert not overlaps(a, b)
