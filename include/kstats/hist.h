@@ -15,8 +15,9 @@
  * relative width is at most 2^-b: that is the precision of every estimate.
  *
  * Percentiles are the mean of the slot that holds the ranked sample
- * (each slot keeps count and sum), so they are exact for values below 2^b
- * and within the slot, hence within 2^-b relative error, above.
+ * (each slot keeps count and sum), clamped into the slot, so they are exact
+ * for values below 2^b and within the slot, hence within 2^-b relative
+ * error, above.
  *
  * Freestanding: only the __u64/__u32 types of <linux/types.h>, usable from
  * the kernel and from userspace alike.  Everything is static inline.
@@ -139,6 +140,21 @@ static inline __u64 kstats_slot_mean(const struct kstats_slot *sl)
 	return sl->count ? sl->sum / sl->count : 0;
 }
 
+/*
+ * The value reported for slot @s of @n: its mean, clamped into the slot's
+ * bounds (the u64 sum of a slot wraps once count * value reaches 2^64,
+ * which only full-range histograms of huge values can reach).
+ */
+static inline __u64 kstats_slot_value(const struct kstats_slot *slots,
+				      __u32 s, __u32 bits, __u32 n)
+{
+	__u64 mean = kstats_slot_mean(&slots[s]);
+	__u64 lo = kstats_slot_lo(s, bits);
+	__u64 hi = s + 1 >= n ? ~0ULL : kstats_slot_lo(s + 1, bits) - 1;
+
+	return mean < lo ? lo : mean > hi ? hi : mean;
+}
+
 /* Total number of values in @n slots. */
 static inline __u64 kstats_total(const struct kstats_slot *slots, __u32 n)
 {
@@ -180,23 +196,25 @@ static inline int kstats_rank_slot(const struct kstats_slot *slots, __u32 n,
 }
 
 /*
- * The @milli/1000 quantile estimate: the mean of the slot holding it
- * (0 when the histogram is empty).
+ * The @milli/1000 quantile estimate of @n slots of @bits: the value of the
+ * slot holding it (0 when the histogram is empty).
  */
 static inline __u64 kstats_percentile(const struct kstats_slot *slots,
-				      __u32 n, __u64 total, __u32 milli)
+				      __u32 n, __u32 bits, __u64 total,
+				      __u32 milli)
 {
 	int s;
 
 	if (!total)
 		return 0;
 	s = kstats_rank_slot(slots, n, kstats_rank(total, milli));
-	return s < 0 ? 0 : kstats_slot_mean(&slots[s]);
+	return s < 0 ? 0 : kstats_slot_value(slots, (__u32)s, bits, n);
 }
 
-/* All KSTATS_NR_PCT percentiles in one pass over @n slots. */
+/* All KSTATS_NR_PCT percentiles of @n slots of @bits in one pass. */
 static inline void kstats_percentiles(const struct kstats_slot *slots,
-				      __u32 n, __u64 out[KSTATS_NR_PCT])
+				      __u32 n, __u32 bits,
+				      __u64 out[KSTATS_NR_PCT])
 {
 	__u64 total = kstats_total(slots, n), seen = 0, rank;
 	__u32 i, p = 0;
@@ -210,7 +228,7 @@ static inline void kstats_percentiles(const struct kstats_slot *slots,
 	for (i = 0; i < n && p < KSTATS_NR_PCT; i++) {
 		seen += slots[i].count;
 		while (p < KSTATS_NR_PCT && seen >= rank) {
-			out[p++] = kstats_slot_mean(&slots[i]);
+			out[p++] = kstats_slot_value(slots, i, bits, n);
 			if (p < KSTATS_NR_PCT)
 				rank = kstats_rank(total, kstats_pct_milli[p]);
 		}
