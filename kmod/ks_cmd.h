@@ -18,6 +18,7 @@
 #define KS_COMM_MAX	16	/* TASK_COMM_LEN */
 #define KS_CPUS_MAX	64	/* text of a cpulist */
 #define KS_MAXACTIVE_MAX 4096
+#define KS_MAXACTIVE_MIN_DEFAULT 64	/* calls in flight per symbol, at least */
 #define KS_SAMPLE_MAX	1000000
 
 enum ks_verb {

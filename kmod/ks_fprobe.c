@@ -61,7 +61,7 @@ static int ks_fp_attach(struct ks_node *node)
 	f->fp.entry_handler = ks_fp_entry;
 	f->fp.exit_handler = ks_fp_exit;
 	f->fp.entry_data_size = sizeof(u64);
-	f->fp.nr_maxactive = node->cmd.maxactive;	/* 0: kernel default */
+	f->fp.nr_maxactive = node->cmd.maxactive * node->nsyms;
 	ret = register_fprobe_syms(&f->fp, f->syms, node->nsyms);
 	if (ret) {
 		kfree(f->syms);

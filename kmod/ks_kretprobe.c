@@ -66,7 +66,7 @@ static int ks_krp_attach(struct ks_node *node)
 		rp->entry_handler = ks_krp_entry;
 		rp->handler = ks_krp_return;
 		rp->data_size = sizeof(u64);
-		rp->maxactive = node->cmd.maxactive;	/* 0: kernel default */
+		rp->maxactive = node->cmd.maxactive;
 		set->rps[i] = rp;
 	}
 	ret = register_kretprobes(set->rps, set->n);

@@ -122,6 +122,8 @@ static __always_inline void ks_record(struct ks_node *node, u64 delta)
 	struct ks_pcpu *p;
 	unsigned long flags;
 
+	if ((s64)delta < 0)	/* clocks of two CPUs disagreed */
+		delta = 0;
 	local_irq_save(flags);
 	p = this_cpu_ptr(node->pcpu);
 	kstats_record(p->slots, delta, node->cmd.bits, node->cmd.buckets);

@@ -161,15 +161,15 @@ static int ks_node_show(struct seq_file *m, void *v)
 	samples = kstats_total(all, n);
 	for (s = 0; s < n; s++)
 		sum += all[s].sum;
-	kstats_percentiles(all, n, pct);
+	kstats_percentiles(all, n, node->cmd.bits, pct);
 
 	seq_printf(m, "# kstats %s attach=%s:", node->cmd.name,
 		   node->backend->name);
 	for (i = 0; i < node->nsyms; i++)
 		seq_printf(m, "%s%s", i ? "," : "", node->syms[i]);
-	seq_printf(m, " clock=%s unit=%s bits=%u buckets=%u sample=%u state=%s\n",
+	seq_printf(m, " clock=%s unit=%s bits=%u buckets=%u sample=%u maxactive=%u state=%s\n",
 		   ks_clock_name(node), ks_unit(node), node->cmd.bits,
-		   node->cmd.buckets, node->cmd.sample,
+		   node->cmd.buckets, node->cmd.sample, node->cmd.maxactive,
 		   node->active ? "active" : "stopped");
 	seq_printf(m, "# samples %llu missed %llu min %llu avg %llu max %llu floor %u\n",
 		   samples, node->backend->missed(node),
@@ -313,6 +313,14 @@ static int ks_trace(const struct ks_cmd *cmd)
 	if (!node)
 		return -ENOMEM;
 	node->cmd = *cmd;
+	/*
+	 * Calls in flight (nested, recursive, sleeping) each hold an instance;
+	 * the kernels' defaults (2 per CPU for fprobe) drop recursion early.
+	 */
+	if (!node->cmd.maxactive)
+		node->cmd.maxactive = min_t(u32, KS_MAXACTIVE_MAX,
+					    max_t(u32, KS_MAXACTIVE_MIN_DEFAULT,
+						  16 * num_possible_cpus()));
 	node->nslots = kstats_nr_slots(cmd->bits, cmd->buckets);
 	node->backend = ks_pick_backend(cmd->via);
 	if (IS_ERR(node->backend)) {

@@ -6,7 +6,7 @@
  * written to, "N [ARG]" meaning N calls with argument ARG:
  *
  *   empty    ks_target_empty()            N calls, does nothing
- *   delay    ks_target_delay(ns)          N calls, each ndelay(ARG)
+ *   delay    ks_target_delay(ns)          N calls, each spinning ARG ns
  *   recurse  ks_target_recurse(depth)     N top calls, each ARG deep
  *                                         (N * ARG calls in all)
  *   clone    ks_target_clone(7)           N calls of a static function
@@ -18,6 +18,7 @@
 #include <linux/module.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/sched/clock.h>
 #include <linux/uaccess.h>
 #include <linux/kernel.h>
 
@@ -30,10 +31,17 @@ static noinline void ks_target_empty(void)
 	asm volatile("" ::: "memory");
 }
 
-/* Busy-waits @ns nanoseconds. */
+/*
+ * Busy-waits @ns nanoseconds of local_clock(), the clock kstats reads: the
+ * call takes at least @ns by construction, whatever the delay-loop
+ * calibration of the (emulated) CPU.
+ */
 static noinline void ks_target_delay(unsigned int ns)
 {
-	ndelay(ns);
+	u64 t0 = local_clock();
+
+	while (local_clock() - t0 < ns)
+		cpu_relax();
 }
 
 /* Calls itself until @depth calls are on the stack. */
