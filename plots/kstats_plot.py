@@ -298,7 +298,7 @@ def _unique(items):
 def title_text(snaps, what, dunit):
     """Figure title: function(s), what is drawn, unit and kernel release(s)."""
     names = ", ".join(_unique(s.name for s in snaps))
-    kernels = _unique(s.kernel for s in snaps)
+    kernels = _unique(s.kernel or "unknown" for s in snaps)
     return "%s %s (%s) · kernel%s %s" % (
         names, what, dunit, "s" if len(kernels) > 1 else "",
         ", ".join(kernels))
@@ -427,6 +427,7 @@ def hist_figure(snaps, labels=None):
             _log_xaxis(ax, xlo, xhi)
             ax.set_ylim(0, max(height) * 1.3)
             ax.set_ylabel("calls per slot")
+            ax.yaxis.set_major_locator(ticker.MaxNLocator(integer=True))
             ax.yaxis.set_major_formatter(ticker.FuncFormatter(_fmt_tick))
             ax.set_title(label, loc="left", fontweight="bold")
             span = math.log(xhi / xlo)
