@@ -1,0 +1,259 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for VM scenarios (tests/vm/scenarios/*.sh), sourced inside the
+# guest as `. /ks/lib.sh`.  Plain busybox sh: no bashisms.
+#
+# Every check prints one TAP line on the console:
+#   ok N - KVER: SCENARIO: DESC        /   not ok N - KVER: SCENARIO: DESC
+# The host (tests/vm/run.sh) collects and renumbers them.  Checks return 0
+# on success and 1 on failure, so `check ... || return` style works, but a
+# scenario need not stop at the first failure.
+
+KS_DEBUGFS=/sys/kernel/debug
+KS_DIR=$KS_DEBUGFS/kstats
+KS_CTL=$KS_DIR/_control
+KS_MODDIR=/modules
+KS_STATE=/tmp/.ks		# counters shared by all scenarios of one boot
+KS_KVER=$(uname -r)
+[ -n "$KS_SCENARIO" ] || { KS_SCENARIO=${0##*/}; KS_SCENARIO=${KS_SCENARIO%.sh}; }
+
+mkdir -p "$KS_STATE" 2>/dev/null
+
+# Next TAP number (the host renumbers anyway; this keeps the guest log sane).
+_ks_next() {
+	_ks_n=0
+	[ -f "$KS_STATE/n" ] && read -r _ks_n < "$KS_STATE/n"
+	_ks_n=$((_ks_n + 1))
+	echo "$_ks_n" > "$KS_STATE/n"
+}
+
+# _ks_emit p|f|s TEXT: print one TAP line and count it (p pass, f fail,
+# s skip).  TEXT is what follows "ok N - ".
+_ks_emit() {
+	_ks_next
+	echo "$1" >> "$KS_STATE/results"
+	case $1 in
+	f)	echo "not ok $_ks_n - $2" ;;
+	*)	echo "ok $_ks_n - $2" ;;
+	esac
+}
+
+# ok DESC: record a pass.
+ok() {
+	_ks_emit p "$KS_KVER: $KS_SCENARIO: $*"
+	return 0
+}
+
+# fail DESC [DETAIL...]: record a failure; DETAIL lines are printed as
+# TAP comments under it.
+fail() {
+	_ks_emit f "$KS_KVER: $KS_SCENARIO: $1"
+	shift
+	for _ks_l in "$@"; do
+		printf '%s\n' "$_ks_l" | sed 's/^/#   /'
+	done
+	return 1
+}
+
+# skip DESC REASON: a check that cannot run here (counts as passed).
+skip() {
+	_ks_emit s "$KS_KVER: $KS_SCENARIO: $1 # SKIP ${2:-}"
+	return 0
+}
+
+# diag TEXT: a TAP comment (shown in the console log only).
+diag() {
+	echo "# $*"
+}
+
+# check DESC CMD [ARGS...]: ok if CMD succeeds; on failure show its output.
+# With a single CMD word containing shell syntax (redirections, pipes),
+# pass it as one string: check "desc" 'grep -q x /file | ...'.
+check() {
+	_ks_desc=$1
+	shift
+	if [ $# -eq 1 ]; then
+		_ks_out=$(eval "$1" 2>&1)
+	else
+		_ks_out=$("$@" 2>&1)
+	fi
+	_ks_rc=$?
+	if [ $_ks_rc -eq 0 ]; then
+		ok "$_ks_desc"
+	else
+		fail "$_ks_desc" "command: $*" "exit status: $_ks_rc" "$_ks_out"
+	fi
+}
+
+# expect_eq DESC ACTUAL EXPECTED: string equality.
+expect_eq() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		fail "$1" "expected: '$3'" "actual:   '$2'"
+	fi
+}
+
+# expect_range DESC VALUE LO HI: LO <= VALUE <= HI (numbers, decimals ok).
+expect_range() {
+	if awk -v v="$2" -v lo="$3" -v hi="$4" 'BEGIN {
+		n = "^-?[0-9]+(\\.[0-9]+)?$"
+		if (v !~ n || lo !~ n || hi !~ n) exit 1
+		exit !(v + 0 >= lo + 0 && v + 0 <= hi + 0)
+	}'; then
+		ok "$1"
+	else
+		fail "$1" "expected: $3 <= value <= $4" "actual:   '$2'"
+	fi
+}
+
+# ks_strerror NAME: the C library's text for errno NAME (what busybox
+# tools print, e.g. "sh: write error: No such file or directory").
+ks_strerror() {
+	case $1 in
+	EPERM)		echo "Operation not permitted" ;;
+	ENOENT)		echo "No such file or directory" ;;
+	ESRCH)		echo "No such process" ;;
+	EINTR)		echo "Interrupted system call" ;;
+	EIO)		echo "Input/output error" ;;
+	ENXIO)		echo "No such device or address" ;;
+	E2BIG)		echo "Argument list too long" ;;
+	EBADF)		echo "Bad file descriptor" ;;
+	EAGAIN)		echo "Resource temporarily unavailable" ;;
+	ENOMEM)		echo "Cannot allocate memory" ;;
+	EACCES)		echo "Permission denied" ;;
+	EFAULT)		echo "Bad address" ;;
+	EBUSY)		echo "Device or resource busy" ;;
+	EEXIST)		echo "File exists" ;;
+	ENODEV)		echo "No such device" ;;
+	ENOTDIR)	echo "Not a directory" ;;
+	EISDIR)		echo "Is a directory" ;;
+	EINVAL)		echo "Invalid argument" ;;
+	ENOSPC)		echo "No space left on device" ;;
+	ERANGE)		echo "Numerical result out of range" ;;
+	ENAMETOOLONG)	echo "File name too long" ;;
+	ENOSYS)		echo "Function not implemented" ;;
+	EOVERFLOW)	echo "Value too large for defined data type" ;;
+	EOPNOTSUPP)	echo "Operation not supported" ;;
+	EALREADY)	echo "Operation already in progress" ;;
+	ENOTSUPP)	echo "Unknown error 524" ;;	# kernel-internal 524
+	*)		return 1 ;;
+	esac
+}
+
+# expect_errno DESC ERRNO_NAME CMD [ARGS...]: CMD must fail and its stderr
+# must carry the strerror text of ERRNO_NAME.  Like check, a single CMD
+# string is evaluated, so redirections work:
+#   expect_errno "unknown symbol" ENOENT 'echo "trace nosuch" > /sys/kernel/debug/kstats/_control'
+#   expect_errno "unknown symbol" ENOENT ctl "trace nosuch"
+expect_errno() {
+	_ks_desc=$1
+	_ks_want=$(ks_strerror "$2") || {
+		fail "$_ks_desc" "expect_errno: unknown errno name '$2'"
+		return 1
+	}
+	shift 2
+	if [ $# -eq 1 ]; then
+		( eval "$1" ) > "$KS_STATE/out" 2> "$KS_STATE/err"
+	else
+		"$@" > "$KS_STATE/out" 2> "$KS_STATE/err"
+	fi
+	_ks_rc=$?
+	_ks_err=$(cat "$KS_STATE/err")
+	if [ $_ks_rc -eq 0 ]; then
+		fail "$_ks_desc" "command: $*" "succeeded, expected failure: $_ks_want" \
+			"$(cat "$KS_STATE/out")"
+	elif ! grep -qF "$_ks_want" "$KS_STATE/err"; then
+		fail "$_ks_desc" "command: $*" "expected error: $_ks_want" \
+			"stderr: $_ks_err"
+	else
+		ok "$_ks_desc"
+	fi
+}
+
+# ctl CMD: write one command to kstats' _control in a single write().
+# Returns non-zero (with the error on stderr) if the module rejects it.
+ctl() {
+	echo "$*" > "$KS_CTL"
+}
+
+# node_field NODE KEY: print the value after KEY in the '#' header lines of
+# /sys/kernel/debug/kstats/NODE (docs/format.md), e.g.
+#   node_field find_vma samples   -> 2003411
+#   node_field find_vma p99.9     -> 2040
+#   node_field find_vma state     -> active     (key=value words work too)
+# NODE containing a '/' is taken as a file path.  Fails if KEY is absent.
+node_field() {
+	case $1 in
+	*/*)	_ks_f=$1 ;;
+	*)	_ks_f=$KS_DIR/$1 ;;
+	esac
+	awk -v key="$2" '
+		!/^#/ { exit 1 }
+		{
+			for (i = 2; i <= NF; i++) {
+				if ($i == key && i < NF) { print $(i + 1); found = 1; exit 0 }
+				if (index($i, key "=") == 1) {
+					print substr($i, length(key) + 2); found = 1; exit 0
+				}
+			}
+		}
+		END { exit !found }' "$_ks_f"
+}
+
+# load_modules: insmod /modules/kstats.ko (required) then
+# /modules/kstats_target.ko (if present); reports one check each.
+load_modules() {
+	if [ ! -f "$KS_MODDIR/kstats.ko" ]; then
+		fail "load kstats.ko" "no $KS_MODDIR/kstats.ko in the initramfs" \
+			"(fill tests/vm/out/$KS_KVER/modules/ before run.sh)"
+		return 1
+	fi
+	check "insmod kstats.ko" insmod "$KS_MODDIR/kstats.ko" || return 1
+	check "kstats _control exists" test -e "$KS_CTL" || return 1
+	if [ -f "$KS_MODDIR/kstats_target.ko" ]; then
+		check "insmod kstats_target.ko" insmod "$KS_MODDIR/kstats_target.ko" ||
+			return 1
+	fi
+	return 0
+}
+
+# unload_modules: rmmod the modules load_modules inserted (reverse order),
+# one check each, for those that are loaded.
+unload_modules() {
+	_ks_rc=0
+	for _ks_m in kstats_target kstats; do
+		if grep -q "^$_ks_m " /proc/modules; then
+			check "rmmod $_ks_m" rmmod "$_ks_m" || _ks_rc=1
+		fi
+	done
+	return $_ks_rc
+}
+
+# poll TRIES CMD [ARGS...]: retry CMD (every 10 ms) until it succeeds or
+# TRIES attempts have failed.  Use instead of a fixed sleep.
+poll() {
+	_ks_tries=$1
+	shift
+	while [ "$_ks_tries" -gt 0 ]; do
+		if [ $# -eq 1 ]; then eval "$1"; else "$@"; fi && return 0
+		_ks_tries=$((_ks_tries - 1))
+		sleep 0.01
+	done
+	return 1
+}
+
+# Kernel log patterns that fail a run (dmesg_bad).  KS_DMESG_BAD is
+# case-sensitive ("BUG" must not match "debug"), KS_DMESG_BAD_I is not.
+KS_DMESG_BAD='\bBUG\b|WARNING|Oops|KASAN|UBSAN|list_del corruption|kmemleak'
+KS_DMESG_BAD_I='general protection|call trace'
+
+# dmesg_bad: print the kernel log lines matching the patterns above, in
+# log order; status 0 if there are any.
+dmesg_bad() {
+	dmesg > "$KS_STATE/dmesg"
+	{
+		grep -nE "$KS_DMESG_BAD" "$KS_STATE/dmesg"
+		grep -niE "$KS_DMESG_BAD_I" "$KS_STATE/dmesg"
+	} | sort -t: -k1,1n -u | cut -d: -f2- | grep .
+}

@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side: run VM scenarios, then the dmesg check.  Installed in the
+# initramfs as /usr/bin/ks-run; /init calls it, and from the -i shell you
+# can run it by hand:  ks-run [NAME[,NAME...]]   (names or globs, no .sh;
+# default: every /scenarios/*.sh).  Prints TAP lines and a final
+#   KSTATS-VM-END pass=P fail=F skip=S
+# marker that tests/vm/run.sh checks for.
+
+. /ks/lib.sh
+
+list=${1:-*}
+timeout=${KS_TIMEOUT:-120}
+
+count() { grep -c "^$1\$" "$KS_STATE/results"; }
+touch "$KS_STATE/results"
+
+names=""
+for pat in $(echo "$list" | tr ',' ' '); do
+	found=""
+	for f in /scenarios/$pat.sh; do
+		[ -f "$f" ] || continue
+		n=${f##*/}
+		names="$names ${n%.sh}"
+		found=1
+	done
+	[ -n "$found" ] || { KS_SCENARIO=$pat; fail "no such scenario"; }
+done
+
+echo
+echo "KSTATS-VM-BEGIN kver=$KS_KVER cpus=$(nproc) uptime=$(cut -d' ' -f1 /proc/uptime)"
+
+for name in $names; do
+	export KS_SCENARIO=$name
+	before=$(($(count p) + $(count f) + $(count s)))
+	fails=$(count f)
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	echo "# scenario $name (uptime $t0)"
+	timeout "$timeout" sh "/scenarios/$name.sh" < /dev/null
+	rc=$?
+	after=$(($(count p) + $(count f) + $(count s)))
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ] || [ $rc -eq 143 ]; then
+		fail "timed out after ${timeout}s (status $rc)"
+	elif [ "$after" -eq "$before" ]; then
+		fail "reported no results (exit status $rc)"
+	elif [ $rc -ne 0 ] && [ "$(count f)" -eq "$fails" ]; then
+		fail "exited with status $rc"
+	fi
+	echo "# scenario $name done (status $rc, uptime $(cut -d' ' -f1 /proc/uptime))"
+done
+
+if bad=$(dmesg_bad); then
+	_ks_emit f "$KS_KVER: dmesg clean"
+	printf '%s\n' "$bad" | head -n 40 | sed 's/^/#   /'
+else
+	_ks_emit p "$KS_KVER: dmesg clean"
+fi
+
+echo "KSTATS-VM-END pass=$(count p) fail=$(count f) skip=$(count s) uptime=$(cut -d' ' -f1 /proc/uptime)"
