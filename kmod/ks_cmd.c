@@ -178,9 +178,9 @@ static int ks_parse_trace_opts(char *s, struct ks_cmd *cmd, const char **why)
 			break;
 		}
 	}
-	if (!buckets_given)
+	if (!buckets_given) {
 		cmd->buckets = kstats_default_buckets(cmd->bits);
-	else if (cmd->buckets > kstats_max_buckets(cmd->bits)) {
+	} else if (cmd->buckets > kstats_max_buckets(cmd->bits)) {
 		*why = "buckets too large for bits";
 		return -EINVAL;
 	}

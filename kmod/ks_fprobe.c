@@ -29,6 +29,7 @@ static int ks_fp_entry(struct fprobe *fp, unsigned long entry_ip,
 	*(u64 *)entry_data = ks_now(f->node);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(ks_fp_entry);
 
 static void ks_fp_exit(struct fprobe *fp, unsigned long entry_ip,
@@ -39,6 +40,7 @@ static void ks_fp_exit(struct fprobe *fp, unsigned long entry_ip,
 
 	ks_record(f->node, ks_now(f->node) - *(u64 *)entry_data);
 }
+
 NOKPROBE_SYMBOL(ks_fp_exit);
 
 static int ks_fp_attach(struct ks_node *node)

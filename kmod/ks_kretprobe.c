@@ -32,6 +32,7 @@ static int ks_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	*(u64 *)ri->data = ks_now(k->node);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(ks_krp_entry);
 
 static int ks_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -41,6 +42,7 @@ static int ks_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	ks_record(k->node, ks_now(k->node) - *(u64 *)ri->data);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(ks_krp_return);
 
 static int ks_krp_attach(struct ks_node *node)

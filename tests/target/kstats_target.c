@@ -23,7 +23,7 @@
 #include <linux/kernel.h>
 
 static struct dentry *kt_dir;
-static volatile int kt_sink;
+static int kt_sink;
 
 /* Does nothing, but is a real call. */
 static noinline void ks_target_empty(void)
@@ -55,8 +55,8 @@ static noinline void ks_target_recurse(unsigned int depth)
 /* Always called with the same constant: gcc makes ks_target_clone.constprop.0 */
 static noinline int ks_target_clone(int k)
 {
-	kt_sink += k;
-	return kt_sink;
+	WRITE_ONCE(kt_sink, READ_ONCE(kt_sink) + k);
+	return READ_ONCE(kt_sink);
 }
 
 /* Sleeps @ms milliseconds. */

@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Run the kernel's checkpatch.pl --strict on the kernel-side C code.
+# checkpatch.pl comes from Debian's linux-source-6.1 tarball (extracted
+# once into .cache/) unless CHECKPATCH points at one.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cp=${CHECKPATCH:-$top/.cache/checkpatch/scripts/checkpatch.pl}
+if [ ! -x "$cp" ]; then
+	tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | tail -n 1)
+	if [ -z "$tarball" ]; then
+		echo "checkpatch: no kernel source; apt-get install linux-source-6.1" >&2
+		exit 1
+	fi
+	mkdir -p "$top/.cache/checkpatch"
+	dir=$(basename "$tarball" .tar.xz)
+	tar -xJf "$tarball" -C "$top/.cache/checkpatch" --strip-components=1 \
+		"$dir/scripts/checkpatch.pl" "$dir/scripts/spelling.txt" \
+		"$dir/scripts/const_structs.checkpatch"
+fi
+cd "$top"
+files=$(ls kmod/*.c kmod/*.h include/kstats/*.h tests/target/*.c | grep -v '\.mod\.c$')
+"$cp" --strict --no-tree --terse --show-types \
+	--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f $files
