@@ -427,13 +427,14 @@ def hist_figure(snaps, labels=None):
             _log_xaxis(ax, xlo, xhi)
             ax.set_ylim(0, max(height) * 1.3)
             ax.set_ylabel("calls per slot")
-            ax.yaxis.set_major_locator(ticker.MaxNLocator(integer=True))
+            ax.yaxis.set_major_locator(
+                ticker.MaxNLocator(nbins="auto", integer=True))
             ax.yaxis.set_major_formatter(ticker.FuncFormatter(_fmt_tick))
             ax.set_title(label, loc="left", fontweight="bold")
             span = math.log(xhi / xlo)
             for j, name in enumerate(HIST_MARKS):
                 v = snap.percentiles[name]
-                x = v / div
+                x = max(v, 0.5) / div     # 0 sits with the value-0 slot
                 colour, style = MARK_STYLE[name]
                 ax.axvline(x, color=colour, linestyle=style, linewidth=1.6,
                            gid="hist%d-%s" % (i, name))
@@ -553,6 +554,8 @@ def _fit_log_top(ax, renderer, texts, heights_px_extra):
     lb = math.log10(bot)
     need = math.log10(top) - lb
     for (text, v, off) in texts:
+        if v <= bot:
+            continue
         h = text.get_window_extent(renderer).height + off + heights_px_extra
         room = H - h
         if room <= H * 0.2:
@@ -598,8 +601,9 @@ def pct_figure(snaps, labels=None):
                                 gid="pct%d-%s-label" % (i, p))
                 texts.append((t, h, 3 * DPI / 72.0))
         ax.set_yscale("log")
-        lows = [s.percentiles[p] / div for s in snaps for p in PCT_NAMES]
-        ax.set_ylim(max(min(lows), 1e-9) / 2.0, max(lows) * 1.1)
+        vals = [s.percentiles[p] / div for s in snaps for p in PCT_NAMES]
+        pos = [v for v in vals if v > 0] or [1.0 / div]
+        ax.set_ylim(min(pos) / 2.0, max(pos) * 1.1)
         ax.yaxis.set_major_formatter(ticker.FuncFormatter(_fmt_tick))
         ax.yaxis.set_minor_formatter(ticker.NullFormatter())
         ax.set_xticks(group)

@@ -355,6 +355,22 @@ def test_hist_edge_slots(tmp_path):
     assert ys[-1] == 1.0 and all(x > 0 for x in xs)
 
 
+def test_zero_percentiles_draw(tmp_path):
+    """A percentile of 0 (value-0 slot) still draws on the log axes."""
+    data = fixture_data()
+    node = data["node"]
+    zero = dict(node["total"][0], slot=0, lo=0, hi=0, avg=0,
+                count=sum(r["count"] for r in node["total"]))
+    node["total"] = [zero] + node["total"]
+    node["percentiles"].update({"p10": 0, "p50": 0})
+    s = kp.load_snapshot(write_json(tmp_path / "zero.json", data))
+    for kind in sorted(kp.FIGURES):
+        fig = kp.FIGURES[kind]([s])
+        kp.save_figure(fig, str(tmp_path / ("%s.png" % kind)))
+    fig = kp.hist_figure(s)
+    assert by_gid(fig, "hist0-p50-label").get_text().startswith("p50 0 ")
+
+
 def render(fig, fmt, path):
     kp.save_figure(fig, str(path), fmt)
     with open(path, "rb") as f:
