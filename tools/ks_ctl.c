@@ -171,6 +171,12 @@ int ks_ctl_cmd(const char *file, const char *cmd, char *err, size_t errlen)
 
 	if (ks_ctl_ready(err, errlen))
 		return -ENOENT;
+	/* tests: have the module "fail" with this errno (a file cannot) */
+	if (getenv("KSTATS_TEST_ERRNO") && *getenv("KSTATS_TEST_ERRNO")) {
+		e = atoi(getenv("KSTATS_TEST_ERRNO"));
+		ks_explain(e, file, cmd, err, errlen);
+		return -e;
+	}
 	snprintf(path, sizeof(path), "%s/%s", ks_root(), file);
 	/* O_APPEND: a test's fake _control keeps every command written */
 	fd = open(path, O_WRONLY | O_APPEND);

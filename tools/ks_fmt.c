@@ -127,7 +127,7 @@ void ks_print_cpu_table(FILE *f, const struct ks_node *node)
 		else
 			fprintf(f, "%5s", "all");
 		fprintf(f, " %12llu", (unsigned long long)total);
-		kstats_percentiles(sl, node->nr_slots, pct);
+		kstats_percentiles(sl, node->nr_slots, node->bits, pct);
 		for (k = 0; k < KSTATS_NR_PCT; k++)
 			fprintf(f, " %10s", total ? ks_fmt_value(buf, sizeof(buf), pct[k],
 								 node->unit) : "-");
@@ -295,9 +295,8 @@ void ks_print_compare(FILE *f, struct ks_node *const *nodes,
 	snprintf(unitdesc, sizeof(unitdesc), "%s", sc.name);
 
 	if (markdown) {
-		fprintf(f, "%s%s: %s, latency in %s; percentiles are slot means, within %.1f%% (bits %u)",
-			same_name ? "**" : "", same_name ? nodes[0]->name : "functions differ",
-			same_name ? "**" : "", unitdesc,
+		fprintf(f, "**%s**: latency in %s; percentiles are slot means, within %.1f%% (bits %u)",
+			same_name ? nodes[0]->name : "functions differ", unitdesc,
 			nodes[0]->precision_ppm / 10000.0, nodes[0]->bits);
 		if (n > 1)
 			fprintf(f, "; (change) against %s", labels[0]);

@@ -559,7 +559,7 @@ static int ks_check_header(struct ks_parser *ps, struct ks_node *node)
 		return ks_fail(ps, ps->pct_line, "precision_ppm %u, bits=%u means %u",
 			       node->precision_ppm, node->bits,
 			       kstats_precision_ppm(node->bits));
-	kstats_percentiles(node->total, node->nr_slots, pct);
+	kstats_percentiles(node->total, node->nr_slots, node->bits, pct);
 	for (k = 0; k < KSTATS_NR_PCT; k++)
 		if (pct[k] != node->pct[k])
 			return ks_fail(ps, ps->pct_line, "%s %llu but the CPUS rows give %llu",
@@ -658,12 +658,12 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 	if (ks_build(&ps, node))
 		goto out;
 	if (flags & KS_PARSE_STRICT) {
-		if (ks_check_order(&ps, node) || ks_check_cumulative(&ps, node) ||
-		    ks_check_merge(&ps, node) || ks_check_header(&ps, node))
+		if (ks_check_order(&ps, node) || ks_check_merge(&ps, node) ||
+		    ks_check_cumulative(&ps, node) || ks_check_header(&ps, node))
 			goto out;
 	}
 	if (!node->has_pct)
-		kstats_percentiles(node->total, node->nr_slots, node->pct);
+		kstats_percentiles(node->total, node->nr_slots, node->bits, node->pct);
 	ret = 0;
 out:
 	free(ps.rows);
@@ -750,7 +750,7 @@ int ks_node_delta(struct ks_node *out, const struct ks_node *cur,
 			out->min = kstats_slot_lo(s, out->bits);
 		out->max = kstats_slot_hi(s, out->bits, out->buckets);
 	}
-	kstats_percentiles(out->total, out->nr_slots, out->pct);
+	kstats_percentiles(out->total, out->nr_slots, out->bits, out->pct);
 	out->has_pct = 1;
 	return reset;
 nomem:

@@ -157,7 +157,7 @@ static void ks_bad_usage(const char *cmd, const char *what)
 {
 	if (what)
 		ks_err("%s: %s", cmd, what);
-	ks_help(stderr, cmd);
+	fprintf(stderr, "kstats: see 'kstats %s --help'\n", cmd);
 	exit(2);
 }
 

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the CLI's parsers: tools/ks_parse.c (node text) and
+ * tools/ks_snap.c (snapshots).  Prints "ok - WHAT" / "not ok - WHAT"
+ * lines; run.sh numbers them.
+ *
+ *   test_parse FIXTURE.txt...              every fixture: strict parse,
+ *                                          independent consistency checks,
+ *                                          snapshot round trip
+ *   test_parse --builtin HAND.txt          broken variants of a good node
+ *   test_parse --delta OLD NEW EXPECTED    ks_node_delta(NEW, OLD) == EXPECTED
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks_ctl.h"
+#include "ks_parse.h"
+#include "ks_snap.h"
+
+static int failures;
+
+/* One TAP-like line; @cond true means ok. */
+static void check(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok - ", cond ? "" : "not ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	failures += !cond;
+}
+
+/* A diagnostic line. */
+static void diag(const char *msg)
+{
+	printf("# %s\n", msg);
+}
+
+/* Re-read the rows with sscanf, independently of ks_parse. */
+static int raw_scan(const char *text, char *why, size_t len)
+{
+	long last_cpus_slot = -1, last_slot[4096];
+	unsigned long long cum[4097] = { 0 }, tot[4097] = { 0 };
+	const char *line;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		memset(last_slot, 0xff, sizeof(last_slot));
+		memset(cum, 0, sizeof(cum));
+		last_cpus_slot = -1;
+		for (line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+			unsigned int slot, c;
+			unsigned long long count, avg, n;
+			char kind[8];
+			double p;
+			int idx;
+
+			if (sscanf(line, "slot %u %7s %u count %llu avg %llu p %lf n %llu",
+				   &slot, kind, &c, &count, &avg, &p, &n) != 7)
+				continue;
+			idx = strcmp(kind, "CPUS") ? (int)c : 4096;
+			if (idx > 4096) {
+				snprintf(why, len, "CPU %u too large for the test", c);
+				return -1;
+			}
+			if (!pass) {
+				tot[idx] += count;
+				continue;
+			}
+			cum[idx] += count;
+			if (n != cum[idx]) {
+				snprintf(why, len, "slot %u: n %llu != cumulative %llu", slot, n, cum[idx]);
+				return -1;
+			}
+			if (fabs(p - (double)cum[idx] / (double)tot[idx]) > 1.000001e-6) {
+				snprintf(why, len, "slot %u: p %f != n/total", slot, p);
+				return -1;
+			}
+			if (idx == 4096) {
+				if ((long)slot <= last_cpus_slot) {
+					snprintf(why, len, "CPUS slot %u not ascending", slot);
+					return -1;
+				}
+				last_cpus_slot = slot;
+			} else {
+				if ((long)slot <= last_slot[idx]) {
+					snprintf(why, len, "CPU %u slot %u not ascending", c, slot);
+					return -1;
+				}
+				last_slot[idx] = slot;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Whether two nodes hold the same figures and slots. */
+static int same_node(const struct ks_node *a, const struct ks_node *b,
+		     char *why, size_t len)
+{
+	__u32 c, s;
+	int k;
+
+	if (strcmp(a->name, b->name) || strcmp(a->unit, b->unit) ||
+	    strcmp(a->clock, b->clock) || strcmp(a->attach, b->attach) ||
+	    strcmp(a->symbols, b->symbols) || strcmp(a->state, b->state)) {
+		snprintf(why, len, "strings differ");
+		return 0;
+	}
+	if (a->bits != b->bits || a->buckets != b->buckets || a->ncpus != b->ncpus ||
+	    a->samples != b->samples || a->missed != b->missed || a->min != b->min ||
+	    a->avg != b->avg || a->max != b->max || a->floor != b->floor ||
+	    a->sample != b->sample || a->nr_cpus != b->nr_cpus) {
+		snprintf(why, len, "header figures differ");
+		return 0;
+	}
+	for (k = 0; k < KSTATS_NR_PCT; k++)
+		if (a->pct[k] != b->pct[k]) {
+			snprintf(why, len, "%s differs", kstats_pct_name[k]);
+			return 0;
+		}
+	for (s = 0; s < a->nr_slots; s++) {
+		if (a->total[s].count != b->total[s].count || a->total[s].sum != b->total[s].sum) {
+			snprintf(why, len, "total slot %u differs", s);
+			return 0;
+		}
+		for (c = 0; c < a->nr_cpus; c++)
+			if (a->cpus[c].cpu != b->cpus[c].cpu ||
+			    a->cpus[c].slots[s].count != b->cpus[c].slots[s].count ||
+			    a->cpus[c].slots[s].sum != b->cpus[c].slots[s].sum) {
+				snprintf(why, len, "CPU %u slot %u differs", a->cpus[c].cpu, s);
+				return 0;
+			}
+	}
+	return 1;
+}
+
+/* All checks on one fixture file. */
+static void test_fixture(const char *path)
+{
+	char err[1024], why[256] = "", *text, *json = NULL;
+	struct ks_node node, back;
+	__u64 pct[KSTATS_NR_PCT];
+	size_t jlen = 0;
+	int ok, k;
+	__u32 c, s;
+	FILE *f;
+
+	text = ks_read_file(path, NULL);
+	check(text != NULL, "%s: readable", path);
+	if (!text)
+		return;
+	ok = !ks_parse_text(text, path, KS_PARSE_STRICT, &node, err, sizeof(err));
+	check(ok, "%s: strict parse", path);
+	if (!ok) {
+		diag(err);
+		free(text);
+		return;
+	}
+	ok = !raw_scan(text, why, sizeof(why));
+	check(ok, "%s: n/p columns cumulative, slots strictly ascending (raw scan)", path);
+	if (!ok)
+		diag(why);
+
+	ok = 1;
+	for (s = 0; s < node.nr_slots && ok; s++) {
+		__u64 sum = 0;
+
+		for (c = 0; c < node.nr_cpus; c++)
+			sum += node.cpus[c].slots[s].count;
+		ok = sum == node.total[s].count;
+	}
+	check(ok, "%s: CPU rows add up to the CPUS rows", path);
+	check(node.samples == kstats_total(node.total, node.nr_slots),
+	      "%s: header samples %llu == total count", path,
+	      (unsigned long long)node.samples);
+	kstats_percentiles(node.total, node.nr_slots, node.bits, pct);
+	for (ok = 1, k = 0; k < KSTATS_NR_PCT; k++)
+		ok &= pct[k] == node.pct[k];
+	check(ok, "%s: header percentiles == hist.h over the CPUS rows", path);
+
+	f = open_memstream(&json, &jlen);
+	ok = f && !ks_snap_write(f, &node);
+	if (f)
+		fclose(f);
+	check(ok, "%s: snapshot written", path);
+	if (ok) {
+		ok = !ks_snap_read(json, "memory", &back, err, sizeof(err));
+		check(ok, "%s: snapshot read back", path);
+		if (!ok) {
+			diag(err);
+		} else {
+			ok = same_node(&node, &back, why, sizeof(why));
+			check(ok, "%s: snapshot round trip keeps every figure and slot", path);
+			if (!ok)
+				diag(why);
+			ks_node_free(&back);
+		}
+	}
+	free(json);
+	ks_node_free(&node);
+	free(text);
+}
+
+/* Replace the first @from in @text by @to (new buffer). */
+static char *subst(const char *text, const char *from, const char *to)
+{
+	const char *p = strstr(text, from);
+	char *out;
+
+	if (!p)
+		return NULL;
+	if (asprintf(&out, "%.*s%s%s", (int)(p - text), text, to, p + strlen(from)) < 0)
+		return NULL;
+	return out;
+}
+
+/* @text with @from replaced must fail strictly with @msg; @lenient_ok too. */
+static void broken(const char *text, const char *what, const char *from,
+		   const char *to, const char *msg, int lenient_ok)
+{
+	char err[1024];
+	struct ks_node node;
+	char *bad = subst(text, from, to);
+	int r;
+
+	if (!bad) {
+		check(0, "broken text (%s): pattern not found", what);
+		return;
+	}
+	r = ks_parse_text(bad, "bad.txt", KS_PARSE_STRICT, &node, err, sizeof(err));
+	if (!r)
+		ks_node_free(&node);
+	check(r && strstr(err, msg), "strict parse rejects %s", what);
+	if (!r || !strstr(err, msg))
+		diag(r ? err : "accepted");
+	r = ks_parse_text(bad, "bad.txt", 0, &node, err, sizeof(err));
+	if (!r)
+		ks_node_free(&node);
+	check((!r) == lenient_ok, "lenient parse %s %s", lenient_ok ? "accepts" : "rejects", what);
+	if ((!r) != lenient_ok)
+		diag(r ? err : "accepted");
+	free(bad);
+}
+
+/* @json with @from replaced must be rejected with @msg. */
+static void bad_snap(const char *json, const char *what, const char *from,
+		     const char *to, const char *msg)
+{
+	char err[1024];
+	struct ks_node node;
+	char *bad = subst(json, from, to);
+	int r;
+
+	if (!bad) {
+		check(0, "bad snapshot (%s): pattern not found", what);
+		return;
+	}
+	r = ks_snap_read(bad, "bad.json", &node, err, sizeof(err));
+	if (!r)
+		ks_node_free(&node);
+	check(r && strstr(err, msg), "snapshot reader rejects %s", what);
+	if (!r || !strstr(err, msg))
+		diag(r ? err : "accepted");
+	free(bad);
+}
+
+/* Broken variants of a known-good node and snapshot. */
+static void test_builtin(const char *path)
+{
+	char err[1024], *text = ks_read_file(path, NULL), *json = NULL, *extra;
+	struct ks_node node;
+	size_t jlen = 0, cut;
+	int all, r;
+	FILE *f;
+
+	if (!text) {
+		check(0, "%s readable", path);
+		return;
+	}
+	broken(text, "a wrong n column", "n        8\n", "n        7\n", "cumulative", 1);
+	broken(text, "a wrong p column", "p 0.888889", "p 0.777777", "n/total", 1);
+	broken(text, "header samples != rows", "# samples 13 ", "# samples 14 ", "samples 14", 1);
+	broken(text, "CPU rows not adding up to CPUS",
+	       "slot 37   CPUS 2    count        5  avg      110  p 0.692308  n        9",
+	       "slot 37   CPUS 2    count        6  avg      110  p 0.692308  n        9",
+	       "add up", 1);
+	broken(text, "a wrong percentile", "p50 110", "p50 111", "p50 111", 1);
+	broken(text, "slots out of order",
+	       "slot 39   CPU  1    count        2  avg      122  p 0.750000  n        3\n"
+	       "slot 39   CPUS 2    count        2  avg      122  p 0.846154  n       11\n"
+	       "slot 44   CPU  0    count        1  avg      200  p 1.000000  n        9\n"
+	       "slot 44   CPUS 2    count        1  avg      200  p 0.923077  n       12\n",
+	       "slot 44   CPU  0    count        1  avg      200  p 1.000000  n        9\n"
+	       "slot 44   CPUS 2    count        1  avg      200  p 0.923077  n       12\n"
+	       "slot 39   CPU  1    count        2  avg      122  p 0.750000  n        3\n"
+	       "slot 39   CPUS 2    count        2  avg      122  p 0.846154  n       11\n",
+	       "must ascend", 1);
+	broken(text, "a slot beyond the layout", "slot 63   CPU", "slot 99999 CPU", "out of range", 0);
+	broken(text, "a bad number", "count        5  avg      110  p 0.888889",
+	       "count       5x  avg      110  p 0.888889", "bad number '5x'", 0);
+	broken(text, "a missing header", "# kstats find_vma", "# kstatz find_vma",
+	       "before the '# kstats' header", 0);
+	broken(text, "a duplicate row",
+	       "slot 36   CPU  1    count        1  avg       97  p 0.250000  n        1\n",
+	       "slot 36   CPU  1    count        1  avg       97  p 0.250000  n        1\n"
+	       "slot 36   CPU  1    count        1  avg       97  p 0.250000  n        1\n",
+	       "second row", 0);
+	broken(text, "a garbage line", "slot 63   CPU", "hello\nslot 63   CPU", "unexpected line", 0);
+	broken(text, "an avg outside its slot", "avg      122", "avg      130", "outside slot", 1);
+
+	/* additions a later module may make are skipped */
+	extra = subst(text, "state=active\n", "state=active maxactive=64 newkey=x\n# future line 1 2\n");
+	r = extra ? ks_parse_text(extra, "extra.txt", KS_PARSE_STRICT, &node, err, sizeof(err)) : -1;
+	check(!r, "unknown header keys and '#' lines are ignored");
+	if (r)
+		diag(err);
+	else
+		ks_node_free(&node);
+	free(extra);
+
+	/* snapshots */
+	if (ks_parse_text(text, path, KS_PARSE_STRICT, &node, err, sizeof(err))) {
+		check(0, "%s parses", path);
+		free(text);
+		return;
+	}
+	snprintf(node.meta.kernel, sizeof(node.meta.kernel), "6.1.0-test");
+	snprintf(node.meta.date, sizeof(node.meta.date), "2026-11-30T05:40:00Z");
+	snprintf(node.meta.label, sizeof(node.meta.label), "a \"quoted\" label\twith tab");
+	f = open_memstream(&json, &jlen);
+	ks_snap_write(f, &node);
+	fclose(f);
+	ks_node_free(&node);
+	r = ks_snap_read(json, "good.json", &node, err, sizeof(err));
+	check(!r && !strcmp(node.meta.label, "a \"quoted\" label\twith tab"),
+	      "snapshot strings escape and unescape");
+	if (!r)
+		ks_node_free(&node);
+
+	for (all = 1, cut = 1; cut < jlen - 2; cut += 7) {
+		char *t = strndup(json, cut);
+
+		r = ks_snap_read(t, "cut.json", &node, err, sizeof(err));
+		if (!r) {
+			ks_node_free(&node);
+			all = 0;
+			printf("# truncated at %zu accepted\n", cut);
+		}
+		free(t);
+	}
+	check(all, "every truncation of a snapshot is rejected");
+	bad_snap(json, "a truncated file", "  }\n}\n", "  }\n", "truncated");
+	bad_snap(json, "another schema", "kstats-snapshot/1", "kstats-snapshot/2", "not supported");
+	bad_snap(json, "a missing schema", "\"schema\"", "\"schemo\"", "not a kstats snapshot");
+	bad_snap(json, "a negative count", "\"count\": 3,", "\"count\": -3,", "not an unsigned");
+	bad_snap(json, "a fractional count", "\"count\": 3,", "\"count\": 3.5,", "not an unsigned");
+	bad_snap(json, "an exponent", "\"count\": 3,", "\"count\": 3e0,", "not an unsigned");
+	bad_snap(json, "a count past 2^64", "\"count\": 3,",
+		 "\"count\": 18446744073709551616,", "not an unsigned");
+	bad_snap(json, "a number as a string", "\"count\": 3,", "\"count\": \"3\",", "must be a number");
+	bad_snap(json, "a malformed number", "\"count\": 3,", "\"count\": 0x3,", "expected ','");
+	bad_snap(json, "slot bounds not of its bits", "\"lo\": 96", "\"lo\": 95", "bounds");
+	bad_snap(json, "bits out of range", "\"bits\": 3", "\"bits\": 9", "out of range");
+	bad_snap(json, "a missing field", "\"samples\":", "\"sample_s\":", "node.samples: missing");
+	bad_snap(json, "a missing percentile", "\"p99.9\":", "\"p99.8\":", "p99.9: missing");
+	bad_snap(json, "an avg outside the slot", "\"avg\": 97", "\"avg\": 90", "outside");
+	bad_snap(json, "trailing garbage", "  }\n}\n", "  }\n}\n}\n", "trailing");
+	bad_snap(json, "a bad escape", "quoted\\\"", "quoted\\q", "bad escape");
+	free(json);
+	free(text);
+}
+
+/* ks_node_delta(new, old) against a fixture made of exactly the difference. */
+static void test_delta(const char *oldp, const char *newp, const char *expp)
+{
+	char err[1024], why[256];
+	char *a = ks_read_file(oldp, NULL), *b = ks_read_file(newp, NULL);
+	char *e = ks_read_file(expp, NULL);
+	struct ks_node o, n, x, d;
+	int r;
+
+	if (!a || !b || !e || ks_parse_text(a, oldp, KS_PARSE_STRICT, &o, err, sizeof(err)) ||
+	    ks_parse_text(b, newp, KS_PARSE_STRICT, &n, err, sizeof(err)) ||
+	    ks_parse_text(e, expp, KS_PARSE_STRICT, &x, err, sizeof(err))) {
+		check(0, "delta fixtures parse");
+		return;
+	}
+	r = ks_node_delta(&d, &n, &o);
+	check(r == 0, "delta of two reads: no reset detected");
+	if (!r) {
+		/* exact min/max are not knowable from a difference */
+		d.min = x.min;
+		d.max = x.max;
+		d.avg = x.avg;
+		r = same_node(&d, &x, why, sizeof(why));
+		check(r, "delta slots, counts and percentiles == the added samples");
+		if (!r)
+			diag(why);
+		ks_node_free(&d);
+	}
+	r = ks_node_delta(&d, &o, &n);
+	check(r == 1 && d.samples == o.samples, "a count going down is a reset: the delta is the new read");
+	if (r >= 0)
+		ks_node_free(&d);
+	ks_node_free(&o);
+	ks_node_free(&n);
+	ks_node_free(&x);
+	free(a);
+	free(b);
+	free(e);
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	if (argc > 2 && !strcmp(argv[1], "--builtin")) {
+		test_builtin(argv[2]);
+	} else if (argc > 4 && !strcmp(argv[1], "--delta")) {
+		test_delta(argv[2], argv[3], argv[4]);
+	} else {
+		for (i = 1; i < argc; i++)
+			test_fixture(argv[i]);
+	}
+	return failures ? 1 : 0;
+}
