@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Run every test suite and print one total.  Each suite prints TAP-like
+# lines (ok N - ... / not ok N - ...); pytest's -rA report lines are mapped
+# to the same.  A suite that fails without a 'not ok' line counts as one
+# failure, so a crash never passes silently.  Last line: N passed, N failed.
+#
+#   tests/run-all.sh [SUITE...]     suites: unit cli plots vm (default: all)
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+passed=0 failed=0
+
+suite() { # name command...
+	name=$1
+	shift
+	echo "# ---- $name: $*"
+	"$@" > "$logs/$name" 2>&1
+	rc=$?
+	sed -e 's/^PASSED /ok - /' -e 's/^FAILED /not ok - /' -e 's/^ERROR /not ok - /' \
+		"$logs/$name" | grep -vE '^[0-9]+ passed, [0-9]+ failed$' > "$logs/$name.tap"
+	cat "$logs/$name.tap"
+	p=$(grep -c '^ok ' "$logs/$name.tap")
+	f=$(grep -c '^not ok ' "$logs/$name.tap")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - $name: exited with status $rc"
+		f=1
+	fi
+	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - $name: ran no tests"
+		f=1
+	fi
+	echo "# $name: $p passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+suites=${*:-unit cli plots vm}
+for s in $suites; do
+	case $s in
+	unit)	suite unit make -s -C tests/unit run ;;
+	cli)	[ -f tests/cli/Makefile ] && suite cli make -s -C tests/cli run ;;
+	plots)	[ -d plots/tests ] && suite plots /usr/bin/python3 -m pytest -q -rA -p no:cacheprovider plots/tests ;;
+	vm)	suite vm make -s vm ;;
+	*)	echo "run-all: unknown suite '$s'" >&2; exit 2 ;;
+	esac
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
