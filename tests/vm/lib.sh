@@ -248,12 +248,20 @@ poll() {
 KS_DMESG_BAD='\bBUG\b|WARNING|Oops|KASAN|UBSAN|list_del corruption|kmemleak'
 KS_DMESG_BAD_I='general protection|call trace'
 
-# dmesg_bad: print the kernel log lines matching the patterns above, in
-# log order; status 0 if there are any.
+# dmesg_bad [CONTEXT]: print the kernel log lines matching the patterns
+# above, each with 2 lines before and CONTEXT (default 12) after: a
+# warning's trace is logged below the console loglevel, so this is the
+# place to see it.  Status 0 if there are any.
 dmesg_bad() {
 	dmesg > "$KS_STATE/dmesg"
 	{
 		grep -nE "$KS_DMESG_BAD" "$KS_STATE/dmesg"
 		grep -niE "$KS_DMESG_BAD_I" "$KS_STATE/dmesg"
-	} | sort -t: -k1,1n -u | cut -d: -f2- | grep .
+	} | cut -d: -f1 | sort -nu > "$KS_STATE/dmesg.bad"
+	[ -s "$KS_STATE/dmesg.bad" ] || return 1
+	awk -v ctx="${1:-12}" '
+		NR == FNR { for (i = $1 - 2; i <= $1 + ctx; i++) want[i] = 1; next }
+		FNR in want { if (shown && FNR > last + 1) print "--"; print; shown = 1; last = FNR }
+	' "$KS_STATE/dmesg.bad" "$KS_STATE/dmesg"
+	return 0
 }

@@ -8,6 +8,7 @@
 #
 # See tests/vm/README.md.  Environment knobs:
 #   KS_VM_OUT               staging/output dir (default tests/vm/out)
+#   KS_VM_SCENARIOS         scenario directory (default tests/vm/scenarios)
 #   KS_VM_TIMEOUT           host-side limit per boot, seconds (default 600)
 #   KS_VM_SCENARIO_TIMEOUT  guest-side limit per scenario, seconds (default 120)
 #   KS_VM_KMODS             in-tree modules to stage and insmod at boot
@@ -22,6 +23,7 @@ set -u
 
 VM=$(cd "$(dirname "$0")" && pwd)
 OUT=${KS_VM_OUT:-$VM/out}
+SCEN_DIR=${KS_VM_SCENARIOS:-$VM/scenarios}
 HOST_TIMEOUT=${KS_VM_TIMEOUT:-600}
 SCEN_TIMEOUT=${KS_VM_SCENARIO_TIMEOUT:-120}
 TAIL=${KS_VM_TAIL:-60}
@@ -88,7 +90,7 @@ fi
 
 # Scenarios matching the glob (with or without .sh), in name order.
 scenarios=()
-for f in "$VM"/scenarios/*.sh; do
+for f in "$SCEN_DIR"/*.sh; do
 	[ -f "$f" ] || continue
 	n=${f##*/}
 	n=${n%.sh}
@@ -96,7 +98,7 @@ for f in "$VM"/scenarios/*.sh; do
 	case $n in $glob|${glob%.sh}) scenarios+=("$n") ;; esac
 done
 if [ $interactive = 0 ] && [ ${#scenarios[@]} -eq 0 ]; then
-	die "no scenario in $VM/scenarios matches '$glob'"
+	die "no scenario in $SCEN_DIR matches '$glob'"
 fi
 scen_list=$(IFS=,; echo "${scenarios[*]}")
 [ ${#scen_list} -lt 1500 ] || die "scenario list too long for the kernel command line"
@@ -167,7 +169,7 @@ build_initramfs() {
 	cp "$VM/init.sh" "$root/init"
 	cp "$VM/runner.sh" "$root/usr/bin/ks-run"
 	cp "$VM/lib.sh" "$root/ks/lib.sh"
-	cp "$VM"/scenarios/*.sh "$root/scenarios/" 2>/dev/null
+	cp "$SCEN_DIR"/*.sh "$root/scenarios/" 2>/dev/null
 	chmod 755 "$root/init" "$root/usr/bin/ks-run"
 	for f in "$OUT/$kver"/modules/*.ko; do
 		[ -f "$f" ] && cp "$f" "$root/modules/"
@@ -304,6 +306,9 @@ report() {
 for kver in "${kvers[@]}"; do
 	dir=$OUT/$kver
 	mkdir -p "$dir/modules"
+	# One run per kernel at a time: concurrent runs share $OUT/KVER.
+	exec {lockfd}>"$dir/.lock"
+	flock "$lockfd"
 	build_selftest "$kver"
 	if ! ls "$dir"/modules/*.ko >/dev/null 2>&1; then
 		echo "# $kver: no modules staged in $dir/modules (only the selftest runs meaningfully)"
@@ -317,6 +322,7 @@ for kver in "${kvers[@]}"; do
 		echo "# $kver: interactive shell on the console; Ctrl-A x quits QEMU"
 		qemu_cmd "$kver"
 		"${QEMU[@]}" -append "$append ks.interactive=1 ${KS_VM_APPEND:-}"
+		exec {lockfd}>&-
 		continue
 	fi
 
@@ -335,6 +341,7 @@ for kver in "${kvers[@]}"; do
 	fi
 	echo "# $kver: boot and run took $(elapsed "$t1" "$t2")s; $(grep -a 'KSTATS-VM-BEGIN' "$log" | tr -d '\r' | sed 's/.*uptime=/guest uptime at start /')"
 	report "$kver" "$log"
+	exec {lockfd}>&-
 done
 
 [ $interactive = 1 ] && exit 0

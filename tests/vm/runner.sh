@@ -14,7 +14,8 @@ list=${1:-*}
 timeout=${KS_TIMEOUT:-120}
 
 count() { grep -c "^$1\$" "$KS_STATE/results"; }
-touch "$KS_STATE/results"
+: > "$KS_STATE/results"		# a fresh count for each ks-run
+rm -f "$KS_STATE/n"
 
 names=""
 for pat in $(echo "$list" | tr ',' ' '); do
@@ -52,7 +53,7 @@ done
 
 if bad=$(dmesg_bad); then
 	_ks_emit f "$KS_KVER: dmesg clean"
-	printf '%s\n' "$bad" | head -n 40 | sed 's/^/#   /'
+	printf '%s\n' "$bad" | head -n 80 | sed 's/^/#   /'
 else
 	_ks_emit p "$KS_KVER: dmesg clean"
 fi
