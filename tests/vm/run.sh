@@ -329,10 +329,16 @@ for kver in "${kvers[@]}"; do
 	log=$dir/console.log
 	echo "# $kver: booting (initramfs $(du -k "$dir/initramfs.cpio.gz" | cut -f1) KiB in $(elapsed "$t0" "$t1")s, scenarios: $scen_list)"
 	qemu_cmd "$kver"
+	# timeout(1) runs QEMU in its own process group, out of reach of a
+	# Ctrl-C on the terminal: pass INT/TERM on ourselves.
 	timeout -k 10 "$HOST_TIMEOUT" "${QEMU[@]}" \
 		-append "$append ks.scenarios=$scen_list ${KS_VM_APPEND:-}" \
-		</dev/null >"$log" 2>"$dir/qemu.err"
+		</dev/null >"$log" 2>"$dir/qemu.err" &
+	qpid=$!
+	trap 'kill -TERM $qpid 2>/dev/null; exit 130' INT TERM
+	wait $qpid
 	rc=$?
+	trap - INT TERM
 	t2=$(now)
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		echo "# $kver: QEMU killed after ${HOST_TIMEOUT}s"
