@@ -57,8 +57,12 @@ static int ks_fp_attach(struct ks_node *node)
 		kfree(f);
 		return -ENOMEM;
 	}
-	for (i = 0; i < node->nsyms; i++)
-		f->syms[i] = node->syms[i];
+	/* ftrace_lookup_symbols() knows bare names only: drop any "mod:" */
+	for (i = 0; i < node->nsyms; i++) {
+		const char *colon = strchr(node->syms[i], ':');
+
+		f->syms[i] = colon ? colon + 1 : node->syms[i];
+	}
 	f->node = node;
 	f->fp.entry_handler = ks_fp_entry;
 	f->fp.exit_handler = ks_fp_exit;

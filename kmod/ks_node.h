@@ -51,6 +51,7 @@ struct ks_backend {
  * @dentry: the node's debugfs file
  * @backend: the hooks in use
  * @priv: the backend's state
+ * @floor: what the backend reports for an empty function (calibration)
  * @syms: symbols attached (the name and its compiler clones)
  * @nsyms: entries in @syms
  */
@@ -65,9 +66,14 @@ struct ks_node {
 	struct dentry *dentry;
 	const struct ks_backend *backend;
 	void *priv;
+	u64 floor;
 	char (*syms)[KS_NAME_MAX];
 	unsigned int nsyms;
 };
+
+#define KS_SYMS_MAX	16	/* symbols of one node: a function and its clones */
+
+int ks_resolve_syms(struct ks_node *node);
 
 extern const struct ks_backend ks_kretprobe_backend;
 #ifdef CONFIG_FPROBE

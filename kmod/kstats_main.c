@@ -171,10 +171,10 @@ static int ks_node_show(struct seq_file *m, void *v)
 		   ks_clock_name(node), ks_unit(node), node->cmd.bits,
 		   node->cmd.buckets, node->cmd.sample, node->cmd.maxactive,
 		   node->active ? "active" : "stopped");
-	seq_printf(m, "# samples %llu missed %llu min %llu avg %llu max %llu floor %u\n",
+	seq_printf(m, "# samples %llu missed %llu min %llu avg %llu max %llu floor %llu\n",
 		   samples, node->backend->missed(node),
 		   samples ? min : 0, samples ? div64_u64(sum, samples) : 0,
-		   samples ? max : 0, 0);
+		   samples ? max : 0, node->floor);
 	seq_puts(m, "# percentiles");
 	for (i = 0; i < KSTATS_NR_PCT; i++)
 		seq_printf(m, " %s %llu", kstats_pct_name[i], pct[i]);
@@ -293,25 +293,16 @@ static const struct ks_backend *ks_pick_backend(enum ks_via via)
 	}
 }
 
-/* Build, attach and publish a node for "trace"; caller holds ks_lock. */
-static int ks_trace(const struct ks_cmd *cmd)
+/* Allocate a detached node for @cmd with its histogram and filters. */
+static struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 {
 	struct ks_node *node;
 	size_t pcpu_size;
 	int ret, cpu;
 
-	if (ks_find(cmd->name)) {
-		pr_err("%s: already traced\n", cmd->name);
-		return -EEXIST;
-	}
-	if (ks_nr_nodes >= KS_NODES_MAX) {
-		pr_err("%s: too many nodes (at most %d)\n", cmd->name,
-		       KS_NODES_MAX);
-		return -ENOSPC;
-	}
 	node = kzalloc(sizeof(*node), GFP_KERNEL);
 	if (!node)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	node->cmd = *cmd;
 	/*
 	 * Calls in flight (nested, recursive, sleeping) each hold an instance;
@@ -329,6 +320,8 @@ static int ks_trace(const struct ks_cmd *cmd)
 		node->backend = NULL;
 		goto err;
 	}
+	node->cmd.via = node->backend == &ks_kretprobe_backend ?
+			KS_VIA_KRETPROBE : KS_VIA_FPROBE;
 
 	pcpu_size = struct_size_t(struct ks_pcpu, slots, node->nslots);
 	if (pcpu_size > KS_PCPU_MAX) {
@@ -354,27 +347,112 @@ static int ks_trace(const struct ks_cmd *cmd)
 		}
 		node->cpu_filter = true;
 	}
+	return node;
 
-	ret = -ENOMEM;
+err:
+	ks_node_destroy(node);
+	return ERR_PTR(ret);
+}
+
+/* What the tool reports for an empty function: calibration target. */
+static noinline void ks_calib_target(void)
+{
+	asm volatile("" ::: "memory");
+}
+
+#define KS_CALIB_CALLS	1000
+
+/* Floor per backend and clock, 0 until measured (under ks_lock). */
+static u64 ks_floors[3][2];
+
+/*
+ * The floor of @backend with @clock: the p50 it reports for an empty
+ * function of this module, measured once on first use.
+ */
+static u64 ks_floor(const struct ks_node *model)
+{
+	u64 *floor = &ks_floors[model->cmd.via][model->cmd.clock];
+	struct ks_cmd cmd = model->cmd;
+	u64 pct[KSTATS_NR_PCT];
+	struct kstats_slot *all;
+	struct ks_node *node;
+	int i, cpu;
+
+	if (*floor)
+		return *floor;
+	strscpy(cmd.name, "ks_calib_target", sizeof(cmd.name));
+	cmd.bits = 5;
+	cmd.buckets = kstats_default_buckets(cmd.bits);
+	cmd.sample = 1;
+	cmd.pid = -1;
+	cmd.tgid = -1;
+	cmd.comm[0] = '\0';
+	cmd.cpus[0] = '\0';
+	node = ks_node_alloc(&cmd);
+	if (IS_ERR(node))
+		return 0;
 	node->syms = kcalloc(1, sizeof(*node->syms), GFP_KERNEL);
-	if (!node->syms)
-		goto err;
-	strscpy(node->syms[0], cmd->name, KS_NAME_MAX);
+	all = kvcalloc(node->nslots, sizeof(*all), GFP_KERNEL);
+	if (!node->syms || !all)
+		goto out;
+	strscpy(node->syms[0], cmd.name, KS_NAME_MAX);
 	node->nsyms = 1;
+	node->active = true;
+	if (node->backend->attach(node)) {
+		pr_warn("cannot calibrate %s: floor unknown\n",
+			node->backend->name);
+		goto out;
+	}
+	for (i = 0; i < KS_CALIB_CALLS; i++)
+		ks_calib_target();
+	for_each_possible_cpu(cpu)
+		kstats_merge(all, per_cpu_ptr(node->pcpu, cpu)->slots,
+			     node->nslots);
+	kstats_percentiles(all, node->nslots, cmd.bits, pct);
+	*floor = pct[1];
+out:
+	kvfree(all);
+	ks_node_destroy(node);
+	return *floor;
+}
+
+/* Build, attach and publish a node for "trace"; caller holds ks_lock. */
+static int ks_trace(const struct ks_cmd *cmd)
+{
+	struct ks_node *node;
+	int ret;
+
+	if (ks_find(cmd->name)) {
+		pr_err("%s: already traced\n", cmd->name);
+		return -EEXIST;
+	}
+	if (ks_nr_nodes >= KS_NODES_MAX) {
+		pr_err("%s: too many nodes (at most %d)\n", cmd->name,
+		       KS_NODES_MAX);
+		return -ENOSPC;
+	}
+	node = ks_node_alloc(cmd);
+	if (IS_ERR(node))
+		return PTR_ERR(node);
+
+	ret = ks_resolve_syms(node);
+	if (ret)
+		goto err;
 
 	node->active = true;
 	ret = node->backend->attach(node);
-	if (ret) {
-		if (ret == -ENOENT || ret == -EINVAL)
-			pr_err("%s: no such function to probe (not in kallsyms, inlined, or not traceable): error %d\n",
-			       cmd->name, ret);
-		else
-			pr_err("%s: attaching %s failed: error %d\n",
-			       cmd->name, node->backend->name, ret);
-		if (ret == -EINVAL)
-			ret = -ENOENT;
+	if (ret == -ENOENT) {
+		pr_err("%s: no such function%s; it may have been inlined or renamed\n",
+		       cmd->name, cmd->clones ?
+		       " (nor a .constprop/.isra/.part clone)" : "");
+		goto err;
+	} else if (ret) {
+		pr_err("%s: attaching %s to %s%s failed: error %d\n",
+		       cmd->name, node->backend->name, node->syms[0],
+		       node->nsyms > 1 ? " and its clones" : "", ret);
 		goto err;
 	}
+	node->floor = ks_floor(node);
 
 	node->dentry = debugfs_create_file(cmd->name, 0600, ks_dir, node,
 					   &ks_node_fops);

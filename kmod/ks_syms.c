@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstats symbol resolution: NAME and its compiler clones.
+ *
+ * gcc emits copies of a function under new names (NAME.constprop.0,
+ * NAME.isra.0, NAME.part.0, and combinations such as
+ * NAME.constprop.0.isra.0); callers then call the copy, and a probe on NAME
+ * alone sees nothing.  Modules cannot walk kallsyms on these kernels
+ * (kallsyms_on_each_symbol and kallsyms_lookup_name are not exported), so
+ * clones are found with ftrace's exported filter API: ftrace_set_filter()
+ * on a private, never registered ftrace_ops matches a glob against every
+ * traceable function of the kernel and its modules and fails when nothing
+ * matches.  Refining globs (NAME.*, NAME.constprop.*, NAME.constprop.0 ...)
+ * enumerates the clones by name.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "ks_node.h"
+
+#define KS_CLONE_DEPTH	3	/* suffixes in a row: .constprop.0.isra.0.part.0 */
+#define KS_CLONE_INDEX	16	/* clone numbers tried per kind */
+
+struct ks_search {
+	struct ftrace_ops ops;		/* never registered: a filter scratchpad */
+	struct ks_node *node;
+	const char *mod;		/* "mod" of a "mod:name" request, or NULL */
+	char buf[KS_NAME_MAX + 2];
+};
+
+/* Does ftrace know a function matching @pattern (a name or a glob)? */
+static bool ks_ftrace_has(struct ks_search *s, const char *pattern)
+{
+	int ret;
+
+	/* ftrace_set_filter() writes into its buffer: hand it a copy */
+	if (strscpy(s->buf, pattern, sizeof(s->buf)) < 0)
+		return false;
+	/* ftrace_free_filter() leaves the hashes dangling: start afresh */
+	memset(&s->ops, 0, sizeof(s->ops));
+	ret = ftrace_set_filter(&s->ops, s->buf, strlen(s->buf), 1);
+	ftrace_free_filter(&s->ops);
+	return !ret;
+}
+
+/* Is @name one of this module's own symbols? */
+static bool ks_own_symbol(const char *name)
+{
+#ifdef CONFIG_KALLSYMS
+	struct mod_kallsyms *ks;
+	bool found = false;
+	unsigned int i;
+
+	preempt_disable();
+	ks = rcu_dereference_sched(THIS_MODULE->kallsyms);
+	for (i = 1; ks && i < ks->num_symtab && !found; i++)
+		found = !strcmp(ks->strtab + ks->symtab[i].st_name, name);
+	preempt_enable();
+	return found;
+#else
+	return false;
+#endif
+}
+
+/* Add @name (with the "mod:" prefix when one was asked for). */
+static int ks_add_sym(struct ks_search *s, const char *name)
+{
+	struct ks_node *node = s->node;
+	char sym[KS_NAME_MAX];
+	int len;
+
+	if (ks_own_symbol(name)) {
+		pr_err("%s: kstats does not trace itself\n", node->cmd.name);
+		return -EINVAL;
+	}
+	len = snprintf(sym, sizeof(sym), "%s%s%s", s->mod ? s->mod : "",
+		       s->mod ? ":" : "", name);
+	if (len >= sizeof(sym))
+		return 0;		/* cannot be named within the limit */
+	if (node->nsyms >= KS_SYMS_MAX) {
+		pr_warn("%s: more than %d clones, attaching the first %d\n",
+			node->cmd.name, KS_SYMS_MAX, KS_SYMS_MAX);
+		return -E2BIG;
+	}
+	strscpy(node->syms[node->nsyms++], sym, KS_NAME_MAX);
+	return 0;
+}
+
+/* Add every clone of @prefix: @prefix.KIND.N and, recursively, theirs. */
+static int ks_find_clones(struct ks_search *s, const char *prefix, int depth)
+{
+	static const char * const kinds[] = {
+		"constprop", "isra", "part", "lto_priv",
+	};
+	char pat[KS_NAME_MAX + 2], name[KS_NAME_MAX];
+	unsigned int k, n;
+	int ret;
+
+	if (depth >= KS_CLONE_DEPTH)
+		return 0;
+	snprintf(pat, sizeof(pat), "%s.*", prefix);
+	if (!ks_ftrace_has(s, pat))
+		return 0;
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		snprintf(pat, sizeof(pat), "%s.%s.*", prefix, kinds[k]);
+		if (!ks_ftrace_has(s, pat))
+			continue;
+		for (n = 0; n < KS_CLONE_INDEX; n++) {
+			if (snprintf(name, sizeof(name), "%s.%s.%u", prefix,
+				     kinds[k], n) >= sizeof(name))
+				break;
+			if (ks_ftrace_has(s, name)) {
+				ret = ks_add_sym(s, name);
+				if (ret)
+					return ret;
+			}
+			ret = ks_find_clones(s, name, depth + 1);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * ks_resolve_syms() - find the symbols a node attaches to
+ * @node: node whose cmd.name (a symbol, or "module:symbol") is resolved
+ *
+ * Fills node->syms with the symbol and, unless cmd.clones is off, every
+ * compiler clone of it that ftrace knows in the kernel and its modules.
+ * A name ftrace does not know is still tried as is (kprobes can attach to
+ * some functions ftrace cannot trace).
+ *
+ * Return: 0, -ENOENT when only clones were asked for and none exists,
+ * -EINVAL for a symbol of kstats itself, -ENOMEM.
+ */
+int ks_resolve_syms(struct ks_node *node)
+{
+	const char *colon = strchr(node->cmd.name, ':');
+	const char *name = colon ? colon + 1 : node->cmd.name;
+	struct ks_search *s;
+	int ret = -ENOMEM;
+
+	node->syms = kcalloc(KS_SYMS_MAX, sizeof(*node->syms), GFP_KERNEL);
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!node->syms || !s)
+		goto out;
+	s->node = node;
+	if (colon) {
+		s->mod = kstrndup(node->cmd.name, colon - node->cmd.name,
+				  GFP_KERNEL);
+		if (!s->mod)
+			goto out;
+	}
+	ret = 0;
+	if (ks_ftrace_has(s, name) || !node->cmd.clones)
+		ret = ks_add_sym(s, name);
+	if (!ret && node->cmd.clones)
+		ret = ks_find_clones(s, name, 0);
+	if (ret == -E2BIG)
+		ret = 0;
+	if (!ret && !node->nsyms)
+		ret = ks_add_sym(s, name);	/* let the backend decide */
+out:
+	if (s)
+		kfree(s->mod);
+	kfree(s);
+	return ret;
+}
