@@ -31,16 +31,18 @@ deps:
 deps-check:
 	@./scripts/deps-check.sh || ./scripts/deps.sh
 
-# Modules and static binaries for each kernel, staged for the VM.
-vm-stage:
-	@for k in $(KVERS); do \
-		echo "  BUILD   modules for $$k"; \
-		mkdir -p $(VMOUT)/$$k/modules || exit 1; \
-		for d in kmod tests/target; do \
-			$(MAKE) -s -C $$d KDIR=/lib/modules/$$k/build clean >/dev/null && \
-			$(MAKE) -s -C $$d KDIR=/lib/modules/$$k/build || exit 1; \
-			cp $$d/*.ko $(VMOUT)/$$k/modules/ || exit 1; \
-		done; \
+# Modules for each kernel, built in a copy of the sources (so kernels
+# build in parallel and kmod/ keeps no objects), staged for the VM.
+vm-stage: $(addprefix vm-stage-,$(KVERS))
+
+vm-stage-%:
+	@echo "  BUILD   modules for $*"
+	@rm -rf $(VMOUT)/$*/src && mkdir -p $(VMOUT)/$*/src/tests $(VMOUT)/$*/modules
+	@cp -r kmod include $(VMOUT)/$*/src/ && cp -r tests/target $(VMOUT)/$*/src/tests/
+	@rm -f $(VMOUT)/$*/src/kmod/*.o $(VMOUT)/$*/src/kmod/*.ko $(VMOUT)/$*/src/tests/target/*.ko
+	@for d in kmod tests/target; do \
+		$(MAKE) -s -C $(VMOUT)/$*/src/$$d KDIR=/lib/modules/$*/build || exit 1; \
+		cp $(VMOUT)/$*/src/$$d/*.ko $(VMOUT)/$*/modules/ || exit 1; \
 	done
 
 unit:

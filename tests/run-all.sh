@@ -42,7 +42,7 @@ for s in $suites; do
 	unit)	suite unit make -s -C tests/unit run ;;
 	cli)	[ -f tests/cli/Makefile ] && suite cli make -s -C tests/cli run ;;
 	plots)	[ -d plots/tests ] && suite plots /usr/bin/python3 -m pytest -q -rA -p no:cacheprovider plots/tests ;;
-	vm)	suite vm make -s vm ;;
+	vm)	suite vm make -s -j2 vm ;;
 	*)	echo "run-all: unknown suite '$s'" >&2; exit 2 ;;
 	esac
 done
