@@ -175,6 +175,9 @@ static int ks_node_show(struct seq_file *m, void *v)
 		   samples, node->backend->missed(node),
 		   samples ? min : 0, samples ? div64_u64(sum, samples) : 0,
 		   samples ? max : 0, node->floor);
+	if (node->cmd.sample > 1)
+		seq_printf(m, "# sampled 1 in %u: estimated calls %llu\n",
+			   node->cmd.sample, samples * node->cmd.sample);
 	seq_puts(m, "# percentiles");
 	for (i = 0; i < KSTATS_NR_PCT; i++)
 		seq_printf(m, " %s %llu", kstats_pct_name[i], pct[i]);

@@ -236,7 +236,11 @@ qemu_cmd() {
 	if [ $icount = 1 ]; then
 		QEMU+=(-icount shift=0,sleep=off -smp 1)
 	else
-		QEMU+=(-smp "$smp")
+		# One host thread runs every vCPU in turn: with parallel TCG
+		# threads, a vCPU can run a stale translation of code another
+		# vCPU just patched (ftrace/kprobes text_poke) and trap on an
+		# int3 the kernel already removed.  Real CPUs never do that.
+		QEMU+=(-accel tcg,thread=single -smp "$smp")
 	fi
 	QEMU+=(-kernel "$(kernel_image "$kver")" -initrd "$OUT/$kver/initramfs.cpio.gz")
 	# shellcheck disable=SC2206
