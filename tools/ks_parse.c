@@ -434,53 +434,54 @@ static int ks_build(struct ks_parser *ps, struct ks_node *node)
 	return 0;
 }
 
-/* Row order: per slot its CPU rows (ascending CPU), then the CPUS row. */
+/*
+ * Row order: each histogram (every CPU, and CPUS) lists its slots in
+ * strictly ascending order.  The module prints CPU after CPU, then the
+ * CPUS rows; rows interleaved slot by slot read the same.
+ */
 static int ks_check_order(struct ks_parser *ps, struct ks_node *node)
 {
-	long last_slot = -1, last_cpu = -1;
-	int open = 0;		/* CPU rows seen for a slot without its CPUS row */
+	long *last = malloc((node->nr_cpus + 1) * sizeof(*last));
 	size_t i;
+	__u32 h;
 
+	if (!last)
+		return ks_fail(ps, 0, "out of memory");
+	for (h = 0; h <= node->nr_cpus; h++)
+		last[h] = -1;
 	for (i = 0; i < ps->nr_rows; i++) {
 		const struct ks_row *r = &ps->rows[i];
+		const char *err = NULL;
 
 		if (!r->count)
-			return ks_fail(ps, r->line, "row with count 0 (only non-empty slots are listed)");
-		if (r->avg < kstats_slot_lo(r->slot, node->bits) ||
-		    r->avg > kstats_slot_hi(r->slot, node->bits, node->buckets))
-			return ks_fail(ps, r->line, "avg %llu outside slot %u [%llu, %llu]",
-				       (unsigned long long)r->avg, r->slot,
+			err = "row with count 0 (only non-empty slots are listed)";
+		else if (r->avg < kstats_slot_lo(r->slot, node->bits) ||
+			 r->avg > kstats_slot_hi(r->slot, node->bits, node->buckets))
+			err = "avg outside its slot";
+		else if (r->cpu >= 0 && r->cpu >= (long)node->ncpus)
+			err = "CPU number not below the CPUS count";
+		if (err) {
+			free(last);
+			return ks_fail(ps, r->line, "%s (slot %u [%llu, %llu], avg %llu, CPUS %u)",
+				       err, r->slot,
 				       (unsigned long long)kstats_slot_lo(r->slot, node->bits),
 				       (unsigned long long)kstats_slot_hi(r->slot, node->bits,
-									  node->buckets));
-		if (r->cpu >= 0 && r->cpu >= (long)node->ncpus)
-			return ks_fail(ps, r->line, "CPU %ld but CPUS says %u CPUs",
-				       r->cpu, node->ncpus);
-		if (!open) {
-			if ((long)r->slot <= last_slot)
-				return ks_fail(ps, r->line, "slot %u after slot %ld: slots must ascend",
-					       r->slot, last_slot);
-			last_slot = r->slot;
-			last_cpu = -1;
-		} else if ((long)r->slot != last_slot) {
-			return ks_fail(ps, r->line, "slot %ld has CPU rows but no CPUS row",
-				       last_slot);
+									  node->buckets),
+				       (unsigned long long)r->avg, node->ncpus);
 		}
-		if (r->cpu >= 0) {
-			if (r->cpu <= last_cpu)
-				return ks_fail(ps, r->line, "CPU %ld after CPU %ld: CPUs must ascend",
-					       r->cpu, last_cpu);
-			last_cpu = r->cpu;
-			open = 1;
-		} else {
-			if (!open)
-				return ks_fail(ps, r->line, "CPUS row for slot %u without CPU rows",
-					       r->slot);
-			open = 0;
+		h = node->nr_cpus;	/* CPUS */
+		if (r->cpu >= 0)
+			for (h = 0; node->cpus[h].cpu != (__u32)r->cpu; h++)
+				;
+		if ((long)r->slot <= last[h]) {
+			ks_fail(ps, r->line, "slot %u after slot %ld of the same %s: slots must ascend",
+				r->slot, last[h], r->cpu < 0 ? "CPUS" : "CPU");
+			free(last);
+			return -1;
 		}
+		last[h] = r->slot;
 	}
-	if (open)
-		return ks_fail(ps, 0, "slot %ld has CPU rows but no CPUS row", last_slot);
+	free(last);
 	return 0;
 }
 

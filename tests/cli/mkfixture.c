@@ -86,7 +86,7 @@ int main(int argc, char **argv)
 	}
 	n = kstats_total(total, nr);
 	kstats_percentiles(total, nr, bits, pct);
-	printf("# kstats %s attach=kretprobe:%s clock=local unit=ns bits=%u buckets=%u sample=1 state=active\n",
+	printf("# kstats %s attach=kretprobe:%s clock=local unit=ns bits=%u buckets=%u sample=1 maxactive=64 state=active\n",
 	       argv[1], argv[1], bits, buckets);
 	printf("# samples %llu missed %s min %llu avg %llu max %llu floor 0\n",
 	       (unsigned long long)n, argv[5], (unsigned long long)(n ? min : 0),
@@ -95,29 +95,24 @@ int main(int argc, char **argv)
 	for (k = 0; k < KSTATS_NR_PCT; k++)
 		printf(" %s %llu", kstats_pct_name[k], (unsigned long long)pct[k]);
 	printf(" precision_ppm %u estimate slot-mean\n", kstats_precision_ppm(bits));
-	{
-		__u64 *seen = calloc(ncpus + 1, sizeof(*seen));
+	/* as the module prints them: CPU after CPU, then the merge */
+	for (c = 0; c <= ncpus; c++) {
+		const struct kstats_slot *sl = c < ncpus ? &slots[(size_t)c * nr] : total;
+		__u64 t = c < ncpus ? cnt[c] : n, seen = 0, frac;
 
-		if (!seen)
-			return 1;
 		for (s = 0; s < nr; s++) {
-			for (c = 0; c <= ncpus; c++) {
-				const struct kstats_slot *sl = c < ncpus ?
-					&slots[(size_t)c * nr + s] : &total[s];
-				__u64 t = c < ncpus ? cnt[c] : n;
-
-				if (!sl->count)
-					continue;
-				seen[c] += sl->count;
-				printf("slot %-4u %s %-4u count %8llu  avg %8llu  p %.6f  n %8llu\n",
-				       s, c < ncpus ? "CPU " : "CPUS", c < ncpus ? c : ncpus,
-				       (unsigned long long)sl->count,
-				       (unsigned long long)kstats_slot_mean(sl),
-				       (double)seen[c] / (double)t,
-				       (unsigned long long)seen[c]);
-			}
+			if (!sl[s].count)
+				continue;
+			seen += sl[s].count;
+			frac = seen * 1000000ULL / t;
+			printf("slot %-3u  %-4s %-3u  count %8llu  avg %8llu  p %llu.%06llu  n %8llu\n",
+			       s, c < ncpus ? "CPU" : "CPUS", c < ncpus ? c : ncpus,
+			       (unsigned long long)sl[s].count,
+			       (unsigned long long)kstats_slot_mean(&sl[s]),
+			       (unsigned long long)(frac / 1000000),
+			       (unsigned long long)(frac % 1000000),
+			       (unsigned long long)seen);
 		}
-		free(seen);
 	}
 	free(slots);
 	free(total);
