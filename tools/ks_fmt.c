@@ -248,6 +248,32 @@ static void ks_fmt_change(char *buf, size_t len, __u64 v, __u64 base)
 	snprintf(buf, len, "%+.1f%%", ((double)v - (double)base) * 100.0 / (double)base);
 }
 
+/*
+ * Footnote the rows whose highest percentiles rest on fewer than 10
+ * samples above them: such tails are single events, not a distribution.
+ */
+static void ks_note_thin_tails(FILE *f, int markdown,
+			       struct ks_node *const *nodes,
+			       const char *const *labels, int n)
+{
+	int i, k, notes = 0;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < KSTATS_NR_PCT; k++)
+			if (nodes[i]->samples / 1000 * (1000 - kstats_pct_milli[k]) +
+			    nodes[i]->samples % 1000 * (1000 - kstats_pct_milli[k]) / 1000 < 10)
+				break;
+		if (k == KSTATS_NR_PCT || !nodes[i]->samples)
+			continue;
+		if (markdown && !notes++)
+			fputc('\n', f);
+		fprintf(f, "%s%s: %llu samples, %s and above rest on fewer than 10 samples%s\n",
+			markdown ? "Note: " : "# ", labels[i],
+			(unsigned long long)nodes[i]->samples, kstats_pct_name[k],
+			markdown ? ".  " : "");
+	}
+}
+
 void ks_print_compare(FILE *f, struct ks_node *const *nodes,
 		      const char *const *labels, int n, int markdown)
 {
@@ -321,6 +347,7 @@ void ks_print_compare(FILE *f, struct ks_node *const *nodes,
 			}
 			fputc('\n', f);
 		}
+		ks_note_thin_tails(f, 1, nodes, labels, n);
 		return;
 	}
 
@@ -349,6 +376,7 @@ void ks_print_compare(FILE *f, struct ks_node *const *nodes,
 	if (n > 1)
 		fprintf(f, "# change: against %s; changes below %.1f%% are within the histogram resolution\n",
 			labels[0], nodes[0]->precision_ppm / 10000.0);
+	ks_note_thin_tails(f, 0, nodes, labels, n);
 	if (!same_name) {
 		for (i = 0; i < n; i++)
 			fprintf(f, "# %s: %s\n", labels[i], nodes[i]->name);

@@ -284,6 +284,8 @@ same "compare --markdown" <<'EOF'
 | no-debug | 200000 | 75 | 115 | 151 | 220 | 269 | 1240 | 3142 |
 | debug | 200000 | 230 (+206.7%) | 368 (+220.0%) | 521 (+245.0%) | 726 (+230.0%) | 924 (+243.5%) | 4362 (+251.8%) | 10441 (+232.3%) |
 EOF
+r "$K" compare "$hand" "$tmp/a.json"
+if grep -qxF '# no-debug: 13 samples, p50 and above rest on fewer than 10 samples' "$tmp/out"; then ok "compare notes percentiles resting on fewer than 10 samples"; else notok "compare notes thin tails"; diag "$tmp/out"; fi
 fails "compare of different bits is refused" 1 "has bits=3 but $tmp/b4.json has bits=4" "$K" compare "$tmp/nd.json" "$tmp/b4.json"
 if [ ! -s "$tmp/out" ]; then ok "no table printed for different bits"; else notok "no table printed for different bits"; fi
 fails "compare of a missing file" 1 "$tmp/missing.json: No such file or directory" "$K" compare "$tmp/nd.json" "$tmp/missing.json"
