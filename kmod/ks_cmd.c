@@ -19,6 +19,11 @@
  *   pid N, tgid N only calls from that thread / process
  *   comm NAME     only calls from tasks with that comm
  *   cpus LIST     only calls on these CPUs (kernel cpulist syntax)
+ *   start A end B time from A to B on one CPU instead of a function's
+ *                 duration; A and B are function names (kprobes) or
+ *                 tracepoints "tp:NAME" / "tp:SUBSYSTEM:NAME"
+ *   gap yes|no    also keep GAP-NAME: time between consecutive calls
+ *                 (or section starts) on a CPU
  *
  * NAME: 1..KS_NAME_MAX-1 characters of [A-Za-z0-9_.:-]; "_control" and
  * "all" are reserved.  "mod:sym" names a symbol of module mod.
@@ -95,6 +100,7 @@ static int ks_parse_trace_opts(char *s, struct ks_cmd *cmd, const char **why)
 		static const char * const keys[] = {
 			"bits", "buckets", "via", "clock", "maxactive",
 			"clones", "sample", "pid", "tgid", "comm", "cpus",
+			"start", "end", "gap",
 		};
 		unsigned int k;
 
@@ -176,7 +182,37 @@ static int ks_parse_trace_opts(char *s, struct ks_cmd *cmd, const char **why)
 				goto bad_value;
 			strscpy(cmd->cpus, val, KS_CPUS_MAX);
 			break;
+		case 11:
+		case 12:
+			if (!ks_name_valid(val))
+				goto bad_value;
+			strscpy(k == 11 ? cmd->start : cmd->end, val,
+				KS_NAME_MAX);
+			break;
+		case 13:
+			if (!strcmp(val, "yes"))
+				cmd->gap = true;
+			else if (!strcmp(val, "no"))
+				cmd->gap = false;
+			else
+				goto bad_value;
+			break;
 		}
+	}
+	if (!cmd->start[0] != !cmd->end[0]) {
+		*why = "start and end go together";
+		return -EINVAL;
+	}
+	if (cmd->start[0]) {
+		if (cmd->via != KS_VIA_DEFAULT) {
+			*why = "start/end sections choose their own hooks";
+			return -EINVAL;
+		}
+		cmd->via = KS_VIA_SECTION;
+	}
+	if (cmd->gap && strlen(cmd->name) + strlen(KS_GAP_PREFIX) >= KS_NAME_MAX) {
+		*why = "name too long for its GAP- node";
+		return -EINVAL;
 	}
 	if (!buckets_given) {
 		cmd->buckets = kstats_default_buckets(cmd->bits);

@@ -15,6 +15,7 @@
 #endif
 
 #define KS_NAME_MAX	64	/* node names and symbols, NUL included */
+#define KS_GAP_PREFIX	"GAP-"
 #define KS_COMM_MAX	16	/* TASK_COMM_LEN */
 #define KS_CPUS_MAX	64	/* text of a cpulist */
 #define KS_MAXACTIVE_MAX 4096
@@ -33,6 +34,7 @@ enum ks_via {
 	KS_VIA_DEFAULT,		/* the cheapest the running kernel has */
 	KS_VIA_KRETPROBE,
 	KS_VIA_FPROBE,
+	KS_VIA_SECTION,		/* kprobe/tracepoint pair, from start/end */
 };
 
 enum ks_clock {
@@ -56,6 +58,9 @@ struct ks_cmd {
 	s32 tgid;			/* -1: any */
 	char comm[KS_COMM_MAX];		/* "": any */
 	char cpus[KS_CPUS_MAX];		/* "": any, else a cpulist */
+	char start[KS_NAME_MAX];	/* section start: SYM or tp:NAME */
+	char end[KS_NAME_MAX];		/* section end */
+	bool gap;			/* also a GAP-NAME node */
 };
 
 int ks_cmd_parse(char *line, struct ks_cmd *cmd, const char **why);

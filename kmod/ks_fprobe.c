@@ -27,6 +27,7 @@ static int ks_fp_entry(struct fprobe *fp, unsigned long entry_ip,
 	if (!ks_want(f->node))
 		return 1;	/* no exit hook for this call */
 	*(u64 *)entry_data = ks_now(f->node);
+	ks_gap(f->node, *(u64 *)entry_data);
 	return 0;
 }
 

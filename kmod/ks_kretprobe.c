@@ -30,6 +30,7 @@ static int ks_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (!ks_want(k->node))
 		return 1;	/* no return hook for this call */
 	*(u64 *)ri->data = ks_now(k->node);
+	ks_gap(k->node, *(u64 *)ri->data);
 	return 0;
 }
 

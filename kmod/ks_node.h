@@ -22,6 +22,7 @@ struct ks_node;
 struct ks_pcpu {
 	u64 min;
 	u64 max;
+	u64 t0;			/* section start, or last call for GAP- */
 	u32 skip;		/* calls left before the next sampled one */
 	struct kstats_slot slots[];
 };
@@ -52,6 +53,7 @@ struct ks_backend {
  * @backend: the hooks in use
  * @priv: the backend's state
  * @floor: what the backend reports for an empty function (calibration)
+ * @gap: the GAP-NAME node fed by the same hooks, or NULL
  * @syms: symbols attached (the name and its compiler clones)
  * @nsyms: entries in @syms
  */
@@ -67,6 +69,7 @@ struct ks_node {
 	const struct ks_backend *backend;
 	void *priv;
 	u64 floor;
+	struct ks_node *gap;
 	char (*syms)[KS_NAME_MAX];
 	unsigned int nsyms;
 };
@@ -76,6 +79,7 @@ struct ks_node {
 int ks_resolve_syms(struct ks_node *node);
 
 extern const struct ks_backend ks_kretprobe_backend;
+extern const struct ks_backend ks_section_backend;
 #ifdef CONFIG_FPROBE
 extern const struct ks_backend ks_fprobe_backend;
 #endif
@@ -120,6 +124,25 @@ static __always_inline u64 ks_now(const struct ks_node *node)
 	if (node->cmd.clock == KS_CLOCK_TSC)
 		return rdtsc_ordered();
 	return local_clock();
+}
+
+/* Account one measured value on this CPU. */
+static __always_inline void ks_record(struct ks_node *node, u64 delta);
+
+/* A timed call (or section) starts at @now: feed the GAP- node if any. */
+static __always_inline void ks_gap(struct ks_node *node, u64 now)
+{
+	struct ks_node *gap = node->gap;
+	struct ks_pcpu *p;
+	u64 last;
+
+	if (!gap)
+		return;
+	p = this_cpu_ptr(gap->pcpu);
+	last = p->t0;
+	p->t0 = now;
+	if (last && READ_ONCE(gap->active))
+		ks_record(gap, now - last);
 }
 
 /* Account one measured value on this CPU. */

@@ -91,6 +91,7 @@ static void ks_node_destroy(struct ks_node *node)
 		/* handlers run with preemption off: let running ones finish */
 		synchronize_rcu();
 	}
+	ks_node_destroy(node->gap);	/* fed by the hooks just removed */
 	free_percpu(node->pcpu);
 	free_cpumask_var(node->cpus);
 	kfree(node->syms);
@@ -214,9 +215,11 @@ static char *ks_get_cmd(const char __user *ubuf, size_t count)
 	return buf;
 }
 
-/* start, stop or reset @node. */
+/* start, stop or reset @node (and its GAP- node). */
 static void ks_node_act(struct ks_node *node, enum ks_verb verb)
 {
+	if (node->gap)
+		ks_node_act(node->gap, verb);
 	switch (verb) {
 	case KS_VERB_START:
 		WRITE_ONCE(node->active, true);
@@ -281,6 +284,8 @@ static const struct ks_backend *ks_pick_backend(enum ks_via via)
 	switch (via) {
 	case KS_VIA_KRETPROBE:
 		return &ks_kretprobe_backend;
+	case KS_VIA_SECTION:
+		return &ks_section_backend;
 	case KS_VIA_FPROBE:
 #ifdef CONFIG_FPROBE
 		return &ks_fprobe_backend;
@@ -323,8 +328,9 @@ static struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 		node->backend = NULL;
 		goto err;
 	}
-	node->cmd.via = node->backend == &ks_kretprobe_backend ?
-			KS_VIA_KRETPROBE : KS_VIA_FPROBE;
+	if (node->cmd.via == KS_VIA_DEFAULT)
+		node->cmd.via = node->backend == &ks_kretprobe_backend ?
+				KS_VIA_KRETPROBE : KS_VIA_FPROBE;
 
 	pcpu_size = struct_size_t(struct ks_pcpu, slots, node->nslots);
 	if (pcpu_size > KS_PCPU_MAX) {
@@ -366,7 +372,7 @@ static noinline void ks_calib_target(void)
 #define KS_CALIB_CALLS	1000
 
 /* Floor per backend and clock, 0 until measured (under ks_lock). */
-static u64 ks_floors[3][2];
+static u64 ks_floors[KS_VIA_SECTION][2];
 
 /*
  * The floor of @backend with @clock: the p50 it reports for an empty
@@ -374,13 +380,15 @@ static u64 ks_floors[3][2];
  */
 static u64 ks_floor(const struct ks_node *model)
 {
-	u64 *floor = &ks_floors[model->cmd.via][model->cmd.clock];
 	struct ks_cmd cmd = model->cmd;
-	u64 pct[KSTATS_NR_PCT];
+	u64 pct[KSTATS_NR_PCT], *floor;
 	struct kstats_slot *all;
 	struct ks_node *node;
 	int i, cpu;
 
+	if (cmd.via >= KS_VIA_SECTION)
+		return 0;	/* sections are not calibrated */
+	floor = &ks_floors[cmd.via][cmd.clock];
 	if (*floor)
 		return *floor;
 	strscpy(cmd.name, "ks_calib_target", sizeof(cmd.name));
@@ -391,6 +399,7 @@ static u64 ks_floor(const struct ks_node *model)
 	cmd.tgid = -1;
 	cmd.comm[0] = '\0';
 	cmd.cpus[0] = '\0';
+	cmd.gap = false;
 	node = ks_node_alloc(&cmd);
 	if (IS_ERR(node))
 		return 0;
@@ -419,6 +428,65 @@ out:
 	return *floor;
 }
 
+/* The two points of a "start A end B" section, as the node's symbols. */
+static int ks_section_syms(struct ks_node *node)
+{
+	node->syms = kcalloc(2, sizeof(*node->syms), GFP_KERNEL);
+	if (!node->syms)
+		return -ENOMEM;
+	strscpy(node->syms[0], node->cmd.start, KS_NAME_MAX);
+	strscpy(node->syms[1], node->cmd.end, KS_NAME_MAX);
+	node->nsyms = 2;
+	return 0;
+}
+
+/* GAP- nodes have no hooks of their own: their parent's feed them. */
+static int ks_gap_attach(struct ks_node *node)
+{
+	return 0;
+}
+
+static void ks_gap_detach(struct ks_node *node)
+{
+}
+
+static u64 ks_gap_missed(struct ks_node *node)
+{
+	return 0;
+}
+
+static const struct ks_backend ks_gap_backend = {
+	.name = "gap",
+	.attach = ks_gap_attach,
+	.detach = ks_gap_detach,
+	.missed = ks_gap_missed,
+};
+
+/* Make @node's GAP-NAME node: same layout and filters, its own slots. */
+static int ks_gap_alloc(struct ks_node *node)
+{
+	struct ks_cmd cmd = node->cmd;
+	struct ks_node *gap;
+
+	snprintf(cmd.name, sizeof(cmd.name), KS_GAP_PREFIX "%s",
+		 node->cmd.name);
+	cmd.gap = false;
+	gap = ks_node_alloc(&cmd);
+	if (IS_ERR(gap))
+		return PTR_ERR(gap);
+	gap->backend = &ks_gap_backend;
+	gap->syms = kcalloc(1, sizeof(*gap->syms), GFP_KERNEL);
+	if (!gap->syms) {
+		ks_node_destroy(gap);
+		return -ENOMEM;
+	}
+	strscpy(gap->syms[0], node->cmd.name, KS_NAME_MAX);
+	gap->nsyms = 1;
+	gap->active = true;
+	node->gap = gap;
+	return 0;
+}
+
 /* Build, attach and publish a node for "trace"; caller holds ks_lock. */
 static int ks_trace(const struct ks_cmd *cmd)
 {
@@ -438,9 +506,17 @@ static int ks_trace(const struct ks_cmd *cmd)
 	if (IS_ERR(node))
 		return PTR_ERR(node);
 
-	ret = ks_resolve_syms(node);
+	if (cmd->via == KS_VIA_SECTION)
+		ret = ks_section_syms(node);
+	else
+		ret = ks_resolve_syms(node);
 	if (ret)
 		goto err;
+	if (cmd->gap) {
+		ret = ks_gap_alloc(node);
+		if (ret)
+			goto err;
+	}
 
 	node->active = true;
 	ret = node->backend->attach(node);
@@ -465,6 +541,19 @@ static int ks_trace(const struct ks_cmd *cmd)
 		pr_err("%s: cannot create debugfs file: error %d\n",
 		       cmd->name, ret);
 		goto err;
+	}
+	if (node->gap) {
+		node->gap->dentry = debugfs_create_file(node->gap->cmd.name,
+							0600, ks_dir,
+							node->gap,
+							&ks_node_fops);
+		if (IS_ERR(node->gap->dentry)) {
+			ret = PTR_ERR(node->gap->dentry);
+			node->gap->dentry = NULL;
+			pr_err("%s: cannot create debugfs file: error %d\n",
+			       node->gap->cmd.name, ret);
+			goto err;
+		}
 	}
 	list_add_tail(&node->list, &ks_nodes);
 	ks_nr_nodes++;

@@ -12,6 +12,9 @@
  *   clone    ks_target_clone(7)           N calls of a static function
  *                                         that gcc clones (.constprop.0)
  *   sleep    ks_target_sleep(ms)          1 call sleeping ARG ms (N ignored)
+ *   section  N times: ks_target_mark_a(), spin ARG ns, kmalloc(64),
+ *            ks_target_mark_b(), kfree(): sections between two functions
+ *            or a function and the kmem:kmalloc / kmem:kfree tracepoints
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,6 +24,7 @@
 #include <linux/sched/clock.h>
 #include <linux/uaccess.h>
 #include <linux/kernel.h>
+#include <linux/slab.h>
 
 static struct dentry *kt_dir;
 static int kt_sink;
@@ -59,13 +63,40 @@ static noinline int ks_target_clone(int k)
 	return READ_ONCE(kt_sink);
 }
 
+/*
+ * Section marks: functions that start and end a timed section.  Their
+ * bodies differ, or gcc's identical code folding makes them one function.
+ */
+static noinline void ks_target_mark_a(void)
+{
+	WRITE_ONCE(kt_sink, 1);
+}
+
+static noinline void ks_target_mark_b(void)
+{
+	WRITE_ONCE(kt_sink, 2);
+}
+
+/* One section: mark a, spin @ns, allocate, mark b, free. */
+static noinline int ks_target_section(unsigned int ns)
+{
+	void *p;
+
+	ks_target_mark_a();
+	ks_target_delay(ns);
+	p = kmalloc(64, GFP_KERNEL);
+	ks_target_mark_b();
+	kfree(p);
+	return p ? 0 : -ENOMEM;
+}
+
 /* Sleeps @ms milliseconds. */
 static noinline void ks_target_sleep(unsigned int ms)
 {
 	msleep(ms);
 }
 
-enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP };
+enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP, KT_SECTION };
 
 static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			size_t count, loff_t *ppos)
@@ -83,8 +114,8 @@ static ssize_t kt_write(struct file *file, const char __user *ubuf,
 	ret = sscanf(buf, "%u %u", &n, &arg);
 	if (ret < 1 || n > 100000000 || arg > 1000000)
 		return -EINVAL;
-	if ((what == KT_DELAY || what == KT_RECURSE || what == KT_SLEEP) &&
-	    ret < 2)
+	if ((what == KT_DELAY || what == KT_RECURSE || what == KT_SLEEP ||
+	     what == KT_SECTION) && ret < 2)
 		return -EINVAL;
 	if (what == KT_RECURSE && (arg < 1 || arg > 64))
 		return -EINVAL;
@@ -107,6 +138,10 @@ static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			ks_target_sleep(arg);
 			i = n;
 			break;
+		case KT_SECTION:
+			if (ks_target_section(arg))
+				return -ENOMEM;
+			break;
 		}
 		if (what != KT_SLEEP && !(i & 0xffff))
 			cond_resched();
@@ -124,7 +159,7 @@ static int __init kt_init(void)
 	static const char * const names[] = {
 		[KT_EMPTY] = "empty", [KT_DELAY] = "delay",
 		[KT_RECURSE] = "recurse", [KT_CLONE] = "clone",
-		[KT_SLEEP] = "sleep",
+		[KT_SLEEP] = "sleep", [KT_SECTION] = "section",
 	};
 	unsigned long i;
 

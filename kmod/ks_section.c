@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstats section backend: the time from one point to another on the same
+ * CPU ("trace NAME start A end B").  A point is a function entry (a kprobe)
+ * or a tracepoint ("tp:NAME" or "tp:SUBSYSTEM:NAME"; tracepoints are found
+ * with for_each_kernel_tracepoint()).  The start time lives in the per-CPU
+ * part of the node; an end without a start on that CPU is ignored.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/tracepoint.h>
+#include <linux/slab.h>
+#include "ks_node.h"
+
+/* One end of the section. */
+struct ks_point {
+	struct ks_node *node;
+	bool is_end;
+	struct kprobe kp;		/* a function entry, or */
+	struct tracepoint *tp;		/* a tracepoint */
+	bool registered;
+};
+
+struct ks_sec {
+	struct ks_point pt[2];
+};
+
+static __always_inline void ks_sec_hit(struct ks_point *pt)
+{
+	struct ks_node *node = pt->node;
+	struct ks_pcpu *p;
+	u64 now, t0;
+
+	preempt_disable_notrace();
+	p = this_cpu_ptr(node->pcpu);
+	if (!pt->is_end) {
+		if (ks_want(node)) {
+			p->t0 = ks_now(node);
+			ks_gap(node, p->t0);
+		}
+	} else if (p->t0) {
+		now = ks_now(node);
+		t0 = p->t0;
+		p->t0 = 0;
+		ks_record(node, now - t0);
+	}
+	preempt_enable_notrace();
+}
+
+static int ks_sec_kprobe(struct kprobe *kp, struct pt_regs *regs)
+{
+	ks_sec_hit(container_of(kp, struct ks_point, kp));
+	return 0;
+}
+
+NOKPROBE_SYMBOL(ks_sec_kprobe);
+
+/*
+ * Tracepoint probes receive the tracepoint's arguments after @data; this
+ * one ignores them, which the C calling convention allows on x86-64.
+ */
+static void notrace ks_sec_tp(void *data)
+{
+	ks_sec_hit(data);
+}
+
+NOKPROBE_SYMBOL(ks_sec_tp);
+
+struct ks_tp_find {
+	const char *name;
+	struct tracepoint *tp;
+};
+
+static void ks_tp_match(struct tracepoint *tp, void *priv)
+{
+	struct ks_tp_find *f = priv;
+
+	if (!f->tp && !strcmp(tp->name, f->name))
+		f->tp = tp;
+}
+
+/* Hook one point; @spec is "SYMBOL" or "tp:[SUBSYSTEM:]NAME". */
+static int ks_point_attach(struct ks_node *node, struct ks_point *pt,
+			   const char *spec)
+{
+	struct ks_tp_find f = { };
+	const char *colon;
+	int ret;
+
+	pt->node = node;
+	if (strncmp(spec, "tp:", 3)) {
+		pt->kp.symbol_name = spec;
+		pt->kp.pre_handler = ks_sec_kprobe;
+		ret = register_kprobe(&pt->kp);
+		if (ret == -EINVAL)
+			ret = -ENOENT;
+		if (ret)
+			pr_err("%s: cannot probe %s: error %d\n",
+			       node->cmd.name, spec, ret);
+		pt->registered = !ret;
+		return ret;
+	}
+	colon = strrchr(spec, ':');	/* tp:sched:sched_switch -> sched_switch */
+	f.name = colon + 1;
+	for_each_kernel_tracepoint(ks_tp_match, &f);
+	if (!f.tp) {
+		pr_err("%s: no tracepoint %s in this kernel\n",
+		       node->cmd.name, f.name);
+		return -ENOENT;
+	}
+	pt->tp = f.tp;
+	ret = tracepoint_probe_register(f.tp, (void *)ks_sec_tp, pt);
+	if (ret)
+		pr_err("%s: cannot hook tracepoint %s: error %d\n",
+		       node->cmd.name, f.name, ret);
+	pt->registered = !ret;
+	return ret;
+}
+
+static void ks_point_detach(struct ks_point *pt)
+{
+	if (!pt->registered)
+		return;
+	if (pt->tp)
+		tracepoint_probe_unregister(pt->tp, (void *)ks_sec_tp, pt);
+	else
+		unregister_kprobe(&pt->kp);
+	pt->registered = false;
+}
+
+static void ks_sec_detach(struct ks_node *node)
+{
+	struct ks_sec *sec = node->priv;
+
+	if (!sec)
+		return;
+	ks_point_detach(&sec->pt[0]);
+	ks_point_detach(&sec->pt[1]);
+	/* tracepoint probes may still run until a grace period ends */
+	tracepoint_synchronize_unregister();
+	kfree(sec);
+	node->priv = NULL;
+}
+
+static int ks_sec_attach(struct ks_node *node)
+{
+	struct ks_sec *sec;
+	int ret;
+
+	sec = kzalloc(sizeof(*sec), GFP_KERNEL);
+	if (!sec)
+		return -ENOMEM;
+	node->priv = sec;
+	sec->pt[1].is_end = true;
+	/* the end first: a start alone would only leave stale times */
+	ret = ks_point_attach(node, &sec->pt[1], node->syms[1]);
+	if (!ret)
+		ret = ks_point_attach(node, &sec->pt[0], node->syms[0]);
+	if (ret)
+		ks_sec_detach(node);
+	return ret;
+}
+
+static u64 ks_sec_missed(struct ks_node *node)
+{
+	struct ks_sec *sec = node->priv;
+
+	if (!sec)
+		return 0;
+	return sec->pt[0].kp.nmissed + sec->pt[1].kp.nmissed;
+}
+
+const struct ks_backend ks_section_backend = {
+	.name = "section",
+	.attach = ks_sec_attach,
+	.detach = ks_sec_detach,
+	.missed = ks_sec_missed,
+};
