@@ -110,10 +110,13 @@ static void ks_explain(int e, const char *file, const char *cmd, char *err,
 		       size_t errlen)
 {
 	char verb[16] = "", name[128] = "", clones[256];
+	const char *sym;
 
 	sscanf(cmd, "%15s %127s", verb, name);
 	if (!strncmp(name, "pcpu:", 5))
 		memmove(name, name + 5, strlen(name + 5) + 1);
+	sym = strrchr(name, ':');	/* MODULE:SYMBOL */
+	sym = sym ? sym + 1 : name;
 	switch (e) {
 	case EPERM:
 	case EACCES:
@@ -126,7 +129,7 @@ static void ks_explain(int e, const char *file, const char *cmd, char *err,
 				 strcmp(file, "_control") ? file : name);
 			break;
 		}
-		ks_find_clones(name, clones, sizeof(clones));
+		ks_find_clones(sym, clones, sizeof(clones));
 		if (*clones)
 			snprintf(err, errlen,
 				 "'%s': no function '%s' to attach to, but the compiler made clones of it: %s; trace those with --clones yes (or give a clone's full name)",
@@ -138,7 +141,7 @@ static void ks_explain(int e, const char *file, const char *cmd, char *err,
 		break;
 	case EINVAL:
 		snprintf(err, errlen,
-			 "'%s': invalid command: an option or value the module does not accept (see kstats %s --help)",
+			 "'%s': refused by the module as invalid (dmesg says why; see kstats %s --help)",
 			 cmd, verb);
 		break;
 	case EEXIST:

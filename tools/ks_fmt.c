@@ -70,7 +70,7 @@ void ks_print_summary(FILE *f, const struct ks_node *node)
 	const char *ptr[KSTATS_NR_PCT];
 	int k;
 
-	fprintf(f, "%s: %s %s, clock %s, unit %s, bits %u, state %s\n",
+	fprintf(f, "%s: %s:%s, clock %s (%s), bits %u, state %s\n",
 		node->name, node->attach[0] ? node->attach : "?",
 		node->symbols && node->symbols[0] ? node->symbols : node->name,
 		node->clock[0] ? node->clock : "?", node->unit, node->bits,

@@ -90,7 +90,7 @@ tap "$T" --delta "$tmp/s1.txt" "$tmp/s2.txt" "$tmp/s12.txt"
 fake
 r "$K" show -f "$hand"
 same "show -f: summary, percentiles and bars" <<'EOF'
-find_vma: kretprobe find_vma, clock local, unit ns, bits 3, state active
+find_vma: kretprobe:find_vma, clock local (ns), bits 3, state active
      samples      missed         min         avg         max
           13           0       97 ns      184 ns     1.00 us
          p10         p50         p90         p95         p98         p99       p99.9
@@ -113,7 +113,7 @@ r "$K" show find_vma
 if cmp -s "$tmp/out" "$tmp/show-file"; then ok "show NAME reads the live node like show -f"; else notok "show NAME reads the live node like show -f"; fi
 r "$K" show find_vma --cpu=1 --no-hist
 same "show --cpu: per-CPU table" <<'EOF'
-find_vma: kretprobe find_vma, clock local, unit ns, bits 3, state active
+find_vma: kretprobe:find_vma, clock local (ns), bits 3, state active
      samples      missed         min         avg         max
           13           0       97 ns      184 ns     1.00 us
          p10         p50         p90         p95         p98         p99       p99.9
@@ -168,7 +168,7 @@ fails "ENOENT on trace without clones hints at inlining" 1 "it may have been inl
 fails "ENOENT on remove: no such node" 1 "no node named 'zz'" env KSTATS_TEST_ERRNO=2 "$K" remove zz
 fails "EEXIST" 1 "a node named 'find_vma' already exists (kstats remove find_vma)" \
 	env KSTATS_TEST_ERRNO=17 "$K" trace find_vma
-fails "EINVAL" 1 "invalid command" env KSTATS_TEST_ERRNO=22 "$K" trace find_vma --via fprobe
+fails "EINVAL" 1 "refused by the module as invalid (dmesg says why" env KSTATS_TEST_ERRNO=22 "$K" trace find_vma --via fprobe
 fails "EPERM: needs root" 1 "kstats needs root" env KSTATS_TEST_ERRNO=1 "$K" reset all
 fails "ENOMEM" 1 "out of memory" env KSTATS_TEST_ERRNO=12 "$K" trace find_vma --bits 8
 unset KSTATS_KALLSYMS
@@ -404,7 +404,7 @@ fails "watch -i 0 is refused" 2 "-i wants seconds" "$K" watch find_vma -i 0
 # ---- run ----
 fake find_vma "$hand"
 r "$K" run --bits 3 find_vma -- sh -c 'echo child ran'
-if [ $rc = 0 ] && [ "$(head -1 "$tmp/out")" = "child ran" ] && grep -q '^find_vma: kretprobe' "$tmp/out"; then ok "run: command output, then the result"; else notok "run: command output, then the result (exit $rc)"; diag "$tmp/out" "$tmp/err"; fi
+if [ $rc = 0 ] && [ "$(head -1 "$tmp/out")" = "child ran" ] && grep -q '^find_vma: kretprobe:find_vma' "$tmp/out"; then ok "run: command output, then the result"; else notok "run: command output, then the result (exit $rc)"; diag "$tmp/out" "$tmp/err"; fi
 r cat "$dbg/_control"
 same "run: trace, stop, remove written to _control" <<'EOF'
 trace find_vma bits 3
