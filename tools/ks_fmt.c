@@ -53,6 +53,11 @@ char *ks_fmt_value(char *buf, size_t len, __u64 v, const char *unit)
 	return buf;
 }
 
+int ks_value_width(const char *unit)
+{
+	return strcmp(unit, "ns") ? 15 : 10;
+}
+
 /* Print one right-aligned row of @n cells of width @w. */
 static void ks_print_cells(FILE *f, const char *const *cells, int n, int w)
 {
@@ -68,14 +73,14 @@ void ks_print_summary(FILE *f, const struct ks_node *node)
 	static const char * const head[] = { "samples", "missed", "min", "avg", "max" };
 	char cells[KSTATS_NR_PCT][32];
 	const char *ptr[KSTATS_NR_PCT];
-	int k;
+	int k, w = ks_value_width(node->unit) + 2;
 
 	fprintf(f, "%s: %s:%s, clock %s (%s), bits %u, state %s\n",
 		node->name, node->attach[0] ? node->attach : "?",
 		node->symbols && node->symbols[0] ? node->symbols : node->name,
 		node->clock[0] ? node->clock : "?", node->unit, node->bits,
 		node->state[0] ? node->state : "?");
-	ks_print_cells(f, head, 5, 12);
+	ks_print_cells(f, head, 5, w);
 	snprintf(cells[0], 32, "%llu", (unsigned long long)node->samples);
 	snprintf(cells[1], 32, "%llu", (unsigned long long)node->missed);
 	ks_fmt_value(cells[2], 32, node->min, node->unit);
@@ -83,8 +88,8 @@ void ks_print_summary(FILE *f, const struct ks_node *node)
 	ks_fmt_value(cells[4], 32, node->max, node->unit);
 	for (k = 0; k < 5; k++)
 		ptr[k] = cells[k];
-	ks_print_cells(f, ptr, 5, 12);
-	ks_print_cells(f, kstats_pct_name, KSTATS_NR_PCT, 12);
+	ks_print_cells(f, ptr, 5, w);
+	ks_print_cells(f, kstats_pct_name, KSTATS_NR_PCT, w);
 	for (k = 0; k < KSTATS_NR_PCT; k++) {
 		if (node->samples)
 			ks_fmt_value(cells[k], 32, node->pct[k], node->unit);
@@ -92,7 +97,7 @@ void ks_print_summary(FILE *f, const struct ks_node *node)
 			strcpy(cells[k], "-");
 		ptr[k] = cells[k];
 	}
-	ks_print_cells(f, ptr, KSTATS_NR_PCT, 12);
+	ks_print_cells(f, ptr, KSTATS_NR_PCT, w);
 	fprintf(f, "percentiles are slot means, within %.1f%% of the true value (bits %u)\n",
 		node->precision_ppm / 10000.0, node->bits);
 	if (node->sample > 1)
@@ -108,14 +113,14 @@ void ks_print_summary(FILE *f, const struct ks_node *node)
 
 void ks_print_cpu_table(FILE *f, const struct ks_node *node)
 {
+	int k, w = ks_value_width(node->unit);
 	__u64 pct[KSTATS_NR_PCT];
 	char buf[32];
 	__u32 c;
-	int k;
 
 	fprintf(f, "%5s %12s", "CPU", "samples");
 	for (k = 0; k < KSTATS_NR_PCT; k++)
-		fprintf(f, " %10s", kstats_pct_name[k]);
+		fprintf(f, " %*s", w, kstats_pct_name[k]);
 	fputc('\n', f);
 	for (c = 0; c <= node->nr_cpus; c++) {
 		const struct kstats_slot *sl = c < node->nr_cpus ?
@@ -129,7 +134,7 @@ void ks_print_cpu_table(FILE *f, const struct ks_node *node)
 		fprintf(f, " %12llu", (unsigned long long)total);
 		kstats_percentiles(sl, node->nr_slots, node->bits, pct);
 		for (k = 0; k < KSTATS_NR_PCT; k++)
-			fprintf(f, " %10s", total ? ks_fmt_value(buf, sizeof(buf), pct[k],
+			fprintf(f, " %*s", w, total ? ks_fmt_value(buf, sizeof(buf), pct[k],
 								 node->unit) : "-");
 		fputc('\n', f);
 	}

@@ -48,6 +48,14 @@ char *ks_fmt_scaled(char *buf, size_t len, __u64 v, const struct ks_scale *sc);
 char *ks_fmt_value(char *buf, size_t len, __u64 v, const char *unit);
 
 /**
+ * ks_value_width() - column width that fits ks_fmt_value() of @unit
+ * @unit: node unit
+ *
+ * Return: 10 for ns ("1023 us"), 15 otherwise ("12345678 cycles").
+ */
+int ks_value_width(const char *unit);
+
+/**
  * ks_print_summary() - header, samples/missed/min/avg/max and percentiles
  * @f:    output
  * @node: node

@@ -1033,7 +1033,7 @@ static int cmd_watch(int argc, char **argv)
 	double interval = 1.0, t0, last, now;
 	long count = -1, it;
 	struct ks_node *prev;
-	int opt, nn, i, hist = 0, ret = 0;
+	int opt, nn, i, hist = 0, ret = 0, w = 0;
 	char *end;
 
 	while ((opt = getopt_long(argc, argv, "i:n:h", lo, NULL)) != -1) {
@@ -1077,10 +1077,13 @@ static int cmd_watch(int argc, char **argv)
 	signal(SIGTERM, ks_on_signal);
 	printf("# every %g s: what each interval added; percentiles of the interval's histogram\n",
 	       interval);
+	for (i = 0; i < nn; i++)
+		if (ks_value_width(prev[i].unit) > w)
+			w = ks_value_width(prev[i].unit);
 	printf("%8s %-20s %10s %10s %8s", "TIME", "NAME", "SAMPLES", "RATE/s", "MISSED");
 	for (i = 0; i < KSTATS_NR_PCT; i++)
 		if (i != 3 && i != 4)	/* p95 p98: keep the line short */
-			printf(" %10s", kstats_pct_name[i]);
+			printf(" %*s", w, kstats_pct_name[i]);
 	printf("\n");
 	fflush(stdout);
 	t0 = last = ks_now();
@@ -1123,7 +1126,7 @@ static int cmd_watch(int argc, char **argv)
 			       (unsigned long long)d.missed);
 			for (k = 0; k < KSTATS_NR_PCT; k++)
 				if (k != 3 && k != 4)
-					printf(" %10s", d.samples ?
+					printf(" %*s", w, d.samples ?
 					       ks_fmt_value(buf, sizeof(buf), d.pct[k], d.unit) : "-");
 			printf("%s\n", reset ? "  (reset)" : "");
 			if (hist && d.samples)

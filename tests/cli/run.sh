@@ -376,6 +376,11 @@ r grep -c '^kstats_latency_seconds_count{' "$tmp/p1.prom"
 same "export --prometheus: per-CPU series and cpu=\"all\" for each function" <<'EOF'
 6
 EOF
+sed 's/clock=local unit=ns/clock=tsc unit=cycles/; s/kstats find_vma/kstats find_vma_tsc/' "$hand" >"$tmp/tsc.txt"
+"$K" export --prometheus -f "$tmp/tsc.txt" -f "$hand" >"$tmp/p3.prom"
+promcheck "export --prometheus of a TSC node and an ns node" "$tmp/p3.prom"
+if grep -qxF 'kstats_latency_cycles_sum{function="find_vma_tsc",cpu="all"} 2390' "$tmp/p3.prom"; then ok "export --prometheus: cycles stay cycles"; else notok "export --prometheus: cycles stay cycles"; diag "$tmp/p3.prom"; fi
+fails "compare of cycles with ns is refused" 1 "is in ns but $tmp/tsc.txt is in cycles" "$K" compare "$hand" "$tmp/tsc.txt"
 fails "export --prometheus of one function twice is refused" 1 "series would clash" "$K" export --prometheus find_vma -f "$hand"
 fails "export --json of two sources is refused" 1 "one source" "$K" export --json find_vma -f "$hand"
 fails "export without a format" 2 "--json, --csv or --prometheus expected" "$K" export find_vma
