@@ -39,7 +39,7 @@ mkdir -p "$cap"
 for log in "$out"/*/console.log; do
 	[ -f "$log" ] || continue
 	tr -d '\r' <"$log" | awk -v dir="$cap" '
-		/^=== node BEGIN / { f = dir "/" $4; printf "" > f; next }
+		/^=== node BEGIN / { f = dir "/" $4; print "# SPDX-License-Identifier: GPL-2.0" > f; next }
 		/^=== node END/ { if (f) close(f); f = ""; next }
 		f && !/^\[ *[0-9]+\.[0-9]+\]/ { print >> f }'
 done
