@@ -1,0 +1,259 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kstats demo: the three measurements of the kernel threads (find_vma,
+# should_failslab/should_fail_alloc_page, vm_normal_page), run in a QEMU VM
+# on an installed Debian kernel (default) or on this machine (--host), then
+# the report, snapshots and figures in one folder.  See demo/README.md.
+#
+#   demo/demo.sh [-k KVER] [-o DIR] [--build] [--smp N] [--icount]
+#   demo/demo.sh --host [-o DIR] [--build]
+#
+# Environment: DEMO_* workload sizes (demo/README.md), KS_DEMO_VMOUT (VM
+# staging, default demo-out/.vm), KS_VM_* knobs of tests/vm/run.sh.
+
+set -u
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+PY=/usr/bin/python3
+KSTATS=$REPO/tools/kstats.static
+WORKLOADS="ks-pagefault ks-openmiss ks-alloc ks-fork"
+
+usage() {
+	sed -n '3,13s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+
+kver="" out="" host=0 build=0 smp=1 icount=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	-k)		[ $# -ge 2 ] || usage; kver=$2; shift ;;
+	-o)		[ $# -ge 2 ] || usage; out=$2; shift ;;
+	--host)		host=1 ;;
+	--build)	build=1 ;;
+	--smp)		[ $# -ge 2 ] || usage; smp=$2; shift ;;
+	--icount)	icount=1 ;;
+	-h|--help)	usage ;;
+	*)		echo "demo: unknown argument '$1'" >&2; usage ;;
+	esac
+	shift
+done
+
+T0=$(date +%s.%N)
+# step TEXT: a progress line with the elapsed time.
+step() {
+	printf '[%5.1fs] %s\n' "$(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')" "$*"
+}
+die() { echo "demo: $*" >&2; exit 1; }
+
+# The newest Debian kernel that can boot in the VM: an image and headers.
+newest_kver() {
+	local img k
+	for img in /boot/vmlinuz-*; do
+		[ -f "$img" ] || continue
+		k=${img#/boot/vmlinuz-}
+		[ -d "/lib/modules/$k/build" ] && echo "$k"
+	done | sort -V | tail -n 1
+}
+
+# config_val KVER OPTION: y, n or "" (unknown) from the kernel's config.
+config_val() {
+	local cfg=/boot/config-$1
+	if [ ! -r "$cfg" ]; then
+		if [ "$1" = "$(uname -r)" ] && [ -r /proc/config.gz ]; then
+			zcat /proc/config.gz > "$STAGE/config" 2>/dev/null
+			cfg=$STAGE/config
+		else
+			return 0
+		fi
+	fi
+	if grep -q "^CONFIG_$2=[ym]" "$cfg"; then
+		echo y
+	else
+		echo n	# "is not set", or absent because what it needs is off
+	fi
+}
+
+# stage_scenarios DIR KVER: the scenarios plus _env.sh (kernel config
+# facts, DEMO_* sizes from the environment).
+stage_scenarios() {
+	local dir=$1 k=$2 v
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$REPO"/demo/scenarios/*.sh "$dir/"
+	{
+		echo "# SPDX-License-Identifier: GPL-2.0"
+		echo "# Written by demo/demo.sh for $k."
+		for v in FAILSLAB FAIL_PAGE_ALLOC; do
+			echo "KS_DEMO_CONFIG_$v=$(config_val "$k" $v)"
+		done
+		if [ $host = 1 ]; then	# real hardware: more samples, still quick
+			echo ": \${DEMO_PF_N:=100000} \${DEMO_OPEN_N:=1000000}"
+			echo ": \${DEMO_ALLOC_N:=200000} \${DEMO_FORK_N:=50}"
+		fi
+		env | grep -E '^DEMO_[A-Z_]+=' | sed "s/'/'\\\\''/g; s/=\\(.*\\)/='\\1'/"
+	} > "$dir/_env.sh"
+}
+
+build() {
+	step "build: tools/kstats.static, tools/workloads"
+	make -s -C "$REPO/tools" static || die "tools build failed"
+	make -s -C "$REPO/tools/workloads" || die "workloads build failed"
+	if [ $host = 1 ]; then
+		step "build: kmod/kstats.ko for $(uname -r)"
+		make -s -C "$REPO" module || die "module build failed"
+	else
+		step "build: kstats.ko for $kver (make vm-stage-$kver)"
+		make -s -C "$REPO" "vm-stage-$kver" || die "module build failed"
+	fi
+}
+
+# Clean an output folder of a previous run's results.
+prepare_out() {
+	mkdir -p "$out" || die "cannot create $out"
+	rm -f "$out"/*.json "$out"/*.facts "$out"/*.png "$out"/*.svg \
+		"$out"/report.txt "$out"/vm-tap.txt "$out"/console.log
+}
+
+# extract LOG DIR: the files the guest printed between KS-DEMO-FILE
+# markers; each is checked against the md5sum printed with it.
+extract() {
+	local log=$1 dir=$2 name sum got bad=0
+	tr -d '\r' < "$log" | awk -v dir="$dir" '
+		/^KS-DEMO-FILE-BEGIN / { f = dir "/" $2; sums[$2] = $3; printf "" > f; next }
+		/^KS-DEMO-FILE-END /   { close(f); f = ""; next }
+		f != ""                { print >> f }
+		END { for (n in sums) print n, sums[n] > (dir "/.sums") }'
+	[ -f "$dir/.sums" ] || return 1
+	while read -r name sum; do
+		got=$(md5sum < "$dir/$name" | cut -c1-32)
+		if [ "$got" != "$sum" ]; then
+			echo "demo: $name was garbled on the console (md5 $got, guest $sum)" >&2
+			bad=1
+		fi
+	done < "$dir/.sums"
+	rm -f "$dir/.sums"
+	return $bad
+}
+
+run_vm() {
+	local vmout=${KS_DEMO_VMOUT:-$REPO/demo-out/.vm} src=$REPO/tests/vm/out/$kver
+	local f log rc args=()
+	mkdir -p "$vmout/bin" "$vmout/$kver/modules"
+	# The module staged by make vm-stage; the harness' cached kernel
+	# image and selftest module (mtimes kept, so it reuses them).
+	[ -f "$src/modules/kstats.ko" ] ||
+		die "no $src/modules/kstats.ko: run 'make vm-stage' (or make demo)"
+	cp "$src/modules/kstats.ko" "$vmout/$kver/modules/"
+	[ -s "$src/vmlinux" ] && [ ! "$vmout/$kver/vmlinux" -nt "$src/vmlinux" ] &&
+		cp -p "$src/vmlinux" "$vmout/$kver/vmlinux"
+	[ -d "$src/selftest" ] && [ ! -d "$vmout/$kver/selftest" ] &&
+		cp -rp "$src/selftest" "$vmout/$kver/"
+	rm -f "$vmout"/bin/*
+	cp "$KSTATS" "$vmout/bin/kstats" || die "no $KSTATS (make -C tools static)"
+	for f in $WORKLOADS; do
+		cp "$REPO/tools/workloads/$f" "$vmout/bin/" || die "no tools/workloads/$f"
+	done
+	stage_scenarios "$vmout/scenarios" "$kver"
+
+	log=$vmout/$kver/console.log
+	rm -f "$log"
+	args=(-k "$kver" -s '[0-9]*' --smp "$smp")
+	[ $icount = 1 ] && args+=(--icount)
+	step "vm: booting $kver in QEMU (TCG, $( [ $icount = 1 ] && echo "1 vCPU, -icount" || echo "$smp vCPUs"))"
+	KS_VM_OUT=$vmout KS_VM_SCENARIOS=$vmout/scenarios \
+	KS_VM_SCENARIO_TIMEOUT=${KS_VM_SCENARIO_TIMEOUT:-240} \
+		"$REPO/tests/vm/run.sh" "${args[@]}" > "$out/vm-tap.txt" 2>&1 &
+	local rpid=$!
+	trap 'kill -TERM $rpid 2>/dev/null; wait $rpid; exit 130' INT TERM
+	# Stream the guest's progress while it works.
+	while [ ! -f "$log" ] && kill -0 $rpid 2>/dev/null; do sleep 0.2; done
+	if [ -f "$log" ]; then
+		tail -n +1 -F --pid=$rpid "$log" 2>/dev/null |
+		while IFS= read -r line; do
+			line=${line%$'\r'}
+			case $line in
+			"KSTATS-VM-BEGIN"*)	step "vm: guest up, ${line##*uptime=}s after power-on" ;;
+			"# demo: "*)		step "vm: ${line#\# demo: }" ;;
+			"not ok "*)		step "vm: FAILED: ${line#not ok * - }" ;;
+			"# scenario "*" done"*)	;;
+			"KSTATS-VM-END"*)	step "vm: done, powering off" ;;
+			esac
+		done
+	fi
+	wait $rpid
+	rc=$?
+	trap - INT TERM
+	cp "$log" "$out/console.log" 2>/dev/null
+	grep -E '^(not ok|# )' "$out/vm-tap.txt" | grep -v '^# ---' | head -n 80
+	tail -n 1 "$out/vm-tap.txt"
+	extract "$out/console.log" "$out" || rc=1
+	return $rc
+}
+
+run_host() {
+	local stage=$STAGE/scenarios bin=$STAGE/bin s name rc=0
+	[ "$(id -u)" = 0 ] || die "--host needs root (sudo make demo-host)"
+	mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug ||
+		die "cannot mount debugfs"
+	mkdir -p "$bin"
+	ln -sf "$KSTATS" "$bin/kstats"
+	for s in $WORKLOADS; do
+		ln -sf "$REPO/tools/workloads/$s" "$bin/$s"
+	done
+	stage_scenarios "$stage" "$kver"
+	[ -e /sys/kernel/debug/kstats/_control ] || [ -f "$REPO/kmod/kstats.ko" ] ||
+		die "kstats is not loaded and kmod/kstats.ko is not built (make module)"
+	for s in "$stage"/[0-9]*.sh; do
+		name=${s##*/}
+		name=${name%.sh}
+		KS_DEMO_HOST=1 KS_DEMO_REPO=$REPO KS_DEMO_OUT=$out \
+		KS_DEMO_KO=$REPO/kmod/kstats.ko KS_SCENARIO=$name \
+		PATH=$bin:$PATH sh "$s" < /dev/null 2>&1 |
+		while IFS= read -r line; do
+			case $line in
+			"# demo: "*)	step "${line#\# demo: }" ;;
+			"not ok "*)	step "FAILED: ${line#not ok * - }"; echo "$line" >> "$STAGE/failed" ;;
+			"#   "*)	echo "$line" ;;
+			esac
+		done
+	done
+	[ -s "$STAGE/failed" ] && rc=1
+	return $rc
+}
+
+STAGE=$(mktemp -d /tmp/ks-demo-stage.XXXXXX) || die "mktemp failed"
+trap 'rm -rf "$STAGE"' EXIT
+
+if [ $host = 1 ]; then
+	kver=$(uname -r)
+else
+	[ -n "$kver" ] || kver=$(newest_kver)
+	[ -n "$kver" ] || die "no kernel with /boot/vmlinuz-KVER and /lib/modules/KVER/build (make deps)"
+	[ -f "/boot/vmlinuz-$kver" ] || die "no /boot/vmlinuz-$kver"
+fi
+[ -n "$out" ] || out=$REPO/demo-out/$([ $host = 1 ] && echo "host-")$kver
+case $out in
+"$REPO"/demo-out/*)	# results are not sources: the folder ignores itself
+	mkdir -p "$REPO/demo-out"
+	[ -f "$REPO/demo-out/.gitignore" ] || echo '*' > "$REPO/demo-out/.gitignore" ;;
+esac
+step "kstats demo on $kver$([ $host = 1 ] && echo " (this machine)"), output in ${out#"$REPO"/}"
+[ $build = 1 ] && build
+prepare_out
+
+status=0
+if [ $host = 1 ]; then
+	run_host || status=1
+else
+	run_vm || status=1
+fi
+
+step "report and figures"
+echo
+if ! "$PY" "$REPO/demo/report.py" "$out" --kstats "$KSTATS"; then
+	status=1
+fi
+echo
+step "done$([ $status = 0 ] || echo ", WITH FAILURES (see above and $out/vm-tap.txt)")"
+exit $status

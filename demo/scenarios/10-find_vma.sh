@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# find_vma() under ks-pagefault (mmap, fault each page in, munmap, in a
+# loop), the function of the mmap_assert_locked() review thread: p10 p50
+# p90 p95 p98 as in its table, with a small and a large VMA tree
+# (ks-pagefault -m: one-page VMAs kept mapped meanwhile).  The pages are
+# faulted in by the kernel (read(2) into them), which takes mmap_lock and
+# find_vma() on every kernel; a last run counts find_vma() calls when user
+# space touches the pages (none on kernels with per-VMA locks, 6.4+).
+. "${0%/*}/_lib.sh"
+
+n=${DEMO_PF_N:-20000}
+pages=${DEMO_PF_PAGES:-4}
+maps=${DEMO_PF_MAPS:-"16 2048"}
+
+# calls ID ARGS...: find_vma calls per ks-pagefault operation, from a run
+# with -n 0 (process start, exec, the -m mappings) and one with -n $n;
+# the node holds the second run afterwards.  Prints nothing; facts ID.*.
+calls() {
+	_c_id=$1
+	shift
+	ctl "reset find_vma"
+	wl "$_c_id.0" ks-pagefault -n 0 "$@" || return 1
+	_c_s0=$(samples find_vma)
+	ctl "reset find_vma"
+	wl "$_c_id" ks-pagefault -n "$n" "$@" || return 1
+	_c_s1=$(samples find_vma)
+	fact "$_c_id.samples0" "$_c_s0"
+	fact "$_c_id.samples" "$_c_s1"
+	CALLS=$((_c_s1 - _c_s0))
+}
+
+demo_up || exit 0
+say "[1/3] find_vma under ks-pagefault ($n x mmap $pages pages, fault each in, munmap)"
+fact pf.maps "$maps"
+fact pf.n "$n"
+fact pf.pages "$pages"
+files=""
+demo_trace find_vma bits 3
+case $? in
+0)	;;
+2)	fail "find_vma exists" "trace find_vma: no such function" ;;
+esac
+if [ -n "$DEMO_NODES" ]; then
+	fact find_vma.attach "$(node_field find_vma attach)"
+	for m in $maps; do
+		calls "pf$m" -p "$pages" -m "$m" -t kernel || break
+		# (the start-up calls of two runs may differ by a few)
+		expect_range "find_vma called about once per page or more (-m $m)" \
+			"$CALLS" "$((n * pages * 99 / 100))" 1000000000
+		snap find_vma "find_vma-m$m.json" "$(wl_get vmas) VMAs"
+		fact "pf$m.snap" "find_vma-m$m.json"
+		files="$files find_vma-m$m.json"
+		say "  find_vma: $CALLS calls in $n operations; p50 $(node_field find_vma p50) ns, floor $(node_field find_vma floor) ns"
+	done
+	m=${maps##* }
+	if calls pfuser -p "$pages" -m "$m" -t user; then
+		say "  find_vma: $CALLS calls in $n operations when user space touches the pages"
+		ok "user-mode faults counted ($CALLS calls)"
+	fi
+fi
+demo_down
+demo_publish $files "$KS_SCENARIO.facts"

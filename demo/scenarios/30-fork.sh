@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm_normal_page() under ks-fork (fork of a process with a large resident
+# set, the child exits at once), the function of the "improve the
+# performance during fork" thread: calls per fork, time per call, and the
+# time of the whole fork path (kernel_clone, or copy_process / _do_fork
+# on kernels without it) traced alone for context.
+. "${0%/*}/_lib.sh"
+
+n=${DEMO_FORK_N:-30}
+mib=${DEMO_FORK_MIB:-64}
+
+demo_up || exit 0
+say "[3/3] vm_normal_page under ks-fork ($n forks of a ${mib} MiB process)"
+fact fork.n "$n"
+fact fork.mib "$mib"
+files=""
+
+say "  untraced: time per fork"
+wl fork.base ks-fork -n "$n" -s "$mib" || { demo_down; exit 0; }
+
+# The fork path alone (vm_normal_page untraced, so its probe does not
+# inflate it).
+path=""
+for f in kernel_clone copy_process _do_fork; do
+	demo_trace "$f" bits 3
+	case $? in
+	0)	path=$f; break ;;
+	2)	continue ;;
+	*)	break ;;
+	esac
+done
+if [ -n "$path" ]; then
+	fact fork.path "$path"
+	wl fork.path ks-fork -n "$n" -s "$mib"
+	snap "$path" "$path-fork.json" "$path"
+	files="$files $path-fork.json"
+	say "  $path: p50 $(node_field "$path" p50) ns over $(samples "$path") calls"
+	demo_untrace "$path"
+else
+	fail "a fork path function (kernel_clone, copy_process, _do_fork) exists"
+fi
+
+if demo_trace vm_normal_page bits 3; then
+	fact vm_normal_page.attach "$(node_field vm_normal_page attach)"
+	wl fork.0 ks-fork -n 0 -s "$mib"
+	s0=$(samples vm_normal_page)
+	ctl "reset vm_normal_page"
+	wl fork ks-fork -n "$n" -s "$mib"
+	s1=$(samples vm_normal_page)
+	fact fork.samples0 "$s0"
+	fact fork.samples "$s1"
+	rss=$(wl_get rss_pages)
+	# Each fork copies one PTE per resident page; the child's exit zaps it.
+	expect_range "vm_normal_page calls per fork >= resident pages" \
+		"$(( (s1 - s0) / (n > 0 ? n : 1) ))" "$((rss * 9 / 10))" "$((rss * 4))"
+	snap vm_normal_page vm_normal_page-fork.json "vm_normal_page"
+	files="$files vm_normal_page-fork.json"
+	say "  vm_normal_page: $(( (s1 - s0) / (n > 0 ? n : 1) )) calls per fork ($rss resident pages), p50 $(node_field vm_normal_page p50) ns, floor $(node_field vm_normal_page floor) ns"
+	demo_untrace vm_normal_page
+else
+	[ $? = 2 ] && fail "vm_normal_page exists" "trace vm_normal_page: ENOENT"
+fi
+demo_down
+demo_publish $files "$KS_SCENARIO.facts"
