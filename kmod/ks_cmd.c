@@ -11,7 +11,8 @@
  * Options of trace (each at most once):
  *   bits B        2^B linear sub-slots per power of two, 0..KSTATS_BITS_MAX
  *   buckets N     power-of-two ranges above the linear part, 1..64-B
- *   via BACKEND   kretprobe | fprobe (default: fprobe where the kernel has it)
+ *   via BACKEND   kretprobe | fprobe | direct (default: the cheapest the
+ *                 kernel has for this function)
  *   clock C       local (ns, default) | tsc (cycles)
  *   maxactive N   kretprobe instances in flight, 1..KS_MAXACTIVE_MAX
  *   clones yes|no also attach gcc clones NAME.constprop.N, .isra.N, .part.N
@@ -136,6 +137,8 @@ static int ks_parse_trace_opts(char *s, struct ks_cmd *cmd, const char **why)
 				cmd->via = KS_VIA_KRETPROBE;
 			else if (!strcmp(val, "fprobe"))
 				cmd->via = KS_VIA_FPROBE;
+			else if (!strcmp(val, "direct"))
+				cmd->via = KS_VIA_DIRECT;
 			else
 				goto bad_value;
 			break;

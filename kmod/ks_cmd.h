@@ -34,6 +34,7 @@ enum ks_via {
 	KS_VIA_DEFAULT,		/* the cheapest the running kernel has */
 	KS_VIA_KRETPROBE,
 	KS_VIA_FPROBE,
+	KS_VIA_DIRECT,		/* ftrace direct call into a trampoline */
 	KS_VIA_SECTION,		/* kprobe/tracepoint pair, from start/end */
 };
 

@@ -24,6 +24,8 @@ struct ks_pcpu {
 	u64 max;
 	u64 t0;			/* section start, or last call for GAP- */
 	u32 skip;		/* calls left before the next sampled one */
+	u32 missed;		/* calls dropped by the backend's own guard */
+	long inflight;		/* direct backend: timed calls in the body */
 	struct kstats_slot slots[];
 };
 
@@ -80,6 +82,7 @@ int ks_resolve_syms(struct ks_node *node);
 
 extern const struct ks_backend ks_kretprobe_backend;
 extern const struct ks_backend ks_section_backend;
+extern const struct ks_backend ks_direct_backend;
 #ifdef CONFIG_FPROBE
 extern const struct ks_backend ks_fprobe_backend;
 #endif

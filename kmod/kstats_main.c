@@ -286,6 +286,8 @@ static const struct ks_backend *ks_pick_backend(enum ks_via via)
 		return &ks_kretprobe_backend;
 	case KS_VIA_SECTION:
 		return &ks_section_backend;
+	case KS_VIA_DIRECT:
+		return &ks_direct_backend;
 	case KS_VIA_FPROBE:
 #ifdef CONFIG_FPROBE
 		return &ks_fprobe_backend;

@@ -6,7 +6,7 @@
 load_modules || exit 0
 T=/sys/kernel/debug/kstats_target
 
-backends="kretprobe"
+backends="kretprobe direct"
 grep -q fprobe /proc/kallsyms 2>/dev/null && grep -qw register_fprobe_syms /proc/kallsyms &&
 	backends="$backends fprobe"
 

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstats direct backend: ftrace direct calls into the trampolines of
+ * ks_tramp.c.  Each traced symbol takes one slot (a stub and an ftrace_ops);
+ * the slot's node is found by index, with no lookup.
+ *
+ * Cost per timed call: the direct call, two short handlers and two clock
+ * reads; untimed calls (filtered, sampled out) return into the body right
+ * after ks_direct_enter().
+ *
+ * Removal: after unregistering, synchronize_rcu_tasks() waits for tasks
+ * that were preempted inside a trampoline; calls still running the body
+ * (the traced function may sleep) are counted per CPU in ks_pcpu.inflight,
+ * and the node and its slot are freed only once that count reaches zero.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/kprobes.h>
+#include <linux/delay.h>
+#include <linux/slab.h>
+#include <linux/version.h>
+#include "ks_node.h"
+#include "ks_direct.h"
+
+struct ks_dslot {
+	struct ks_node *node;		/* NULL: free */
+	struct ftrace_ops ops;
+	bool registered;
+};
+
+/* Slots are assigned and freed under ks_lock; handlers only read them. */
+static struct ks_dslot ks_dslots[KS_DIRECT_SLOTS];
+static DEFINE_PER_CPU(int, ks_direct_busy);	/* recursion guard */
+
+static unsigned long ks_tramp_addr(unsigned int slot)
+{
+	return (unsigned long)ks_direct_tramps + slot * KS_TRAMP_SIZE;
+}
+
+/**
+ * ks_direct_enter() - a traced call starts (called by the trampoline)
+ * @slot: the trampoline's slot
+ *
+ * Return: the start time, or 0 if this call is not to be timed.
+ */
+notrace u64 ks_direct_enter(unsigned long slot)
+{
+	struct ks_node *node = READ_ONCE(ks_dslots[slot].node);
+	u64 now = 0;
+
+	if (unlikely(!node))
+		return 0;
+	preempt_disable_notrace();
+	if (unlikely(__this_cpu_read(ks_direct_busy))) {
+		this_cpu_inc(node->pcpu->missed);	/* traced from a handler */
+		goto out;
+	}
+	__this_cpu_write(ks_direct_busy, 1);
+	if (ks_want(node)) {
+		this_cpu_inc(node->pcpu->inflight);
+		now = ks_now(node);
+		ks_gap(node, now);
+	}
+	__this_cpu_write(ks_direct_busy, 0);
+out:
+	preempt_enable_notrace();
+	return now;
+}
+
+NOKPROBE_SYMBOL(ks_direct_enter);
+
+/**
+ * ks_direct_exit() - a timed call returned (called by the trampoline)
+ * @slot: the trampoline's slot
+ * @start: what ks_direct_enter() returned for this call
+ */
+notrace void ks_direct_exit(unsigned long slot, u64 start)
+{
+	struct ks_node *node = READ_ONCE(ks_dslots[slot].node);
+
+	preempt_disable_notrace();
+	__this_cpu_write(ks_direct_busy, 1);
+	ks_record(node, ks_now(node) - start);
+	this_cpu_dec(node->pcpu->inflight);	/* may be another CPU's +1 */
+	__this_cpu_write(ks_direct_busy, 0);
+	preempt_enable_notrace();
+}
+
+NOKPROBE_SYMBOL(ks_direct_exit);
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+static int ks_ftrace_direct_on(struct ftrace_ops *ops, unsigned long addr)
+{
+	return register_ftrace_direct(ops, addr);
+}
+
+static void ks_ftrace_direct_off(struct ftrace_ops *ops, unsigned long addr)
+{
+	unregister_ftrace_direct(ops, addr, true);
+}
+#else
+static int ks_ftrace_direct_on(struct ftrace_ops *ops, unsigned long addr)
+{
+	return register_ftrace_direct_multi(ops, addr);
+}
+
+static void ks_ftrace_direct_off(struct ftrace_ops *ops, unsigned long addr)
+{
+	unregister_ftrace_direct_multi(ops, addr);
+	ftrace_free_filter(ops);
+}
+#endif
+
+/* Calls of @node still running a traced body, summed over CPUs. */
+static long ks_inflight(struct ks_node *node)
+{
+	long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE(per_cpu_ptr(node->pcpu, cpu)->inflight);
+	return n;
+}
+
+static void ks_direct_detach(struct ks_node *node)
+{
+	unsigned int i, waited = 0;
+	bool any = false;
+
+	for (i = 0; i < KS_DIRECT_SLOTS; i++) {
+		struct ks_dslot *ds = &ks_dslots[i];
+
+		if (ds->node != node || !ds->registered)
+			continue;
+		ks_ftrace_direct_off(&ds->ops, ks_tramp_addr(i));
+		ds->registered = false;
+		any = true;
+	}
+	if (any) {
+		/* tasks preempted inside a trampoline, before or after a body */
+		synchronize_rcu_tasks();
+		while (ks_inflight(node) > 0) {
+			if (++waited == 1000)
+				pr_info("%s: waiting for %ld calls still in the traced function\n",
+					node->cmd.name, ks_inflight(node));
+			msleep(10);
+		}
+		synchronize_rcu_tasks();
+	}
+	for (i = 0; i < KS_DIRECT_SLOTS; i++)
+		if (ks_dslots[i].node == node)
+			WRITE_ONCE(ks_dslots[i].node, NULL);
+	node->priv = NULL;
+}
+
+static int ks_direct_attach(struct ks_node *node)
+{
+	unsigned int i, s = 0;
+	int ret = 0;
+
+	for (i = 0; i < node->nsyms; i++) {
+		const char *colon = strchr(node->syms[i], ':');
+		const char *sym = colon ? colon + 1 : node->syms[i];
+		char buf[KS_NAME_MAX];
+		struct ks_dslot *ds;
+
+		while (s < KS_DIRECT_SLOTS && ks_dslots[s].node)
+			s++;
+		if (s == KS_DIRECT_SLOTS) {
+			pr_err("%s: all %d direct slots in use\n",
+			       node->cmd.name, KS_DIRECT_SLOTS);
+			ret = -ENOSPC;
+			break;
+		}
+		ds = &ks_dslots[s];
+		memset(&ds->ops, 0, sizeof(ds->ops));
+		WRITE_ONCE(ds->node, node);
+		node->priv = node;	/* something to detach */
+		strscpy(buf, sym, sizeof(buf));	/* the filter writes in it */
+		ret = ftrace_set_filter(&ds->ops, buf, strlen(buf), 1);
+		if (ret) {
+			ret = -ENOENT;
+			break;
+		}
+		ret = ks_ftrace_direct_on(&ds->ops, ks_tramp_addr(s));
+		if (ret) {
+			ftrace_free_filter(&ds->ops);
+			break;
+		}
+		ds->registered = true;
+	}
+	if (ret && node->priv)
+		ks_direct_detach(node);
+	return ret;
+}
+
+static u64 ks_direct_missed(struct ks_node *node)
+{
+	u64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += per_cpu_ptr(node->pcpu, cpu)->missed;
+	return n;
+}
+
+const struct ks_backend ks_direct_backend = {
+	.name = "direct",
+	.attach = ks_direct_attach,
+	.detach = ks_direct_detach,
+	.missed = ks_direct_missed,
+};

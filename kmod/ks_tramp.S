@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kstats direct-call trampolines (x86-64), for the "direct" backend.
+ *
+ * ftrace turns the traced function's fentry call into "call stub"; the
+ * stub puts its slot number in r11 and jumps to ks_direct_common.  Like a
+ * BPF fexit trampoline, that then runs the function body itself, so the
+ * start time stays in its own stack frame: no instance pool, and nested,
+ * recursive and sleeping calls each keep their own start.
+ *
+ * Frame:  [rbp+16] the caller   [rbp+8] the body (fentry return address)
+ *         [rbp] saved rbp       [rbp-8] slot    [rbp-16] start time
+ *
+ * ks_direct_enter(slot) returns the start time, or 0 when this call is not
+ * timed (filtered, sampled out, stopped, recursion): the argument registers
+ * are restored and we return into the body as a plain fentry call does.
+ * Otherwise ks_direct_body enters the body with a return address inside
+ * ks_direct_common, through a return as retpolines do (never an indirect call or jump, so
+ * IBT kernels accept it), and ks_direct_exit(slot, start) records the time
+ * before we return to the caller with the body's rax:rdx.
+ *
+ * The body runs one frame deeper than it would: arguments it expects on
+ * the stack would be misplaced, so the backend refuses functions that
+ * have any (ks_direct.c).  objtool follows all of this (the unwind hints
+ * say where a return address is on top), so ORC unwinds through it.
+ */
+#include <linux/linkage.h>
+#include <asm/unwind_hints.h>
+#include <asm/ibt.h>
+#include "ks_direct.h"
+
+	.text
+SYM_FUNC_START_LOCAL(ks_direct_common)
+	pushq	%rbp
+	movq	%rsp, %rbp
+	subq	$16, %rsp
+	movq	%r11, -8(%rbp)
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%r8
+	pushq	%r9
+	pushq	%rax
+	movq	%r11, %rdi
+	call	ks_direct_enter
+	testq	%rax, %rax
+	jz	.Lks_plain
+	movq	%rax, -16(%rbp)
+	popq	%rax
+	popq	%r9
+	popq	%r8
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	call	ks_direct_body		/* returns here when the body does */
+	pushq	%rax
+	pushq	%rdx
+	movq	-8(%rbp), %rdi
+	movq	-16(%rbp), %rsi
+	call	ks_direct_exit
+	popq	%rdx
+	popq	%rax
+	leave
+	addq	$8, %rsp		/* drop the body: the caller is on top */
+	UNWIND_HINT_FUNC
+	RET
+.Lks_plain:
+	popq	%rax
+	popq	%r9
+	popq	%r8
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	leave
+	RET
+SYM_FUNC_END(ks_direct_common)
+
+/*
+ * Enter the body with our caller's return address on top: "return" into
+ * it, as retpolines do.  rbp is ks_direct_common's frame.
+ */
+SYM_FUNC_START_LOCAL(ks_direct_body)
+	pushq	8(%rbp)
+	UNWIND_HINT_FUNC
+	RET
+SYM_FUNC_END(ks_direct_body)
+
+/* One stub per slot, KS_TRAMP_SIZE bytes apart: slot number into r11. */
+	.balign	KS_TRAMP_SIZE
+SYM_CODE_START_NOALIGN(ks_direct_tramps)
+	.set	ks_slot, 0
+	.rept	KS_DIRECT_SLOTS
+	.balign	KS_TRAMP_SIZE
+	UNWIND_HINT_FUNC
+	ENDBR
+	movl	$ks_slot, %r11d
+	jmp	ks_direct_common
+	.set	ks_slot, ks_slot + 1
+	.endr
+SYM_CODE_END(ks_direct_tramps)
