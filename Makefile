@@ -55,15 +55,15 @@ test: deps-check
 	./tests/run-all.sh
 
 # The three kernel-thread measurements (demo/README.md): in a VM on the
-# newest installed Debian kernel (KVER= picks another, ICOUNT=1 counts
-# instructions), or on this machine (demo-host, as root).  DEMO_OUT= sets
-# the output folder (default demo-out/KVER).
+# newest installed Debian kernel (KVER= picks another; ICOUNT=0 for plain
+# TCG instead of instruction counting), or on this machine (demo-host, as
+# root).  DEMO_OUT= sets the output folder (default demo-out/KVER).
 demo: deps-check
-	+demo/demo.sh --build $(if $(KVER),-k $(KVER)) \
-		$(if $(filter 1,$(ICOUNT)),--icount) $(if $(DEMO_OUT),-o $(DEMO_OUT))
+	@+demo/demo.sh --build $(if $(KVER),-k $(KVER)) \
+		$(if $(filter 0,$(ICOUNT)),--no-icount) $(if $(DEMO_OUT),-o $(DEMO_OUT))
 
 demo-host:
-	+demo/demo.sh --host --build $(if $(DEMO_OUT),-o $(DEMO_OUT))
+	@+demo/demo.sh --host --build $(if $(DEMO_OUT),-o $(DEMO_OUT))
 
 .PHONY: demo demo-host
 

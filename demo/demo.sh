@@ -6,8 +6,12 @@
 # on an installed Debian kernel (default) or on this machine (--host), then
 # the report, snapshots and figures in one folder.  See demo/README.md.
 #
-#   demo/demo.sh [-k KVER] [-o DIR] [--build] [--smp N] [--icount]
+#   demo/demo.sh [-k KVER] [-o DIR] [--build] [--no-icount [--smp N]]
 #   demo/demo.sh --host [-o DIR] [--build]
+#
+# The VM runs with -icount by default: the guest clock counts executed
+# instructions, so times are instruction counts that repeat from run to
+# run; --no-icount runs plain TCG (faster, times are noisy and distorted).
 #
 # Environment: DEMO_* workload sizes (demo/README.md), KS_DEMO_VMOUT (VM
 # staging, default demo-out/.vm), KS_VM_* knobs of tests/vm/run.sh.
@@ -20,11 +24,11 @@ KSTATS=$REPO/tools/kstats.static
 WORKLOADS="ks-pagefault ks-openmiss ks-alloc ks-fork"
 
 usage() {
-	sed -n '3,13s/^# \{0,1\}//p' "$0" >&2
+	sed -n '3,18s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
-kver="" out="" host=0 build=0 smp=1 icount=0
+kver="" out="" host=0 build=0 smp=1 icount=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	-k)		[ $# -ge 2 ] || usage; kver=$2; shift ;;
@@ -33,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--build)	build=1 ;;
 	--smp)		[ $# -ge 2 ] || usage; smp=$2; shift ;;
 	--icount)	icount=1 ;;
+	--no-icount)	icount=0 ;;
 	-h|--help)	usage ;;
 	*)		echo "demo: unknown argument '$1'" >&2; usage ;;
 	esac
@@ -160,7 +165,7 @@ run_vm() {
 	rm -f "$log"
 	args=(-k "$kver" -s '[0-9]*' --smp "$smp")
 	[ $icount = 1 ] && args+=(--icount)
-	step "vm: booting $kver in QEMU (TCG, $( [ $icount = 1 ] && echo "1 vCPU, -icount" || echo "$smp vCPUs"))"
+	step "vm: booting $kver in QEMU (TCG, $( [ $icount = 1 ] && echo "1 vCPU, -icount" || echo "$smp vCPU$([ "$smp" = 1 ] || echo s)"))"
 	KS_VM_OUT=$vmout KS_VM_SCENARIOS=$vmout/scenarios \
 	KS_VM_SCENARIO_TIMEOUT=${KS_VM_SCENARIO_TIMEOUT:-240} \
 		"$REPO/tests/vm/run.sh" "${args[@]}" > "$out/vm-tap.txt" 2>&1 &

@@ -288,6 +288,8 @@ def section_failslab(r, f, d, tools, jobs):
     r.block(table(rows, ["FUNCTION", "WORKLOAD", "calls/op", "p50", "avg",
                          "floor", "net p50", "net avg", "calls/s", "CPU share"],
                   "llrrrrrrrr"))
+    if any(isinstance(row[6], int) and row[6] < 0 for row in rows):
+        r("    (a p50 below the floor: the call costs less than this backend resolves)")
     r("    (ns; net = value - floor; calls/s = calls/op / untraced time per op;")
     r("    CPU share = calls/s x net p50%s)" % (
         "; under emulation a rough guide only" if f.get("vm") == "1" else ""))
@@ -372,7 +374,7 @@ def main(argv=None):
         time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())))
     if vm:
         if f.get("icount") == "1":
-            r("Emulated CPU (QEMU -icount): times count guest instructions, 1 ns each; counts and ratios are meaningful, ns are not wall time.")
+            r("Emulated CPU (QEMU TCG -icount): a \"ns\" is one guest instruction, repeatable but not wall time; counts and ratios are meaningful.")
         else:
             r("Emulated CPU (QEMU TCG): absolute ns are not meaningful here; counts and ratios are (make demo-host measures real ns).")
     for note in args.note:

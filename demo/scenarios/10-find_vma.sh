@@ -7,6 +7,7 @@
 # faulted in by the kernel (read(2) into them), which takes mmap_lock and
 # find_vma() on every kernel; a last run counts find_vma() calls when user
 # space touches the pages (none on kernels with per-VMA locks, 6.4+).
+# shellcheck source=demo/scenarios/_lib.sh
 . "${0%/*}/_lib.sh"
 
 n=${DEMO_PF_N:-20000}
@@ -60,4 +61,5 @@ if [ -n "$DEMO_NODES" ]; then
 	fi
 fi
 demo_down
+# shellcheck disable=SC2086 # one word per file
 demo_publish $files "$KS_SCENARIO.facts"

@@ -9,6 +9,7 @@
 # that no longer have the hooks (CONFIG_FAILSLAB / CONFIG_FAIL_PAGE_ALLOC
 # off after the revert) are reported as such: the trace write fails with
 # ENOENT.
+# shellcheck source=demo/scenarios/_lib.sh
 . "${0%/*}/_lib.sh"
 
 n_open=${DEMO_OPEN_N:-200000}
@@ -69,10 +70,9 @@ files=""
 if [ -n "$present" ]; then
 	for w in open alloc; do
 		case $w in
-		open)	set -- ks-openmiss -d "$dir" -n ;;
-		alloc)	set -- ks-alloc -m "$mode" -n ;;
+		open)	set -- ks-openmiss -d "$dir" -n; n=$n_open ;;
+		alloc)	set -- ks-alloc -m "$mode" -n; n=$n_alloc ;;
 		esac
-		eval "n=\$n_$w"
 		# Calls per operation: a run of n minus an empty run.
 		ctl "reset all"
 		wl "$w.0" "$@" 0 || continue
@@ -102,4 +102,5 @@ if [ -n "$present" ]; then
 fi
 rmdir "$dir"
 demo_down
+# shellcheck disable=SC2086 # one word per file
 demo_publish $files "$KS_SCENARIO.facts"

@@ -5,6 +5,7 @@
 # performance during fork" thread: calls per fork, time per call, and the
 # time of the whole fork path (kernel_clone, or copy_process / _do_fork
 # on kernels without it) traced alone for context.
+# shellcheck source=demo/scenarios/_lib.sh
 . "${0%/*}/_lib.sh"
 
 n=${DEMO_FORK_N:-30}
@@ -62,4 +63,5 @@ else
 	[ $? = 2 ] && fail "vm_normal_page exists" "trace vm_normal_page: ENOENT"
 fi
 demo_down
+# shellcheck disable=SC2086 # one word per file
 demo_publish $files "$KS_SCENARIO.facts"
