@@ -19,9 +19,9 @@
 #include <linux/kprobes.h>
 #include <linux/delay.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 #include "ks_node.h"
 #include "ks_direct.h"
+#include "ks_compat.h"
 
 struct ks_dslot {
 	struct ks_node *node;		/* NULL: free */
@@ -89,29 +89,6 @@ notrace void ks_direct_exit(unsigned long slot, u64 start)
 
 NOKPROBE_SYMBOL(ks_direct_exit);
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
-static int ks_ftrace_direct_on(struct ftrace_ops *ops, unsigned long addr)
-{
-	return register_ftrace_direct(ops, addr);
-}
-
-static void ks_ftrace_direct_off(struct ftrace_ops *ops, unsigned long addr)
-{
-	unregister_ftrace_direct(ops, addr, true);
-}
-#else
-static int ks_ftrace_direct_on(struct ftrace_ops *ops, unsigned long addr)
-{
-	return register_ftrace_direct_multi(ops, addr);
-}
-
-static void ks_ftrace_direct_off(struct ftrace_ops *ops, unsigned long addr)
-{
-	unregister_ftrace_direct_multi(ops, addr);
-	ftrace_free_filter(ops);
-}
-#endif
-
 /* Calls of @node still running a traced body, summed over CPUs. */
 static long ks_inflight(struct ks_node *node)
 {
@@ -141,10 +118,10 @@ static void ks_direct_detach(struct ks_node *node)
 		/* tasks preempted inside a trampoline, before or after a body */
 		synchronize_rcu_tasks();
 		while (ks_inflight(node) > 0) {
-			if (++waited == 1000)
+			if (++waited == 500)
 				pr_info("%s: waiting for %ld calls still in the traced function\n",
 					node->cmd.name, ks_inflight(node));
-			msleep(10);
+			msleep(20);
 		}
 		synchronize_rcu_tasks();
 	}

@@ -19,6 +19,6 @@ if [ ! -x "$cp" ]; then
 		"$dir/scripts/const_structs.checkpatch"
 fi
 cd "$top"
-files=$(ls kmod/*.c kmod/*.h include/kstats/*.h tests/target/*.c | grep -v '\.mod\.c$')
+files=$(ls kmod/*.c kmod/*.h kmod/*.S include/kstats/*.h tests/target/*.c | grep -v '\.mod\.c$')
 "$cp" --strict --no-tree --terse --show-types \
 	--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f $files
