@@ -79,6 +79,7 @@ struct ks_node {
 #define KS_SYMS_MAX	16	/* symbols of one node: a function and its clones */
 
 int ks_resolve_syms(struct ks_node *node);
+int ks_btf_args_in_regs(const char *sym);
 
 extern const struct ks_backend ks_kretprobe_backend;
 extern const struct ks_backend ks_section_backend;

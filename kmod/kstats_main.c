@@ -330,9 +330,6 @@ static struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 		node->backend = NULL;
 		goto err;
 	}
-	if (node->cmd.via == KS_VIA_DEFAULT)
-		node->cmd.via = node->backend == &ks_kretprobe_backend ?
-				KS_VIA_KRETPROBE : KS_VIA_FPROBE;
 
 	pcpu_size = struct_size_t(struct ks_pcpu, slots, node->nslots);
 	if (pcpu_size > KS_PCPU_MAX) {
@@ -489,6 +486,45 @@ static int ks_gap_alloc(struct ks_node *node)
 	return 0;
 }
 
+/*
+ * The direct backend runs a traced body one frame deeper: it takes only
+ * functions whose arguments BTF shows in registers.  Asked for, it refuses
+ * the others; by default it is used when every symbol qualifies, and
+ * fprobe (or kretprobe) otherwise.  Settles node->cmd.via.
+ */
+static int ks_choose_backend(struct ks_node *node)
+{
+	bool asked = node->cmd.via == KS_VIA_DIRECT;
+	unsigned int i;
+	int ret;
+
+	if (asked || node->cmd.via == KS_VIA_DEFAULT) {
+		for (i = 0; i < node->nsyms; i++) {
+			ret = ks_btf_args_in_regs(node->syms[i]);
+			if (!ret)
+				continue;
+			if (!asked)
+				break;
+			if (ret == -E2BIG) {
+				pr_err("%s: %s takes arguments on the stack (or may, as a clone): use via fprobe or kretprobe\n",
+				       node->cmd.name, node->syms[i]);
+				return -EINVAL;
+			}
+			pr_warn("%s: no BTF prototype for %s (error %d): assuming its arguments are all in registers\n",
+				node->cmd.name, node->syms[i], ret);
+		}
+		if (asked || i == node->nsyms)
+			node->backend = &ks_direct_backend;
+	}
+	if (node->backend == &ks_direct_backend)
+		node->cmd.via = KS_VIA_DIRECT;
+	else if (node->backend == &ks_kretprobe_backend)
+		node->cmd.via = KS_VIA_KRETPROBE;
+	else if (node->backend != &ks_section_backend)
+		node->cmd.via = KS_VIA_FPROBE;
+	return 0;
+}
+
 /* Build, attach and publish a node for "trace"; caller holds ks_lock. */
 static int ks_trace(const struct ks_cmd *cmd)
 {
@@ -512,6 +548,9 @@ static int ks_trace(const struct ks_cmd *cmd)
 		ret = ks_section_syms(node);
 	else
 		ret = ks_resolve_syms(node);
+	if (ret)
+		goto err;
+	ret = ks_choose_backend(node);
 	if (ret)
 		goto err;
 	if (cmd->gap) {

@@ -12,6 +12,9 @@
  *   clone    ks_target_clone(7)           N calls of a static function
  *                                         that gcc clones (.constprop.0)
  *   sleep    ks_target_sleep(ms)          1 call sleeping ARG ms (N ignored)
+ *   unwind   ks_target_unwind()            N calls; each saves a stack trace
+ *                                         and fails the write (EIO) unless
+ *                                         the trace reaches kt_write
  *   section  N times: ks_target_mark_a(), spin ARG ns, kmalloc(64),
  *            ks_target_mark_b(), kfree(): sections between two functions
  *            or a function and the kmem:kmalloc / kmem:kfree tracepoints
@@ -25,6 +28,8 @@
 #include <linux/uaccess.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
+#include <linux/kallsyms.h>
+#include <linux/stacktrace.h>
 
 static struct dentry *kt_dir;
 static int kt_sink;
@@ -90,13 +95,33 @@ static noinline int ks_target_section(unsigned int ns)
 	return p ? 0 : -ENOMEM;
 }
 
+/*
+ * Does the stack trace taken here reach our caller's caller, kt_write()?
+ * (Whatever hooks a tracer put in between, the unwinder must walk them.)
+ */
+static noinline int ks_target_unwind(void)
+{
+	unsigned long entries[24];
+	char sym[KSYM_SYMBOL_LEN];
+	unsigned int n, i;
+
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	for (i = 0; i < n; i++) {
+		sprint_symbol(sym, entries[i]);
+		if (!strncmp(sym, "kt_write+", 9))
+			return 0;
+	}
+	return -EIO;
+}
+
 /* Sleeps @ms milliseconds. */
 static noinline void ks_target_sleep(unsigned int ms)
 {
 	msleep(ms);
 }
 
-enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP, KT_SECTION };
+enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP, KT_SECTION,
+	KT_UNWIND };
 
 static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			size_t count, loff_t *ppos)
@@ -142,6 +167,10 @@ static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			if (ks_target_section(arg))
 				return -ENOMEM;
 			break;
+		case KT_UNWIND:
+			if (ks_target_unwind())
+				return -EIO;
+			break;
 		}
 		if (what != KT_SLEEP && !(i & 0xffff))
 			cond_resched();
@@ -160,6 +189,7 @@ static int __init kt_init(void)
 		[KT_EMPTY] = "empty", [KT_DELAY] = "delay",
 		[KT_RECURSE] = "recurse", [KT_CLONE] = "clone",
 		[KT_SLEEP] = "sleep", [KT_SECTION] = "section",
+		[KT_UNWIND] = "unwind",
 	};
 	unsigned long i;
 

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstats: how a function takes its arguments, from BTF.
+ *
+ * The direct backend runs a traced body one stack frame deeper than its
+ * caller did, so it may only trace functions whose arguments all travel in
+ * registers (x86-64: six integer registers; a struct of up to 16 bytes
+ * takes one or two, a bigger one or a variadic tail goes on the stack, and
+ * a returned struct bigger than 16 bytes takes rdi for its address).  The
+ * kernel's BTF (/sys/kernel/btf/vmlinux, and /sys/kernel/btf/MODULE split
+ * on top of it) gives every function's prototype.  It is read when needed
+ * and freed at once: no memory is kept.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <uapi/linux/btf.h>
+#include "ks_node.h"
+
+#define KS_BTF_MAX	(64 << 20)	/* refuse larger BTF blobs */
+#define KS_ARG_REGS	6
+
+struct ks_btf {
+	void *data;
+	const char *strs;
+	u32 str_len;
+	u32 start_id;			/* first type id (1, or after the base) */
+	u32 nr;				/* types in this blob */
+	u32 *off;			/* byte offset of each type */
+	const u8 *types;
+	u32 types_len;
+	struct ks_btf *base;
+};
+
+/* Bytes of kind-specific data after a struct btf_type. */
+static u32 ks_btf_extra(const struct btf_type *t)
+{
+	u32 vlen = BTF_INFO_VLEN(t->info);
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return 4;
+	case BTF_KIND_ARRAY:
+		return sizeof(struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return vlen * sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return vlen * sizeof(struct btf_enum);
+	case BTF_KIND_FUNC_PROTO:
+		return vlen * sizeof(struct btf_param);
+	case BTF_KIND_DATASEC:
+		return vlen * sizeof(struct btf_var_secinfo);
+	case BTF_KIND_ENUM64:
+		return vlen * sizeof(struct btf_enum64);
+	default:
+		return 0;
+	}
+}
+
+static void ks_btf_free(struct ks_btf *b)
+{
+	kvfree(b->off);
+	kvfree(b->data);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Read all of @path (a sysfs BTF file) into a new buffer; its size or error. */
+static ssize_t ks_read_file(const char *path, void **data)
+{
+	struct file *f;
+	loff_t size, pos = 0;
+	ssize_t got = 0, n;
+
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	size = i_size_read(file_inode(f));
+	if (size <= 0 || size > KS_BTF_MAX) {
+		got = -EFBIG;
+		goto out;
+	}
+	*data = kvmalloc(size, GFP_KERNEL);
+	if (!*data) {
+		got = -ENOMEM;
+		goto out;
+	}
+	while (pos < size) {
+		n = kernel_read(f, *data + pos, size - pos, &pos);
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	if (got != size) {
+		kvfree(*data);
+		*data = NULL;
+		got = -EIO;
+	}
+out:
+	filp_close(f, NULL);
+	return got;
+}
+
+/* Read and index the BTF at @path, split on @base (or NULL). */
+static int ks_btf_load(struct ks_btf *b, const char *path, struct ks_btf *base)
+{
+	const struct btf_header *hdr;
+	ssize_t got;
+	u32 pos, n;
+
+	memset(b, 0, sizeof(*b));
+	got = ks_read_file(path, &b->data);
+	if (got < 0)
+		return got;
+	hdr = b->data;
+	if (got < sizeof(*hdr) || hdr->magic != BTF_MAGIC ||
+	    (u64)hdr->hdr_len + hdr->type_off + hdr->type_len > got ||
+	    (u64)hdr->hdr_len + hdr->str_off + hdr->str_len > got)
+		goto bad;
+	b->types = b->data + hdr->hdr_len + hdr->type_off;
+	b->types_len = hdr->type_len;
+	b->strs = b->data + hdr->hdr_len + hdr->str_off;
+	b->str_len = hdr->str_len;
+	b->base = base;
+	b->start_id = base ? base->start_id + base->nr : 1;
+
+	/* count, then index */
+	for (pos = 0, n = 0; pos + sizeof(struct btf_type) <= b->types_len; n++)
+		pos += sizeof(struct btf_type) +
+		       ks_btf_extra((const void *)(b->types + pos));
+	if (pos != b->types_len)
+		goto bad;
+	b->off = kvmalloc_array(n ? n : 1, sizeof(*b->off), GFP_KERNEL);
+	if (!b->off) {
+		ks_btf_free(b);
+		return -ENOMEM;
+	}
+	for (pos = 0, n = 0; pos < b->types_len; n++) {
+		b->off[n] = pos;
+		pos += sizeof(struct btf_type) +
+		       ks_btf_extra((const void *)(b->types + pos));
+	}
+	b->nr = n;
+	return 0;
+bad:
+	pr_err("%s: malformed BTF\n", path);
+	ks_btf_free(b);
+	return -EINVAL;
+}
+
+static const struct btf_type *ks_btf_type(const struct ks_btf *b, u32 id)
+{
+	if (b->base && id < b->start_id)
+		return ks_btf_type(b->base, id);
+	if (id < b->start_id || id - b->start_id >= b->nr)
+		return NULL;
+	return (const void *)(b->types + b->off[id - b->start_id]);
+}
+
+static const char *ks_btf_str(const struct ks_btf *b, u32 off)
+{
+	if (b->base) {
+		if (off < b->base->str_len)
+			return ks_btf_str(b->base, off);
+		off -= b->base->str_len;
+	}
+	return off < b->str_len ? b->strs + off : "";
+}
+
+/* Follow typedefs and qualifiers to the type that sets the size. */
+static const struct btf_type *ks_btf_resolve(const struct ks_btf *b, u32 id)
+{
+	const struct btf_type *t = ks_btf_type(b, id);
+	int depth = 0;
+
+	while (t && depth++ < 32) {
+		switch (BTF_INFO_KIND(t->info)) {
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+			t = ks_btf_type(b, t->type);
+			break;
+		default:
+			return t;
+		}
+	}
+	return NULL;
+}
+
+/* Registers a value of type @id takes, or -E2BIG if it goes in memory. */
+static int ks_btf_regs(const struct ks_btf *b, u32 id, bool *aggregate)
+{
+	const struct btf_type *t = ks_btf_resolve(b, id);
+
+	if (!t)
+		return -E2BIG;
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_INT:
+		return t->size > 8 ? 2 : 1;
+	case BTF_KIND_PTR:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return 1;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		*aggregate = true;
+		return t->size > 16 ? -E2BIG : (t->size + 7) / 8;
+	default:
+		return -E2BIG;	/* floats, unknown: not for the kernel's ABI */
+	}
+}
+
+/* Look @name up in @b; the register words its arguments need, or error. */
+static int ks_btf_func_regs(const struct ks_btf *b, const char *name,
+			    bool strict)
+{
+	const struct btf_param *p;
+	const struct btf_type *t;
+	bool aggregate = false;
+	int regs = 0, r;
+	u32 i, k;
+
+	for (i = 0; i < b->nr; i++) {
+		t = (const void *)(b->types + b->off[i]);
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC &&
+		    !strcmp(ks_btf_str(b, t->name_off), name))
+			break;
+	}
+	if (i == b->nr)
+		return -ENOENT;
+	t = ks_btf_type(b, t->type);
+	if (!t || BTF_INFO_KIND(t->info) != BTF_KIND_FUNC_PROTO)
+		return -EINVAL;
+	if (t->type) {		/* a big returned struct takes rdi */
+		const struct btf_type *rt = ks_btf_resolve(b, t->type);
+
+		if (rt && (BTF_INFO_KIND(rt->info) == BTF_KIND_STRUCT ||
+			   BTF_INFO_KIND(rt->info) == BTF_KIND_UNION) &&
+		    rt->size > 16)
+			regs++;
+	}
+	p = (const void *)(t + 1);
+	for (k = 0; k < BTF_INFO_VLEN(t->info); k++) {
+		if (!p[k].type)
+			return -E2BIG;	/* variadic */
+		r = ks_btf_regs(b, p[k].type, &aggregate);
+		if (r < 0)
+			return r;
+		regs += r;
+	}
+	/* a clone may pass a struct's fields one by one: be strict */
+	if (strict && aggregate)
+		return -E2BIG;
+	return regs > KS_ARG_REGS ? -E2BIG : regs;
+}
+
+/**
+ * ks_btf_args_in_regs() - may @sym be traced through a trampoline?
+ * @sym: symbol as attached: "name", "name.constprop.0", "mod:name"
+ *
+ * Return: 0 if BTF shows every argument in registers, -E2BIG if some go
+ * on the stack (or cannot be told for a compiler clone), -ENOENT if there
+ * is no BTF for the function, another error if BTF cannot be read.
+ */
+int ks_btf_args_in_regs(const char *sym)
+{
+	char name[KS_NAME_MAX], path[32 + KS_NAME_MAX], *dot, *colon;
+	struct ks_btf vmlinux, mod;
+	bool clone = false;
+	int ret;
+
+	colon = strchr(sym, ':');
+	strscpy(name, colon ? colon + 1 : sym, sizeof(name));
+	dot = strchr(name, '.');
+	if (dot) {		/* a clone: judge by the original's prototype */
+		*dot = '\0';
+		clone = true;
+	}
+	ret = ks_btf_load(&vmlinux, "/sys/kernel/btf/vmlinux", NULL);
+	if (ret)
+		return ret;
+	ret = ks_btf_func_regs(&vmlinux, name, clone);
+	if (ret == -ENOENT && colon) {
+		snprintf(path, sizeof(path), "/sys/kernel/btf/%.*s",
+			 (int)(colon - sym), sym);
+		if (!ks_btf_load(&mod, path, &vmlinux)) {
+			ret = ks_btf_func_regs(&mod, name, clone);
+			ks_btf_free(&mod);
+		}
+	}
+	ks_btf_free(&vmlinux);
+	return ret < 0 ? ret : 0;
+}

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+# The direct backend: chosen by default when BTF allows, refused for
+# stack-passed arguments, unwinding through the trampoline, removal and
+# rmmod while a traced call sleeps in the body.
+. /ks/lib.sh
+
+load_modules || exit 0
+T=/sys/kernel/debug/kstats_target
+
+check "trace find_vma (default backend)" ctl "trace find_vma"
+expect_eq "find_vma goes direct (BTF: 2 register args)" "$(node_field find_vma attach)" "direct:find_vma"
+i=0
+while [ $i -lt 20 ]; do /bin/busybox true; i=$((i + 1)); done
+expect_range "find_vma samples through the trampoline" "$(node_field find_vma samples)" 20 100000000
+ctl "remove find_vma"
+
+check "trace do_mmap (default backend)" ctl "trace do_mmap"
+attach=$(node_field do_mmap attach)
+check "do_mmap (7+ args) falls back from direct ($attach)" '[ "${attach%%:*}" != direct ]'
+ctl "remove do_mmap"
+expect_errno "do_mmap via direct -> EINVAL" EINVAL ctl "trace do_mmap via direct"
+check "the log says why" 'dmesg | grep -q "do_mmap: do_mmap takes arguments on the stack"'
+
+# Unwinding from inside a traced body walks through the trampoline.
+check "plain unwind reaches kt_write" 'echo 1 > $T/unwind'
+check "trace ks_target_unwind via direct" ctl "trace ks_target_unwind via direct"
+check "unwind through the trampoline reaches kt_write" 'echo 3 > $T/unwind'
+expect_eq "3 unwinds timed" "$(node_field ks_target_unwind samples)" 3
+ctl "remove ks_target_unwind"
+
+# Removal waits for a call sleeping in the traced body.
+check "trace ks_target_sleep via direct" ctl "trace ks_target_sleep via direct"
+echo "1 1500" > $T/sleep &
+sleeper=$!
+poll 300 'grep -q "^ks_target_sleep direct active 0 0$" $KS_CTL && [ -d /proc/$sleeper ]'
+check "remove while a call sleeps in the body" ctl "remove ks_target_sleep"
+check "the sleeper came back" "! kill -0 $sleeper 2>/dev/null || wait $sleeper"
+
+# rmmod while a call sleeps in the body: waits, then unloads cleanly.
+check "trace ks_target_sleep via direct again" ctl "trace ks_target_sleep via direct"
+echo "1 1500" > $T/sleep &
+sleeper=$!
+sleep 0.2
+check "rmmod kstats with a call in flight" rmmod kstats
+wait $sleeper
+check "sleeper finished after rmmod" "! kill -0 $sleeper 2>/dev/null"
+unload_modules
