@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ks-bench: time one kernel operation from inside the guest.
+ *
+ *   ks-bench [-r REPS] [-c] [-n NODE] write FILE DATA
+ *	REPS times: one write() of DATA to FILE (opened once)
+ *   ks-bench [-r REPS] [-c] [-n NODE] open DIR N
+ *	REPS times: N open("non_existent") in DIR (each must fail, ENOENT)
+ *   ks-bench [-r REPS] [-c] read FILE
+ *	REPS times: open FILE, read it to EOF, close
+ *
+ * Each timed operation is bracketed by two reads of the TSC (or, with -c,
+ * of CLOCK_MONOTONIC) in this process.  Under QEMU -icount shift=0 both
+ * advance by one per guest instruction, so the figures are instruction
+ * counts.  One untimed warm-up operation comes first.
+ *
+ * With -n NODE (a kstats node file), the node's "samples" header field is
+ * read before the first and after the last timed operation, and the
+ * difference is printed as the number of traced calls those made.
+ *
+ * Output, one line:
+ *   KSB op=OP reps=R min=M median=D max=X [calls=C] t=T1,T2,...
+ * Exit status 0 on success, 1 on a failed operation, 2 on a usage error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#define REPS_MAX	1000
+
+static int use_clock;
+
+static uint64_t now(void)
+{
+	struct timespec ts;
+
+	if (!use_clock) {
+		_mm_lfence();
+		return __rdtsc();
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: ks-bench [-r REPS] [-c] [-n NODE] write FILE DATA\n"
+		"       ks-bench [-r REPS] [-c] [-n NODE] open DIR N\n"
+		"       ks-bench [-r REPS] [-c] read FILE\n");
+	exit(2);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The "samples" field of a kstats node file opened as @fd, or -1. */
+static long long node_samples(int fd)
+{
+	char buf[512], *p;
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strstr(buf, "# samples ");
+	if (!p)
+		return -1;
+	return strtoll(p + strlen("# samples "), NULL, 10);
+}
+
+struct op {
+	const char *name;
+	int fd;			/* write: the open FILE */
+	const char *path;	/* read: FILE */
+	const char *data;	/* write: DATA */
+	size_t len;
+	long n;			/* open: opens per operation */
+};
+
+/* One operation; 0 on success. */
+static int run_op(const struct op *op)
+{
+	static char buf[1 << 16];
+	ssize_t r;
+	long i;
+	int fd;
+
+	if (!strcmp(op->name, "write")) {
+		r = write(op->fd, op->data, op->len);
+		if (r != (ssize_t)op->len) {
+			perror("ks-bench: write");
+			return 1;
+		}
+	} else if (!strcmp(op->name, "open")) {
+		for (i = 0; i < op->n; i++) {
+			fd = open("non_existent", O_RDONLY);
+			if (fd >= 0 || errno != ENOENT) {
+				fprintf(stderr, "ks-bench: open(non_existent) did not fail with ENOENT\n");
+				if (fd >= 0)
+					close(fd);
+				return 1;
+			}
+		}
+	} else {
+		fd = open(op->path, O_RDONLY);
+		if (fd < 0) {
+			perror("ks-bench: open");
+			return 1;
+		}
+		do {
+			r = read(fd, buf, sizeof(buf));
+		} while (r > 0);
+		close(fd);
+		if (r < 0) {
+			perror("ks-bench: read");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static uint64_t t[REPS_MAX], sorted[REPS_MAX];
+	long long c0 = 0, c1 = 0;
+	const char *node = NULL;
+	struct op op = { .fd = -1 };
+	int reps = 5, opt, i, nfd = -1;
+	char *end;
+
+	while ((opt = getopt(argc, argv, "+r:cn:")) != -1) {
+		switch (opt) {
+		case 'r':
+			reps = atoi(optarg);
+			if (reps < 1 || reps > REPS_MAX)
+				usage();
+			break;
+		case 'c':
+			use_clock = 1;
+			break;
+		case 'n':
+			node = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 2)
+		usage();
+	op.name = argv[0];
+	if (!strcmp(op.name, "write") && argc == 3) {
+		op.data = argv[2];
+		op.len = strlen(op.data);
+		op.fd = open(argv[1], O_WRONLY);
+		if (op.fd < 0) {
+			perror(argv[1]);
+			return 1;
+		}
+	} else if (!strcmp(op.name, "open") && argc == 3) {
+		op.n = strtol(argv[2], &end, 10);
+		if (*end || op.n < 1)
+			usage();
+		if (chdir(argv[1])) {
+			perror(argv[1]);
+			return 1;
+		}
+	} else if (!strcmp(op.name, "read") && argc == 2) {
+		op.path = argv[1];
+	} else {
+		usage();
+	}
+	if (node) {
+		nfd = open(node, O_RDONLY);
+		if (nfd < 0) {
+			perror(node);
+			return 1;
+		}
+	}
+
+	if (run_op(&op))	/* warm-up: page faults, dentry cache */
+		return 1;
+	if (nfd >= 0)
+		c0 = node_samples(nfd);
+	for (i = 0; i < reps; i++) {
+		uint64_t t0, t1;
+
+		t0 = now();
+		if (run_op(&op))
+			return 1;
+		t1 = now();
+		t[i] = t1 - t0;
+	}
+	if (nfd >= 0)
+		c1 = node_samples(nfd);
+
+	memcpy(sorted, t, reps * sizeof(t[0]));
+	qsort(sorted, reps, sizeof(sorted[0]), cmp_u64);
+	printf("KSB op=%s reps=%d min=%llu median=%llu max=%llu", op.name,
+	       reps, (unsigned long long)sorted[0],
+	       (unsigned long long)sorted[reps / 2],
+	       (unsigned long long)sorted[reps - 1]);
+	if (nfd >= 0)
+		printf(" calls=%lld", c0 < 0 || c1 < 0 ? -1 : c1 - c0);
+	printf(" t=");
+	for (i = 0; i < reps; i++)
+		printf("%s%llu", i ? "," : "", (unsigned long long)t[i]);
+	printf("\n");
+	return 0;
+}

@@ -1,0 +1,489 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn the guest's benchmark records into the table and bench.json.
+
+    bench/report.py [--out FILE] [--check] DIR...
+
+Each DIR is bench-out/vm/KVER, holding res-icount/ (the icount boot:
+records in 'results', tool outputs in raw/) and res-read/ (the boot with
+many vCPUs).  A record is one line 'SECTION key=value ...' written by
+bench/scenarios/*.sh.  Overheads are guest instructions per traced call:
+(time per operation traced - untraced) / traced calls per operation.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import re
+import sys
+from urllib.parse import unquote
+
+SCHEMA = "kstats-bench/1"
+SANE = (0, 100000)	# instructions per call a sane overhead lies within
+
+
+def read_records(path):
+    recs = []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                words = line.split()
+                if not words:
+                    continue
+                rec = {"_": words[0]}
+                for w in words[1:]:
+                    k, _, v = w.partition("=")
+                    rec[k] = v
+                recs.append(rec)
+    except FileNotFoundError:
+        pass
+    return recs
+
+
+def num(v):
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def per_call(traced, base, calls):
+    if traced is None or base is None or not calls:
+        return None
+    return round((traced - base) / calls, 1)
+
+
+_SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+def _bpf_value(s):
+    m = re.fullmatch(r"(\d+)([KMG]?)", s.strip())
+    return int(m.group(1)) * _SUFFIX[m.group(2)] if m else None
+
+
+def parse_bpftrace_hist(text):
+    """Buckets [(lo, hi_exclusive, count)] of the @h histogram."""
+    buckets = []
+    for line in text.splitlines():
+        m = re.match(r"^\[([^,\]]+)(?:,\s*([^)]+)\))?\]?\s+(\d+)\s+\|", line)
+        if not m:
+            continue
+        lo = _bpf_value(m.group(1))
+        hi = _bpf_value(m.group(2)) if m.group(2) else (lo + 1 if lo is not None else None)
+        if lo is None or hi is None:
+            continue
+        buckets.append((lo, hi, int(m.group(3))))
+    return buckets
+
+
+_UNIT = {"ns": 1, "us": 1000, "ms": 1000000}
+
+
+def parse_perf_hist(text):
+    """Buckets of perf ftrace latency -n output (ns)."""
+    buckets = []
+    for line in text.splitlines():
+        m = re.match(r"^\s*(\d+)\s*-\s*(\d+|\.\.\.)\s*(ns|us|ms)\s*\|\s*(\d+)\s*\|",
+                     line)
+        if not m:
+            continue
+        u = _UNIT[m.group(3)]
+        lo = int(m.group(1)) * u
+        hi = int(m.group(2)) * u if m.group(2) != "..." else None
+        buckets.append((lo, hi, int(m.group(4))))
+    return buckets
+
+
+def hist_p50(buckets):
+    total = sum(c for _, _, c in buckets)
+    if not total:
+        return None, 0
+    acc = 0
+    for lo, hi, c in buckets:
+        acc += c
+        if 2 * acc >= total:
+            return (lo, hi), total
+    return None, total
+
+
+def fmt_range(r):
+    if not r:
+        return "-"
+    lo, hi = r
+    if hi is None:
+        return ">=%d" % lo
+    if hi == lo + 1:
+        return "%d" % lo
+    return "%d-%d" % (lo, hi - 1)
+
+
+def kernel_report(d):
+    icount = read_records(os.path.join(d, "res-icount", "results"))
+    readb = read_records(os.path.join(d, "res-read", "results"))
+    raw = os.path.join(d, "res-icount", "raw")
+    kr = {"kernel": None, "params": {}, "baseline": {}, "functions": {},
+          "candidates": [], "default_backend": None, "kstats": {},
+          "alternatives": {}, "record_path": None, "memory": None,
+          "read": None, "tools": {}}
+    params = {}
+    try:
+        with open(os.path.join(d, "res-icount", "params")) as f:
+            for line in f:
+                k, _, v = line.strip().partition("=")
+                params[k] = v.strip("'")
+    except FileNotFoundError:
+        pass
+    kr["params"] = params
+    reps = num(params.get("REPS")) or 1
+
+    for r in icount + readb:
+        if r["_"] == "info" and r.get("icount") == "1":
+            kr["kernel"] = r.get("kver")
+        if r["_"] == "info" and not kr["kernel"]:
+            kr["kernel"] = r.get("kver")
+        if r["_"] == "tool":
+            kr["tools"][r.get("name")] = unquote(r.get("version", ""))
+
+    # Baselines: the untraced workloads, before and after everything.
+    base = {}
+    for r in icount:
+        if r["_"] == "base":
+            b = kr["baseline"].setdefault(r["kind"], {})
+            b[r.get("when", "before")] = {"min": num(r.get("min")),
+                                          "median": num(r.get("median")),
+                                          "ops": num(r.get("ops"))}
+    for kind, b in kr["baseline"].items():
+        first = b.get("before") or b.get("after")
+        base[kind] = (first["min"], first["ops"])
+        first["per_op"] = round(first["min"] / first["ops"], 1) if first["ops"] else None
+        if b.get("before") and b.get("after") and b["before"]["min"]:
+            b["drift_ppm"] = round(1e6 * (b["after"]["min"] - b["before"]["min"])
+                                   / b["before"]["min"])
+
+    for r in icount:
+        if r["_"] == "cand":
+            c = {"name": r["name"], "present": r.get("present") == "1"}
+            if c["present"] and num(r.get("calls")) is not None:
+                c["calls_per_open"] = round(num(r["calls"]) / num(r["ops"]), 3)
+                c["attach"] = r.get("attach")
+                c["p50"] = num(r.get("p50"))
+            kr["candidates"].append(c)
+        elif r["_"] == "default":
+            kr["default_backend"] = r.get("via")
+
+    # Calls per open() of each workload function: kstats' exact count.
+    for r in icount:
+        if r["_"] == "kstats" and r.get("mode") == "full" and r.get("kind") == "open":
+            f = r["target"]
+            calls, ops = num(r.get("calls")), num(r.get("ops"))
+            if f not in kr["functions"] and calls and ops:
+                kr["functions"][f] = {
+                    "calls_per_op": round(calls / (ops * reps), 4),
+                    "attach": r.get("attach")}
+
+    def calls_per_op(target, kind):
+        if kind == "empty":
+            return 1.0
+        f = kr["functions"].get(target)
+        return f["calls_per_op"] if f else None
+
+    def overhead(r):
+        kind = r.get("kind")
+        if kind not in base:
+            return None
+        bmin, _ = base[kind]
+        ops = num(r.get("ops"))
+        cpo = calls_per_op(r["target"], kind)
+        if not ops or not cpo:
+            return None
+        return per_call(num(r.get("min")), bmin, ops * cpo)
+
+    for r in icount:
+        if r["_"] == "kstats":
+            b = kr["kstats"].setdefault(r["via"], {"available": True})
+            key = r["target"] if r["mode"] == "full" else r["mode"]
+            e = {"overhead": overhead(r), "min": num(r.get("min")),
+                 "median": num(r.get("median"))}
+            for k in ("p50", "floor", "samples", "missed"):
+                if r.get(k) not in (None, ""):
+                    e[k] = num(r[k])
+            if r.get("attach"):
+                e["attach"] = r["attach"]
+            b[key] = e
+            if r["mode"] == "sample100" and b.get("empty", {}).get("overhead") is not None \
+                    and e["overhead"] is not None:
+                # avg = (99 unsampled + 1 full) / 100
+                e["unsampled"] = round((100 * e["overhead"] - b["empty"]["overhead"]) / 99, 1)
+        elif r["_"] == "unavail" and r.get("via"):
+            if r.get("target") == "ks_target_empty":
+                kr["kstats"].setdefault(r["via"], {})
+                kr["kstats"][r["via"]].update(
+                    {"available": False, "why": unquote(r.get("why", ""))})
+        elif r["_"] == "alt":
+            a = kr["alternatives"].setdefault(r["tool"], {})
+            e = {"overhead": overhead(r), "min": num(r.get("min")),
+                 "median": num(r.get("median"))}
+            try:
+                with open(os.path.join(raw, r.get("raw", "")), errors="replace") as f:
+                    text = f.read()
+            except OSError:
+                text = ""
+            if r["tool"].startswith("perf"):
+                hist = parse_perf_hist(text)
+            else:
+                hist = parse_bpftrace_hist(text)
+            p50, total = hist_p50(hist)
+            if r["tool"] == "bpftrace-count":
+                m = re.search(r"^@c:\s*(\d+)", text, re.M)
+                total = int(m.group(1)) if m else 0
+            else:
+                e["p50"] = fmt_range(p50)
+                e["p50_range"] = list(p50) if p50 else None
+            e["count"] = total
+            cpo = calls_per_op(r["target"], r["kind"])
+            ops = num(r.get("ops"))
+            if cpo and ops:
+                # warm-up + timed reps, each ops operations
+                e["expected_count"] = round(ops * cpo * (reps + 1))
+            a[r["target"]] = e
+        elif r["_"] == "unavail" and r.get("tool"):
+            a = kr["alternatives"].setdefault(r["tool"], {})
+            a[r.get("target", "all")] = {"overhead": None,
+                                         "why": unquote(r.get("why", ""))}
+
+    # The hot path's pieces (ks_bench.ko).
+    micro = {r["what"]: r for r in icount if r["_"] == "micro"}
+    if "base" in micro:
+        bmin = num(micro["base"]["min"])
+        ops = num(micro["base"]["ops"])
+        rp = {"base_per_call": round(bmin / ops, 1)}
+        for what in ("record", "clock", "want"):
+            if what in micro:
+                rp[what] = per_call(num(micro[what]["min"]), bmin, ops)
+        kr["record_path"] = rp
+    else:
+        why = [r.get("why") for r in icount
+               if r["_"] == "unavail" and r.get("tool") == "ks_bench"]
+        kr["record_path"] = {"why": unquote(why[0] if why else "not measured")}
+
+    # Memory: sizes from ks_bench.ko (the read boot's, else the icount one's).
+    for sub in ("res-read", "res-icount"):
+        p = os.path.join(d, sub, "raw", "sizes.txt")
+        if os.path.exists(p):
+            kr["memory"] = memory(p)
+            break
+
+    reads = [r for r in readb if r["_"] == "read"]
+    if reads:
+        kr["read"] = [{"bits": num(r["bits"]), "cpus": num(r["cpus"]),
+                       "icount": r.get("icount") == "1",
+                       "rows": num(r["rows"]), "bytes": num(r["bytes"]),
+                       "min_ns": num(r["min"]), "median_ns": num(r["median"])}
+                      for r in reads]
+    return kr
+
+
+def memory(path):
+    m = {"per_bits": []}
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            kv = dict(zip(w[0::2], (int(x) for x in w[1::2])))
+            if "ks_pcpu" in kv:
+                m.update(kv)
+            elif "bits" in kv:
+                m["per_bits"].append(kv)
+    node = m.get("ks_node", 0)
+    for b in m["per_bits"]:
+        b["total_16cpus"] = 16 * b["pcpu_bytes"] + node
+    return m
+
+
+def fmt(v, nd=0):
+    if v is None:
+        return "n/a"
+    if nd == 0:
+        return "{:,}".format(int(round(v)))
+    return "{:,.{}f}".format(v, nd)
+
+
+TOOL_NAMES = {"bpftrace-kprobe": "bpftrace kprobe+kretprobe hist()",
+              "bpftrace-kfunc": "bpftrace kfunc+kretfunc hist()",
+              "bpftrace-count": "bpftrace kfunc count() only",
+              "perf-ftrace": "perf ftrace latency -T"}
+
+
+def table(k):
+    out = []
+    funcs = list(k["functions"])
+    rp = k.get("record_path") or {}
+    rec = fmt(rp.get("record"))
+    out.append("== %s: guest instructions (QEMU -icount shift=0)" % (k["kernel"] or "?"))
+    be = k["baseline"].get("empty", {}).get("before", {})
+    bo = k["baseline"].get("open", {}).get("before", {})
+    out.append("   untraced: empty-function loop %s instr/call; open(\"non_existent\") %s instr/op"
+               % (fmt(be.get("per_op"), 1), fmt(bo.get("per_op"))))
+    for f in funcs:
+        out.append("   %s: %s calls per open() (kstats' exact count), attached as %s"
+                   % (f, fmt(k["functions"][f]["calls_per_op"], 2),
+                      k["functions"][f].get("attach") or "?"))
+    out.append("   ovh: instructions added per traced call; p50: what the tool reports (ns);"
+               " rec: histogram update alone")
+    hdr = ["", "ks_target_empty", "", "", ""]
+    sub = ["tool", "ovh", "p50", "floor", "rec"]
+    for f in funcs:
+        hdr += [f, ""]
+        sub += ["ovh", "p50"]
+    rows = [hdr, sub]
+    notes = []
+    for via, b in k["kstats"].items():
+        name = "kstats %s%s" % (via, " (default)" if via == k["default_backend"] else "")
+        if not b.get("available", True):
+            notes.append("kstats via %s: n/a (%s)" % (via, b.get("why", "?")))
+            continue
+        e = b.get("empty", {})
+        row = [name, fmt(e.get("overhead")), fmt(e.get("p50")), fmt(e.get("floor")), rec]
+        for f in funcs:
+            fe = b.get(f, {})
+            row += [fmt(fe.get("overhead")), fmt(fe.get("p50"))]
+        rows.append(row)
+    for tool, a in k["alternatives"].items():
+        name = TOOL_NAMES.get(tool, tool)
+        row = [name]
+        for t in ["empty"] + funcs:
+            e = a.get(t, a.get("all"))
+            if e is None or e.get("overhead") is None:
+                row += ["n/a", ""]
+                if e and e.get("why") and (t in a or t == "empty"):
+                    notes.append("%s on %s: n/a (%s)" % (name, "all functions" if t not in a
+                                                         else t, e["why"]))
+            else:
+                p = e.get("p50", "-")
+                if e.get("expected_count") and e.get("count") is not None and \
+                        e["count"] < 0.9 * e["expected_count"]:
+                    notes.append("%s on %s: its histogram holds %d%% of the calls"
+                                 % (name, t, round(100 * e["count"] / e["expected_count"])))
+                    p += "*"
+                row += [fmt(e["overhead"]), p]
+            if t == "empty":
+                row += ["", ""]
+        rows.append(row)
+    ncol = len(sub)
+    widths = [max(len(r[i]) for r in rows if i < len(r)) for i in range(ncol)]
+    # the group headers span their columns: widen the first one if needed
+    for i, h in enumerate(hdr):
+        span = 5 if i == 1 else 2
+        if h and i > 0:
+            have = sum(widths[i:i + span]) + 2 * (span - 1)
+            if len(h) > have:
+                widths[i] += len(h) - have
+    for n, r in enumerate(rows):
+        cells = []
+        for i, c in enumerate(r):
+            if n == 0 and c:
+                span = 5 if i == 1 else 2
+                w = sum(widths[i:i + span]) + 2 * (span - 1)
+                cells.append(c.center(w))
+            elif n == 0:
+                continue
+            else:
+                cells.append(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i]))
+        if n == 0:
+            cells = [" " * widths[0]] + cells
+        out.append("   " + "  ".join(cells).rstrip())
+    for via, b in k["kstats"].items():
+        if not b.get("available", True):
+            continue
+        parts = []
+        if b.get("sample100", {}).get("overhead") is not None:
+            parts.append("sample 100: %s/call on average, an unsampled call %s"
+                         % (fmt(b["sample100"]["overhead"]),
+                            fmt(b["sample100"].get("unsampled"))))
+        if b.get("stopped", {}).get("overhead") is not None:
+            parts.append("stopped node %s" % fmt(b["stopped"]["overhead"]))
+        if b.get("tsc", {}).get("overhead") is not None:
+            parts.append("clock tsc %s (p50 %s cycles)" % (fmt(b["tsc"]["overhead"]),
+                                                          fmt(b["tsc"].get("p50"))))
+        if parts:
+            out.append("   kstats %s: %s" % (via, "; ".join(parts)))
+    if "record" in rp:
+        out.append("   hot path pieces (ks_bench.ko): ks_record() %s, two clock reads %s,"
+                   " ks_want() %s" % (rec, fmt(rp.get("clock")), fmt(rp.get("want"))))
+    else:
+        out.append("   record path: n/a (%s)" % rp.get("why", "?"))
+    mem = k.get("memory")
+    if mem:
+        out.append("   memory per node: struct ks_node %d B, then per CPU struct ks_pcpu"
+                   " (%d B) + slots x %d B:" % (mem.get("ks_node", 0), mem.get("ks_pcpu", 0),
+                                                mem.get("kstats_slot", 0)))
+        for b in mem["per_bits"]:
+            if b["bits"] in (0, 3, 5, 8):
+                out.append("     bits %d (%d buckets): %5d slots, %7s B per CPU, %9s B in all"
+                           " on 16 CPUs" % (b["bits"], b["buckets"], b["nslots"],
+                                            fmt(b["pcpu_bytes"]), fmt(b["total_16cpus"])))
+    for r in k.get("read") or []:
+        out.append("   read a node file, %d CPUs with samples, bits %d (%d rows, %s bytes): %s %s"
+                   % (r["cpus"], r["bits"], r["rows"], fmt(r["bytes"]), fmt(r["min_ns"]),
+                      "instructions" if r.get("icount") else
+                      "ns (no icount: emulated wall time)"))
+    for n in notes:
+        out.append("   " + n)
+    return "\n".join(out)
+
+
+def sanity(k):
+    """Problems that make the run's figures meaningless."""
+    bad = []
+    got = 0
+    for via, b in k["kstats"].items():
+        if not b.get("available", True):
+            continue
+        for key, e in b.items():
+            if not isinstance(e, dict) or key in ("stopped",):
+                continue
+            o = e.get("overhead")
+            if o is None:
+                bad.append("%s %s %s: no overhead figure" % (k["kernel"], via, key))
+            elif not SANE[0] < o < SANE[1]:
+                bad.append("%s %s %s: overhead %s out of range" % (k["kernel"], via, key, o))
+            else:
+                got += 1
+    if not got:
+        bad.append("%s: no kstats figure at all" % k["kernel"])
+    return bad
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default="bench-out/bench.json")
+    ap.add_argument("--runtime", type=float)
+    ap.add_argument("--short", default="0")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 unless every kstats figure is sane")
+    ap.add_argument("dirs", nargs="+")
+    args = ap.parse_args()
+
+    kernels = [kernel_report(d) for d in args.dirs]
+    doc = {"schema": SCHEMA,
+           "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+           "short": args.short == "1",
+           "runtime_s": args.runtime,
+           "unit": "guest instructions (QEMU -icount shift=0); read times in guest ns",
+           "kernels": {k["kernel"] or os.path.basename(d): k for k, d in zip(kernels, args.dirs)}}
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(doc, f, indent=1, sort_keys=False)
+        f.write("\n")
+    for k in kernels:
+        print(table(k))
+        print()
+    print("JSON: %s" % args.out)
+    problems = [p for k in kernels for p in sanity(k)]
+    for p in problems:
+        print("bench: %s" % p, file=sys.stderr)
+    return 1 if problems and args.check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

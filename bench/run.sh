@@ -1,0 +1,152 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kstats overhead benchmark (see bench/README.md).  For each installed
+# Debian kernel: one boot under QEMU -icount (guest clock = instruction
+# count) that measures kstats' backends and the alternatives, then one
+# boot with 16 vCPUs (icount too if it boots, else without) that times
+# reading a node file.  Prints the table and writes bench-out/bench.json.
+#
+#   bench/run.sh [-k KVER]...        (make bench; make -j2 vm-stage first)
+#
+# Environment: BENCH_SHORT=1 (fewer iterations, one kernel, no read boot),
+# BENCH_OUT (default bench-out), BENCH_SMP (vCPUs of the read boot,
+# default 16), BENCH_READ=0|1 (skip or force the read boot),
+# BENCH_FUNCS, BENCH_CANDIDATES, BENCH_BACKENDS (see params below).
+
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${BENCH_OUT:-$ROOT/bench-out}
+VMOUT=$OUT/vm
+SHORT=${BENCH_SHORT:-0}
+SMP=${BENCH_SMP:-16}
+PYTHON=/usr/bin/python3
+
+die() { echo "bench: $*" >&2; exit 2; }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", b - a }'; }
+
+kvers=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-k)	[ $# -ge 2 ] || die "-k needs a kernel release"; kvers+=("$2"); shift ;;
+	*)	die "usage: bench/run.sh [-k KVER]..." ;;
+	esac
+	shift
+done
+if [ ${#kvers[@]} -eq 0 ]; then
+	for img in /boot/vmlinuz-*; do
+		[ -f "$img" ] || continue
+		k=${img#/boot/vmlinuz-}
+		[ -d "/lib/modules/$k/build" ] && kvers+=("$k")
+	done
+	mapfile -t kvers < <(printf '%s\n' "${kvers[@]}" | sort -V)
+	[ ${#kvers[@]} -gt 0 ] || die "no kernel with /boot/vmlinuz-KVER and /lib/modules/KVER/build"
+	# Short mode: one kernel, the newest (it has every backend).
+	[ "$SHORT" = 1 ] && kvers=("${kvers[-1]}")
+fi
+
+# Iterations.  N: calls of the empty function per write(); NOPEN: open()s
+# per operation; REPS: timed operations (odd: the median is one of them).
+# FUNCS: real kernel functions timed under the open() loop (those the
+# kernel has); CANDIDATES: functions whose calls per open() are counted;
+# BACKENDS: what is tried after "via" (unknown ones are skipped).
+if [ "$SHORT" = 1 ]; then
+	iters="N=20000 NOPEN=2000 REPS=3"
+	cands=""
+else
+	iters="N=100000 NOPEN=10000 REPS=5"
+	cands="getname_flags path_init lookup_fast should_failslab kmem_cache_alloc"
+fi
+params() {
+	echo "SHORT=$SHORT $iters" | tr ' ' '\n'
+	echo "FUNCS='${BENCH_FUNCS:-path_init should_failslab}'"
+	echo "CANDIDATES='${BENCH_CANDIDATES-$cands}'"
+	echo "BACKENDS='${BENCH_BACKENDS:-kretprobe fprobe direct}'"
+}
+
+mkdir -p "$VMOUT/bin"
+# bench-out/ keeps itself out of git.
+[ -f "$OUT/.gitignore" ] || echo '*' > "$OUT/.gitignore"
+
+t_start=$(now)
+gcc -O2 -static -Wall -Wextra -o "$VMOUT/bin/ks-bench" "$ROOT/bench/ks-bench.c" ||
+	die "cannot build ks-bench (static glibc: libc6-dev)"
+
+# Guest modules: the harness needs kstats.ko and kstats_target.ko staged by
+# 'make vm-stage'; ks_bench.ko is built here against the same sources.
+stage() {
+	local k=$1 d=$VMOUT/$1 src=$ROOT/tests/vm/out/$1
+	local kb=$VMOUT/$1/kb
+	[ -f "$src/modules/kstats.ko" ] && [ -f "$src/modules/kstats_target.ko" ] ||
+		die "$k: no modules in $src/modules (run 'make -j2 vm-stage')"
+	rm -rf "$d/modules" "$kb"
+	mkdir -p "$d/modules" "$kb"
+	cp "$src"/modules/*.ko "$d/modules/"
+	if [ -s "$src/vmlinux" ] && ! [ "$d/vmlinux" -nt "$src/vmlinux" ]; then
+		cp -p "$src/vmlinux" "$d/vmlinux"
+	fi
+	cp "$ROOT"/bench/kmod/Kbuild "$ROOT"/bench/kmod/ks_bench.c "$kb/"
+	if make -C "/lib/modules/$k/build" M="$kb" KS_SRC="$src/src" \
+		CONFIG_DEBUG_INFO_BTF_MODULES= modules >"$kb/build.log" 2>&1; then
+		cp "$kb/ks_bench.ko" "$d/modules/"
+	else
+		echo "# $k: ks_bench.ko did not build (record path n/a): $kb/build.log"
+	fi
+}
+
+# boot KVER TAG [-q QEMU_ARGS] RUN_SH_ARGS...: one boot, results in
+# $VMOUT/KVER/res-TAG, run.sh's output in $VMOUT/KVER/run-TAG.log.
+boot() {
+	local k=$1 tag=$2 res=$VMOUT/$1/res-$2 log=$VMOUT/$1/run-$2.log rc qargs=""
+	shift 2
+	if [ "$1" = -q ]; then
+		qargs=$2
+		shift 2
+	fi
+	rm -rf "$res"
+	mkdir -p "$res"
+	params > "$res/params"
+	echo "READ_ICOUNT=${READ_ICOUNT:-0}" >> "$res/params"
+	KS_VM_OUT=$VMOUT KS_VM_SCENARIOS=$ROOT/bench/scenarios \
+	KS_VM_SCENARIO_TIMEOUT=1200 KS_VM_TIMEOUT=${KS_VM_TIMEOUT:-900} \
+	KS_VM_KMODS="9p 9pnet_virtio virtio_pci" \
+	KS_VM_QEMU_ARGS="-m 2G $qargs -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap -virtfs local,path=$res,mount_tag=ksout,security_model=none" \
+		"$ROOT/tests/vm/run.sh" -k "$k" "$@" >"$log" 2>&1
+	rc=$?
+	grep -E '^# [^ ]+: (boot|QEMU)' "$log"
+	if [ $rc -ne 0 ]; then
+		echo "# $k: $tag boot had failures ($log):"
+		grep -E '^(not ok|#)' "$log" | tail -n 40
+	fi
+	return $rc
+}
+
+status=0
+for k in "${kvers[@]}"; do
+	stage "$k"
+	t0=$(now)
+	boot "$k" icount --icount -s '[0-4]*' || status=1
+	t1=$(now)
+	echo "# $k: icount boot $(elapsed "$t0" "$t1")s"
+	# Short mode skips the read boot unless BENCH_READ=1.
+	if [ "${BENCH_READ:-$((1 - SHORT))}" = 1 ]; then
+		# Under icount, 6.1 hangs bringing up secondary CPUs at boot but
+		# not when they are brought online later: boot with maxcpus=1,
+		# the scenario onlines the others.  Should that fail, time the
+		# read in emulated wall time instead.
+		if ! READ_ICOUNT=1 KS_VM_APPEND=maxcpus=1 KS_VM_TIMEOUT=300 boot "$k" read \
+			-q "-icount shift=0,sleep=off" --smp "$SMP" -s '6*' ||
+		   ! grep -q '^read ' "$VMOUT/$k/res-read/results"; then
+			echo "# $k: read boot under icount failed, again without icount"
+			READ_ICOUNT=0 boot "$k" read --smp "$SMP" -s '6*' || status=1
+		fi
+		echo "# $k: read boot ($SMP vCPUs) $(elapsed "$t1" "$(now)")s"
+	fi
+done
+
+$PYTHON "$ROOT/bench/report.py" --check --out "$OUT/bench.json" \
+	--runtime "$(elapsed "$t_start" "$(now)")" --short "$SHORT" \
+	"${kvers[@]/#/$VMOUT/}" || status=1
+exit $status

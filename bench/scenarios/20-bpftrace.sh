@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+# What a user would run instead of kstats, on the same workloads: bpftrace
+# kprobe+kretprobe with hist(), kfunc+kretfunc (fentry/fexit, BTF) with
+# hist(), and a bare kfunc counter (the cost of the BPF trampoline alone).
+# bpftrace runs from the host root (chroot over 9p); -c starts ks-bench
+# only once the probes are attached.  Raw outputs: /out/raw/.
+. /ks/lib.sh
+. /scenarios/bench-lib.sh
+
+N=${N:-100000}
+NOPEN=${NOPEN:-10000}
+REPS=${REPS:-5}
+mkdir -p $KSB_OUT/raw
+
+if ! [ -x $KSB_HOST/usr/bin/bpftrace ]; then
+	for kind in kprobe kfunc count; do
+		res unavail tool=bpftrace-$kind target=all why=not%20installed%20on%20the%20host
+	done
+	skip "bpftrace" "not installed on the host (apt-get install bpftrace)"
+	exit 0
+fi
+
+# script KIND FUNC: the bpftrace program of KIND for FUNC.
+script() {
+	case $1 in
+	kprobe)
+		echo "kprobe:$2 { @s[tid] = nsecs; } kretprobe:$2 /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }" ;;
+	kfunc)
+		echo "kfunc:$2 { @s[tid] = nsecs; } kretfunc:$2 /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }" ;;
+	count)
+		echo "kfunc:$2 { @c = count(); }" ;;
+	esac
+}
+
+funcs=""
+for f in ${FUNCS:-path_init}; do
+	grep -q " $f\$" /proc/kallsyms && funcs="$funcs $f"
+done
+
+for target in empty $funcs; do
+	if [ $target = empty ]; then
+		func=ks_target_empty
+		cmd="/tmp/ks-bench -r $REPS write $KSB_EMPTY $N"
+		ops=$N
+	else
+		func=$target
+		cmd="/tmp/ks-bench -r $REPS open $KSB_TMP $NOPEN"
+		ops=$NOPEN
+	fi
+	for kind in kprobe kfunc count; do
+		raw=$KSB_OUT/raw/bpftrace-$kind-$target.txt
+		in_host bpftrace -e "$(script $kind $func)" -c "$cmd" > $raw 2>&1
+		l=$(grep '^KSB ' $raw | tail -n1)
+		if [ -z "$l" ]; then
+			why=$(grep -m1 -E 'ERROR|rror' $raw)
+			case $why in
+			*"No BTF"*)	why="$why (no BTF: kstats_target.ko is built out of tree without it)" ;;
+			esac
+			res unavail tool=bpftrace-$kind target=$target why="$(enc "${why:-no output}")"
+			skip "bpftrace $kind $target" "$(grep -m1 -E 'ERROR|rror' $raw)"
+			continue
+		fi
+		res alt tool=bpftrace-$kind target=$target kind=$([ $target = empty ] && echo empty || echo open) \
+			ops=$ops min=$(ksb_field "$l" min) median=$(ksb_field "$l" median) \
+			t=$(ksb_field "$l" t) raw=${raw##*/}
+		ok "bpftrace $kind $target"
+	done
+done

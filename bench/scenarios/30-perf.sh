@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+# perf ftrace latency -T FUNC (function_graph tracer, ns histogram) on the
+# same workloads, ks-bench started by perf.  Raw outputs: /out/raw/.
+. /ks/lib.sh
+. /scenarios/bench-lib.sh
+
+N=${N:-100000}
+NOPEN=${NOPEN:-10000}
+REPS=${REPS:-5}
+mkdir -p $KSB_OUT/raw
+
+if ! [ -x $KSB_HOST/usr/bin/perf ]; then
+	res unavail tool=perf-ftrace target=all why=not%20installed%20on%20the%20host
+	skip "perf" "not installed on the host (apt-get install linux-perf)"
+	exit 0
+fi
+
+funcs=""
+for f in ${FUNCS:-path_init}; do
+	grep -q " $f\$" /proc/kallsyms && funcs="$funcs $f"
+done
+
+for target in empty $funcs; do
+	if [ $target = empty ]; then
+		func=ks_target_empty
+		set -- write $KSB_EMPTY $N
+		ops=$N
+	else
+		func=$target
+		set -- open $KSB_TMP $NOPEN
+		ops=$NOPEN
+	fi
+	raw=$KSB_OUT/raw/perf-ftrace-$target.txt
+	in_host perf ftrace latency -n -T $func -- /tmp/ks-bench -r $REPS "$@" > $raw 2>&1
+	l=$(grep '^KSB ' $raw | tail -n1)
+	if [ -z "$l" ]; then
+		why=$(grep -v '^#' $raw | head -n1)
+		res unavail tool=perf-ftrace target=$target why="$(enc "${why:-no output}")"
+		skip "perf ftrace latency $target" "$(head -n3 $raw)"
+		continue
+	fi
+	res alt tool=perf-ftrace target=$target kind=$([ $target = empty ] && echo empty || echo open) \
+		ops=$ops min=$(ksb_field "$l" min) median=$(ksb_field "$l" median) \
+		t=$(ksb_field "$l" t) raw=${raw##*/}
+	ok "perf ftrace latency $target"
+done

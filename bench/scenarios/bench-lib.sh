@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the benchmark scenarios (guest side, busybox sh), sourced
+# after /ks/lib.sh.  Not a scenario itself: run alone, it only skips.
+#
+# Results go to /out/results (a host directory shared over 9p, see
+# bench/run.sh), one record a line:  SECTION key=value key=value ...
+# bench/report.py reads them.
+
+KSB_OUT=/out
+KSB_RES=$KSB_OUT/results
+KSB_TMP=/tmp/ksb			# tmpfs: the open() workload's directory
+KSB_EMPTY=/sys/kernel/debug/kstats_target/empty
+KSB_HOST=/host				# the host root, read-only over 9p
+
+# Parameters written by bench/run.sh (N, REPS, NOPEN, ...).
+[ -f $KSB_OUT/params ] && . $KSB_OUT/params
+
+# res SECTION KEY=VALUE...: append one record.
+res() {
+	echo "$*" >> $KSB_RES
+	echo "# result: $*"
+}
+
+# enc TEXT: TEXT as one word of a record (spaces and % escaped).
+enc() {
+	printf '%s' "$*" | sed 's/%/%25/g; s/ /%20/g'
+}
+
+# ksb_field LINE KEY: the value of KEY= in a "KSB ..." line of ks-bench.
+ksb_field() {
+	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n1
+}
+
+# ksb ARGS...: run ks-bench, print its KSB line; fails if there is none.
+ksb() {
+	_ksb_out=$(ks-bench "$@" 2>&1)
+	_ksb_line=$(echo "$_ksb_out" | grep '^KSB ' | tail -n1)
+	if [ -z "$_ksb_line" ]; then
+		echo "$_ksb_out" >&2
+		return 1
+	fi
+	echo "$_ksb_line"
+}
+
+# ctl_try CMD: write CMD to _control; on failure print the error text
+# (strerror of the errno) on stdout and return 1.
+ctl_try() {
+	_ksb_err=$( (echo "$*" > "$KS_CTL") 2>&1) && return 0
+	echo "$_ksb_err" | sed 's/.*write error: //' | head -n1
+	return 1
+}
+
+# in_host CMD...: run CMD in the host root (chroot), HOME and TMPDIR in
+# the guest's /tmp.
+in_host() {
+	chroot $KSB_HOST /usr/bin/env -i HOME=/tmp TMPDIR=/tmp \
+		PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"
+}
+
+case ${0##*/} in
+bench-lib.sh)
+	skip "bench-lib.sh" "helpers, not a scenario" ;;
+esac
