@@ -33,7 +33,12 @@ deps-check:
 
 # Modules for each kernel, built in a copy of the sources (so kernels
 # build in parallel and kmod/ keeps no objects), staged for the VM.
-vm-stage: $(addprefix vm-stage-,$(KVERS))
+vm-stage: $(addprefix vm-stage-,$(KVERS)) vm-tools
+
+# The CLI, static, in the guest's PATH (tests/vm/scenarios/60-cli.sh).
+vm-tools:
+	@$(MAKE) -s -C tools static
+	@mkdir -p $(VMOUT)/bin && cp tools/kstats.static $(VMOUT)/bin/kstats
 
 vm-stage-%:
 	@echo "  BUILD   modules for $*"
@@ -74,6 +79,9 @@ clean:
 	-$(MAKE) -s -C kmod KDIR=$(KDIR) clean
 	-$(MAKE) -s -C tests/target KDIR=$(KDIR) clean
 	-$(MAKE) -s -C tests/unit clean
+	-$(MAKE) -s -C tools clean
+	-$(MAKE) -s -C tests/cli clean
+	-$(MAKE) -s -C tools/workloads clean
 	rm -rf $(VMOUT)
 
-.PHONY: all module deps deps-check vm-stage unit vm test checkpatch clean
+.PHONY: all module deps deps-check vm-stage vm-tools unit vm test checkpatch clean

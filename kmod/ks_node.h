@@ -25,6 +25,7 @@ struct ks_pcpu {
 	u64 t0;			/* section start, or last call for GAP- */
 	u32 skip;		/* calls left before the next sampled one */
 	u32 missed;		/* calls dropped by the backend's own guard */
+	u32 clamped;		/* negative times recorded as 0 */
 	long inflight;		/* direct backend: timed calls in the body */
 	struct kstats_slot slots[];
 };
@@ -155,10 +156,12 @@ static __always_inline void ks_record(struct ks_node *node, u64 delta)
 	struct ks_pcpu *p;
 	unsigned long flags;
 
-	if ((s64)delta < 0)	/* clocks of two CPUs disagreed */
-		delta = 0;
 	local_irq_save(flags);
 	p = this_cpu_ptr(node->pcpu);
+	if (unlikely((s64)delta < 0)) {	/* clocks of two CPUs disagreed */
+		delta = 0;
+		p->clamped++;
+	}
 	kstats_record(p->slots, delta, node->cmd.bits, node->cmd.buckets);
 	if (delta < p->min)
 		p->min = delta;

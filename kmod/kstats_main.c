@@ -55,6 +55,7 @@ static void ks_reset_cpu(void *arg)
 	p->min = U64_MAX;
 	p->max = 0;
 	p->skip = 0;
+	p->clamped = 0;
 }
 
 /*
@@ -76,6 +77,7 @@ static void ks_reset(struct ks_node *node)
 		memset(p->slots, 0, node->nslots * sizeof(p->slots[0]));
 		p->min = U64_MAX;
 		p->max = 0;
+		p->clamped = 0;
 	}
 	cpus_read_unlock();
 }
@@ -140,24 +142,32 @@ static int ks_node_show(struct seq_file *m, void *v)
 {
 	struct ks_node *node = m->private;
 	u64 pct[KSTATS_NR_PCT], samples, sum = 0, min = U64_MAX, max = 0;
+	u64 clamped = 0;
 	u32 n = node->nslots, s, i;
-	struct kstats_slot *all;
+	struct kstats_slot *all, *copy;
 	int cpu;
 
-	all = kvcalloc(n, sizeof(*all), GFP_KERNEL);
-	if (!all)
-		return -ENOMEM;
-
 	/*
-	 * No ks_lock here: removal waits for this read to end (debugfs), and
-	 * the slots are read racily on purpose, like any per-CPU counter.
+	 * One copy of every CPU's slots, so the CPU rows and their merge (the
+	 * CPUS rows and the header) agree even while the node records.  No
+	 * ks_lock: removal waits for this read to end (debugfs), and the
+	 * slots are read racily on purpose, like any per-CPU counter.
 	 */
+	copy = kvcalloc((size_t)nr_cpu_ids * n, sizeof(*copy), GFP_KERNEL);
+	all = kvcalloc(n, sizeof(*all), GFP_KERNEL);
+	if (!copy || !all) {
+		kvfree(copy);
+		kvfree(all);
+		return -ENOMEM;
+	}
 	for_each_possible_cpu(cpu) {
 		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
 
-		kstats_merge(all, p->slots, n);
+		memcpy(copy + (size_t)cpu * n, p->slots, n * sizeof(*copy));
+		kstats_merge(all, copy + (size_t)cpu * n, n);
 		min = min(min, READ_ONCE(p->min));
 		max = max(max, READ_ONCE(p->max));
+		clamped += READ_ONCE(p->clamped);
 	}
 	samples = kstats_total(all, n);
 	for (s = 0; s < n; s++)
@@ -179,18 +189,19 @@ static int ks_node_show(struct seq_file *m, void *v)
 	if (node->cmd.sample > 1)
 		seq_printf(m, "# sampled 1 in %u: estimated calls %llu\n",
 			   node->cmd.sample, samples * node->cmd.sample);
+	if (clamped)
+		seq_printf(m, "# clamped %llu: ended on a CPU whose clock read earlier than the start's, recorded as 0\n",
+			   clamped);
 	seq_puts(m, "# percentiles");
 	for (i = 0; i < KSTATS_NR_PCT; i++)
 		seq_printf(m, " %s %llu", kstats_pct_name[i], pct[i]);
 	seq_printf(m, " precision_ppm %u estimate slot-mean\n",
 		   kstats_precision_ppm(node->cmd.bits));
 
-	for_each_possible_cpu(cpu) {
-		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
-
-		ks_show_rows(m, p->slots, n, "CPU", cpu);
-	}
+	for_each_possible_cpu(cpu)
+		ks_show_rows(m, copy + (size_t)cpu * n, n, "CPU", cpu);
 	ks_show_rows(m, all, n, "CPUS", num_possible_cpus());
+	kvfree(copy);
 	kvfree(all);
 	return 0;
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run tests/cli/vm/*.sh (tools/kstats against the live module) in the VMs of
+# Run tests/vm/scenarios/60-cli.sh (tools/kstats against the live module) in the VMs of
 # tests/vm/run.sh, with tools/kstats.static as the guest's kstats, and keep
 # the node text the scenarios print in vm-out/captures/ (in fixtures/,
 # where the parser tests pick them up, with KS_CLI_SAVE_FIXTURES=1).
@@ -31,7 +31,7 @@ ls "$out"/*/modules/kstats.ko >/dev/null 2>&1 || {
 }
 
 set +e
-KS_VM_OUT=$out KS_VM_SCENARIOS=$here/vm "$top/tests/vm/run.sh" "$@"
+KS_VM_OUT=$out "$top/tests/vm/run.sh" -s 60-cli "$@"
 rc=$?
 cap=$out/captures
 [ "${KS_CLI_SAVE_FIXTURES:-0}" = 1 ] && cap=$here/fixtures
