@@ -1,0 +1,12 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Print the README's example session, run for real in the VM on one
+# kernel (default: the newest installed): scripts/readme-session.sh [KVER]
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+kver=${1:-$(ls -d /lib/modules/*/build | sed 's|/lib/modules/||; s|/build||' | sort -V | tail -n 1)}
+make -s "vm-stage-$kver" >&2
+KS_VM_SCENARIOS=$top/docs/session tests/vm/run.sh -k "$kver" >&2
+sed -n '/^=== SESSION BEGIN/,/^=== SESSION END/p' "tests/vm/out/$kver/console.log" |
+	sed '1d;$d' | tr -d '\r'
