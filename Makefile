@@ -4,6 +4,7 @@
 #   make                 build kmod/kstats.ko (KDIR=/lib/modules/<release>/build)
 #   make test            unit tests + VM tests on every installed Debian kernel
 #   make demo            the three kernel-thread measurements in a VM
+#   make bench           overhead benchmark under QEMU -icount (bench-short: quick)
 #   make deps            install what the above need (Debian packages, root)
 #   make checkpatch      checkpatch.pl --strict on the kernel code
 #   make clean
@@ -71,6 +72,17 @@ demo-host:
 	@+demo/demo.sh --host --build $(if $(DEMO_OUT),-o $(DEMO_OUT))
 
 .PHONY: demo demo-host
+
+# Overhead benchmark (bench/README.md): every installed kernel under QEMU
+# -icount, table on stdout, bench-out/bench.json; about 10 minutes.
+# bench-short: one kernel, fewer iterations, no read boot (1-2 minutes).
+bench: deps-check vm-stage
+	bench/run.sh
+
+bench-short: deps-check vm-stage
+	BENCH_SHORT=1 bench/run.sh
+
+.PHONY: bench bench-short
 
 checkpatch:
 	./scripts/checkpatch.sh
