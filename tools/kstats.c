@@ -58,8 +58,11 @@ static void ks_err(const char *fmt, ...)
 static const char ks_usage_trace_opts[] =
 	"  --bits B            fractional bits per power of two, 0..8 (default 3: 12.5%)\n"
 	"  --buckets N         power-of-two ranges (default 40 - bits: up to 2^40)\n"
-	"  --via BACKEND       kretprobe (default), fprobe, kprobe, tracepoint\n"
-	"  --start SYM --end SYM  time from SYM to SYM on one CPU (kprobe/tracepoint)\n"
+	"  --via BACKEND       direct, fprobe or kretprobe (default: the cheapest\n"
+	"                      the kernel allows for this function)\n"
+	"  --start A --end B   time from A to B on one CPU; a point is a function\n"
+	"                      or a tracepoint tp:NAME / tp:SUBSYSTEM:NAME\n"
+	"  --gap yes|no        also GAP-NAME: time between consecutive calls\n"
 	"  --clock CLOCK       local (ns, default) or tsc (cycles)\n"
 	"  --pid N, --tgid N, --comm S, --cpus LIST   record only matching calls\n"
 	"  --sample N          record 1 call in N\n"
@@ -310,7 +313,7 @@ static void ks_set_free(struct ks_set *set)
 enum {
 	OPT_BITS = 1000, OPT_BUCKETS, OPT_VIA, OPT_START, OPT_END, OPT_CLOCK,
 	OPT_PID, OPT_TGID, OPT_COMM, OPT_CPUS, OPT_SAMPLE, OPT_CLONES,
-	OPT_MAXACTIVE, OPT_LABEL, OPT_MARKDOWN, OPT_JSON, OPT_CSV, OPT_PROM,
+	OPT_MAXACTIVE, OPT_GAP, OPT_LABEL, OPT_MARKDOWN, OPT_JSON, OPT_CSV, OPT_PROM,
 	OPT_CPU, OPT_LOG2, OPT_TOTAL, OPT_HIST, OPT_NOHIST, OPT_TEST_TICK,
 	OPT_HELP,
 };
@@ -328,7 +331,8 @@ enum {
 	{ "cpus", required_argument, NULL, OPT_CPUS }, \
 	{ "sample", required_argument, NULL, OPT_SAMPLE }, \
 	{ "clones", required_argument, NULL, OPT_CLONES }, \
-	{ "maxactive", required_argument, NULL, OPT_MAXACTIVE }
+	{ "maxactive", required_argument, NULL, OPT_MAXACTIVE }, \
+	{ "gap", required_argument, NULL, OPT_GAP }
 
 /* The options of a trace command, as words for _control. */
 struct ks_trace_opts {
@@ -368,7 +372,7 @@ static int ks_trace_opt(struct ks_trace_opts *to, int opt, const char *arg)
 	} tab[] = {
 		{ OPT_BITS, "bits", "#8" },
 		{ OPT_BUCKETS, "buckets", "#64" },
-		{ OPT_VIA, "via", "kretprobe|fprobe|kprobe|tracepoint" },
+		{ OPT_VIA, "via", "direct|fprobe|kretprobe" },
 		{ OPT_START, "start", NULL },
 		{ OPT_END, "end", NULL },
 		{ OPT_CLOCK, "clock", "local|tsc" },
@@ -379,6 +383,7 @@ static int ks_trace_opt(struct ks_trace_opts *to, int opt, const char *arg)
 		{ OPT_SAMPLE, "sample", "#4294967295" },
 		{ OPT_CLONES, "clones", "yes|no" },
 		{ OPT_MAXACTIVE, "maxactive", "#4294967295" },
+		{ OPT_GAP, "gap", "yes|no" },
 	};
 	size_t i, len;
 

@@ -138,14 +138,14 @@ if [ $rc = 0 ] && grep -q '(no samples)' "$tmp/out"; then ok "show of an empty n
 # ---- control commands ----
 fake
 check "trace with options" "$K" trace find_vma --bits 4 --via fprobe --clock tsc --pid 42 --comm bash --cpus 0-1 --sample 10 --clones yes --maxactive 64
-check "trace start/end" "$K" trace fork_time --via kprobe --start kernel_clone --end wake_up_new_task
+check "trace start/end" "$K" trace fork_time --start kernel_clone --end tp:sched:sched_wakeup_new --gap yes
 check "remove" "$K" remove find_vma
 check "reset all" "$K" reset all
 check "stop, start" sh -c "'$K' stop find_vma && '$K' start find_vma"
 r cat "$dbg/_control"
 same "_control got exactly the commands" <<'EOF'
 trace find_vma bits 4 via fprobe clock tsc pid 42 comm bash cpus 0-1 sample 10 clones yes maxactive 64
-trace fork_time via kprobe start kernel_clone end wake_up_new_task
+trace fork_time start kernel_clone end tp:sched:sched_wakeup_new gap yes
 remove find_vma
 reset all
 stop find_vma
@@ -153,7 +153,7 @@ start find_vma
 EOF
 : >"$dbg/_control"
 fails "trace --bits 9 is refused before writing" 2 "bad value '9' for --bits" "$K" trace f --bits 9
-fails "trace --via bogus is refused" 2 "one of kretprobe|fprobe|kprobe|tracepoint" "$K" trace f --via bogus
+fails "trace --via bogus is refused" 2 "one of direct|fprobe|kretprobe" "$K" trace f --via bogus
 fails "trace --start without --end is refused" 2 "--start and --end go together" "$K" trace f --start a
 fails "trace of a path is refused" 1 "not a function or node name" "$K" trace ../x
 if [ -s "$dbg/_control" ]; then notok "refused commands wrote nothing"; diag "$dbg/_control"; else ok "refused commands wrote nothing"; fi
