@@ -11,6 +11,7 @@ say() {
 	sh -c "$*" 2>&1
 }
 
+dmesg -n 1	# kernel messages to the log only, as on a terminal
 echo "=== SESSION BEGIN"
 say 'echo "trace find_vma bits 3" > /sys/kernel/debug/kstats/_control'
 say 'for i in $(seq 200); do /bin/busybox true; done'
