@@ -41,7 +41,7 @@ hdr61=$(dep_of linux-headers-amd64 "")
 img612=$(dep_of linux-image-amd64 bookworm-backports)
 hdr612=$(dep_of linux-headers-amd64 bookworm-backports)
 
-pkgs="build-essential make gcc bc kmod xz-utils cpio busybox-static
+pkgs="build-essential make gcc bc kmod xz-utils zstd cpio busybox-static
       qemu-system-x86 python3 python3-matplotlib python3-pytest prometheus
       $img61 $hdr61 $img612 $hdr612"
 missing=""
