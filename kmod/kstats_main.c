@@ -45,17 +45,22 @@ static struct ks_node *ks_find(const char *name)
 	return NULL;
 }
 
-/* Zero this CPU's part of @arg's node; runs with interrupts off. */
-static void ks_reset_cpu(void *arg)
+/* Zero one CPU's part of @node. */
+static void ks_zero_pcpu(struct ks_node *node, struct ks_pcpu *p)
 {
-	struct ks_node *node = arg;
-	struct ks_pcpu *p = this_cpu_ptr(node->pcpu);
-
 	memset(p->slots, 0, node->nslots * sizeof(p->slots[0]));
 	p->min = U64_MAX;
 	p->max = 0;
 	p->skip = 0;
 	p->clamped = 0;
+}
+
+/* Zero this CPU's part of @arg's node; runs with interrupts off. */
+static void ks_reset_cpu(void *arg)
+{
+	struct ks_node *node = arg;
+
+	ks_zero_pcpu(node, this_cpu_ptr(node->pcpu));
 }
 
 /*
@@ -69,16 +74,9 @@ static void ks_reset(struct ks_node *node)
 	cpus_read_lock();
 	on_each_cpu(ks_reset_cpu, node, 1);
 	/* CPUs that are offline cannot take the IPI: they record nothing */
-	for_each_possible_cpu(cpu) {
-		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
-
-		if (cpu_online(cpu))
-			continue;
-		memset(p->slots, 0, node->nslots * sizeof(p->slots[0]));
-		p->min = U64_MAX;
-		p->max = 0;
-		p->clamped = 0;
-	}
+	for_each_possible_cpu(cpu)
+		if (!cpu_online(cpu))
+			ks_zero_pcpu(node, per_cpu_ptr(node->pcpu, cpu));
 	cpus_read_unlock();
 }
 
