@@ -6,7 +6,8 @@
  *
  * Cost per timed call: the direct call, two short handlers and two clock
  * reads; untimed calls (filtered, sampled out) return into the body right
- * after ks_direct_enter().
+ * after ks_direct_enter().  The handlers call nothing traceable, so a
+ * traced function cannot recurse through them.
  *
  * Removal: after unregistering, synchronize_rcu_tasks() waits for tasks
  * that were preempted inside a trampoline; calls still running the body
@@ -24,14 +25,16 @@
 #include "ks_compat.h"
 
 struct ks_dslot {
-	struct ks_node *node;		/* NULL: free */
 	struct ftrace_ops ops;
 	bool registered;
 };
 
-/* Slots are assigned and freed under ks_lock; handlers only read them. */
+/*
+ * Slots are assigned and freed under ks_lock.  The stub of slot i loads
+ * ks_direct_nodes[i] for the trampoline: no lookup on the hot path.
+ */
+struct ks_node *ks_direct_nodes[KS_DIRECT_SLOTS];
 static struct ks_dslot ks_dslots[KS_DIRECT_SLOTS];
-static DEFINE_PER_CPU(int, ks_direct_busy);	/* recursion guard */
 
 static unsigned long ks_tramp_addr(unsigned int slot)
 {
@@ -40,30 +43,22 @@ static unsigned long ks_tramp_addr(unsigned int slot)
 
 /**
  * ks_direct_enter() - a traced call starts (called by the trampoline)
- * @slot: the trampoline's slot
+ * @node: the slot's node (NULL while the slot is being set up)
  *
  * Return: the start time, or 0 if this call is not to be timed.
  */
-notrace u64 ks_direct_enter(unsigned long slot)
+notrace u64 ks_direct_enter(struct ks_node *node)
 {
-	struct ks_node *node = READ_ONCE(ks_dslots[slot].node);
 	u64 now = 0;
 
 	if (unlikely(!node))
 		return 0;
-	preempt_disable_notrace();
-	if (unlikely(__this_cpu_read(ks_direct_busy))) {
-		this_cpu_inc(node->pcpu->missed);	/* traced from a handler */
-		goto out;
-	}
-	__this_cpu_write(ks_direct_busy, 1);
+	preempt_disable_notrace();	/* ks_want()'s sampling count */
 	if (ks_want(node)) {
 		this_cpu_inc(node->pcpu->inflight);
 		now = ks_now(node);
 		ks_gap(node, now);
 	}
-	__this_cpu_write(ks_direct_busy, 0);
-out:
 	preempt_enable_notrace();
 	return now;
 }
@@ -72,19 +67,13 @@ NOKPROBE_SYMBOL(ks_direct_enter);
 
 /**
  * ks_direct_exit() - a timed call returned (called by the trampoline)
- * @slot: the trampoline's slot
+ * @node: what ks_direct_enter() got for this call
  * @start: what ks_direct_enter() returned for this call
  */
-notrace void ks_direct_exit(unsigned long slot, u64 start)
+notrace void ks_direct_exit(struct ks_node *node, u64 start)
 {
-	struct ks_node *node = READ_ONCE(ks_dslots[slot].node);
-
-	preempt_disable_notrace();
-	__this_cpu_write(ks_direct_busy, 1);
 	ks_record(node, ks_now(node) - start);
 	this_cpu_dec(node->pcpu->inflight);	/* may be another CPU's +1 */
-	__this_cpu_write(ks_direct_busy, 0);
-	preempt_enable_notrace();
 }
 
 NOKPROBE_SYMBOL(ks_direct_exit);
@@ -108,7 +97,7 @@ static void ks_direct_detach(struct ks_node *node)
 	for (i = 0; i < KS_DIRECT_SLOTS; i++) {
 		struct ks_dslot *ds = &ks_dslots[i];
 
-		if (ds->node != node || !ds->registered)
+		if (ks_direct_nodes[i] != node || !ds->registered)
 			continue;
 		ks_ftrace_direct_off(&ds->ops, ks_tramp_addr(i));
 		ds->registered = false;
@@ -126,8 +115,8 @@ static void ks_direct_detach(struct ks_node *node)
 		synchronize_rcu_tasks();
 	}
 	for (i = 0; i < KS_DIRECT_SLOTS; i++)
-		if (ks_dslots[i].node == node)
-			WRITE_ONCE(ks_dslots[i].node, NULL);
+		if (ks_direct_nodes[i] == node)
+			WRITE_ONCE(ks_direct_nodes[i], NULL);
 	node->priv = NULL;
 }
 
@@ -142,7 +131,7 @@ static int ks_direct_attach(struct ks_node *node)
 		char buf[KS_NAME_MAX];
 		struct ks_dslot *ds;
 
-		while (s < KS_DIRECT_SLOTS && ks_dslots[s].node)
+		while (s < KS_DIRECT_SLOTS && ks_direct_nodes[s])
 			s++;
 		if (s == KS_DIRECT_SLOTS) {
 			pr_err("%s: all %d direct slots in use\n",
@@ -152,7 +141,7 @@ static int ks_direct_attach(struct ks_node *node)
 		}
 		ds = &ks_dslots[s];
 		memset(&ds->ops, 0, sizeof(ds->ops));
-		WRITE_ONCE(ds->node, node);
+		WRITE_ONCE(ks_direct_nodes[s], node);
 		node->priv = node;	/* something to detach */
 		strscpy(buf, sym, sizeof(buf));	/* the filter writes in it */
 		ret = ftrace_set_filter(&ds->ops, buf, strlen(buf), 1);
@@ -172,14 +161,10 @@ static int ks_direct_attach(struct ks_node *node)
 	return ret;
 }
 
+/* Nothing to miss: each call keeps its state on its own stack. */
 static u64 ks_direct_missed(struct ks_node *node)
 {
-	u64 n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		n += per_cpu_ptr(node->pcpu, cpu)->missed;
-	return n;
+	return 0;
 }
 
 const struct ks_backend ks_direct_backend = {

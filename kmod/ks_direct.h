@@ -9,9 +9,12 @@
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
 
+struct ks_node;
+
 extern char ks_direct_tramps[];
-u64 ks_direct_enter(unsigned long slot);
-void ks_direct_exit(unsigned long slot, u64 start);
+extern struct ks_node *ks_direct_nodes[KS_DIRECT_SLOTS];
+u64 ks_direct_enter(struct ks_node *node);
+void ks_direct_exit(struct ks_node *node, u64 start);
 #endif
 
 #endif /* _KSTATS_DIRECT_H */

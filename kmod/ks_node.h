@@ -12,6 +12,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/string.h>
+#include <linux/math64.h>
 #include <asm/msr.h>
 #include <kstats/hist.h>
 #include "ks_cmd.h"
@@ -24,7 +25,6 @@ struct ks_pcpu {
 	u64 max;
 	u64 t0;			/* section start, or last call for GAP- */
 	u32 skip;		/* calls left before the next sampled one */
-	u32 missed;		/* calls dropped by the backend's own guard */
 	u32 clamped;		/* negative times recorded as 0 */
 	long inflight;		/* direct backend: timed calls in the body */
 	struct kstats_slot slots[];
@@ -56,6 +56,7 @@ struct ks_backend {
  * @backend: the hooks in use
  * @priv: the backend's state
  * @floor: what the backend reports for an empty function (calibration)
+ * @tsc_mult: ns per TSC cycle << KS_TSC_SHIFT when ns come from the TSC
  * @gap: the GAP-NAME node fed by the same hooks, or NULL
  * @syms: symbols attached (the name and its compiler clones)
  * @nsyms: entries in @syms
@@ -72,11 +73,13 @@ struct ks_node {
 	const struct ks_backend *backend;
 	void *priv;
 	u64 floor;
+	u32 tsc_mult;
 	struct ks_node *gap;
 	char (*syms)[KS_NAME_MAX];
 	unsigned int nsyms;
 };
 
+#define KS_TSC_SHIFT	24	/* fixed point of tsc_mult */
 #define KS_SYMS_MAX	16	/* symbols of one node: a function and its clones */
 
 int ks_resolve_syms(struct ks_node *node);
@@ -90,10 +93,21 @@ extern const struct ks_backend ks_fprobe_backend;
 #endif
 
 /*
- * The hot path, shared by every backend.  Handlers run with preemption
- * disabled; the update itself runs with interrupts off so that an interrupt
- * on the same CPU (which may hit a traced function too) never tears a slot.
+ * The hot path, shared by every backend.  It calls nothing that can be
+ * traced (so no handler can recurse into itself), and every update of the
+ * per-CPU data is a single this_cpu instruction, safe against interrupts
+ * and NMIs on the same CPU without disabling them.
  */
+
+/* Does the current task's comm equal @want (both NUL-padded to 16)? */
+static __always_inline bool ks_comm_is(const char *want)
+{
+	u64 a[2], b[2];
+
+	memcpy(a, current->comm, sizeof(a));
+	memcpy(b, want, sizeof(b));
+	return a[0] == b[0] && a[1] == b[1];
+}
 
 /* Should the call starting now on this CPU be timed? */
 static __always_inline bool ks_want(struct ks_node *node)
@@ -106,8 +120,7 @@ static __always_inline bool ks_want(struct ks_node *node)
 		return false;
 	if (node->cmd.tgid >= 0 && current->tgid != node->cmd.tgid)
 		return false;
-	if (node->cmd.comm[0] &&
-	    strncmp(current->comm, node->cmd.comm, KS_COMM_MAX))
+	if (node->cmd.comm[0] && !ks_comm_is(node->cmd.comm))
 		return false;
 	if (node->cpu_filter &&
 	    !cpumask_test_cpu(raw_smp_processor_id(), node->cpus))
@@ -123,51 +136,51 @@ static __always_inline bool ks_want(struct ks_node *node)
 	return true;
 }
 
-/* The node's clock: local_clock() in ns, or the TSC in cycles. */
+/*
+ * The node's clock, in raw units: the TSC when the node counts cycles, or
+ * counts ns from a stable TSC (node->tsc_mult, converted in ks_record(), as
+ * local_clock() itself does on such machines, for a tenth of its cost),
+ * else local_clock().
+ */
 static __always_inline u64 ks_now(const struct ks_node *node)
 {
-	if (node->cmd.clock == KS_CLOCK_TSC)
+	if (node->cmd.clock == KS_CLOCK_TSC || node->tsc_mult)
 		return rdtsc_ordered();
 	return local_clock();
 }
 
-/* Account one measured value on this CPU. */
-static __always_inline void ks_record(struct ks_node *node, u64 delta);
+/* Account one measured value, in ks_now() units, on this CPU. */
+static __always_inline void ks_record(struct ks_node *node, u64 delta)
+{
+	struct ks_pcpu __percpu *pc = node->pcpu;
+	u32 s;
+
+	if (unlikely((s64)delta < 0)) {	/* clocks of two CPUs disagreed */
+		delta = 0;
+		this_cpu_inc(pc->clamped);
+	} else if (node->tsc_mult) {
+		delta = mul_u64_u32_shr(delta, node->tsc_mult, KS_TSC_SHIFT);
+	}
+	s = kstats_slot(delta, node->cmd.bits, node->cmd.buckets);
+	this_cpu_inc(pc->slots[s].count);
+	this_cpu_add(pc->slots[s].sum, delta);
+	if (delta < this_cpu_read(pc->min))
+		this_cpu_write(pc->min, delta);
+	if (delta > this_cpu_read(pc->max))
+		this_cpu_write(pc->max, delta);
+}
 
 /* A timed call (or section) starts at @now: feed the GAP- node if any. */
 static __always_inline void ks_gap(struct ks_node *node, u64 now)
 {
 	struct ks_node *gap = node->gap;
-	struct ks_pcpu *p;
 	u64 last;
 
 	if (!gap)
 		return;
-	p = this_cpu_ptr(gap->pcpu);
-	last = p->t0;
-	p->t0 = now;
+	last = this_cpu_xchg(gap->pcpu->t0, now);
 	if (last && READ_ONCE(gap->active))
 		ks_record(gap, now - last);
-}
-
-/* Account one measured value on this CPU. */
-static __always_inline void ks_record(struct ks_node *node, u64 delta)
-{
-	struct ks_pcpu *p;
-	unsigned long flags;
-
-	local_irq_save(flags);
-	p = this_cpu_ptr(node->pcpu);
-	if (unlikely((s64)delta < 0)) {	/* clocks of two CPUs disagreed */
-		delta = 0;
-		p->clamped++;
-	}
-	kstats_record(p->slots, delta, node->cmd.bits, node->cmd.buckets);
-	if (delta < p->min)
-		p->min = delta;
-	if (delta > p->max)
-		p->max = delta;
-	local_irq_restore(flags);
 }
 
 #endif /* _KSTATS_NODE_H */

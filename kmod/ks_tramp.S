@@ -3,21 +3,23 @@
  * kstats direct-call trampolines (x86-64), for the "direct" backend.
  *
  * ftrace turns the traced function's fentry call into "call stub"; the
- * stub puts its slot number in r11 and jumps to ks_direct_common.  Like a
- * BPF fexit trampoline, that then runs the function body itself, so the
- * start time stays in its own stack frame: no instance pool, and nested,
- * recursive and sleeping calls each keep their own start.
+ * stub loads its slot's node (ks_direct_nodes[slot]) into r11 and jumps to
+ * ks_direct_common.  Like a BPF fexit trampoline, that then runs the
+ * function body itself, so the start time stays in its own stack frame:
+ * no instance pool, and nested, recursive and sleeping calls each keep
+ * their own start.
  *
  * Frame:  [rbp+16] the caller   [rbp+8] the body (fentry return address)
- *         [rbp] saved rbp       [rbp-8] slot    [rbp-16] start time
+ *         [rbp] saved rbp       [rbp-8] node    [rbp-16] start time
  *
- * ks_direct_enter(slot) returns the start time, or 0 when this call is not
- * timed (filtered, sampled out, stopped, recursion): the argument registers
- * are restored and we return into the body as a plain fentry call does.
+ * ks_direct_enter(node) returns the start time, or 0 when this call is not
+ * timed (filtered, sampled out, stopped): the argument registers are
+ * restored and we return into the body as a plain fentry call does.
  * Otherwise ks_direct_body enters the body with a return address inside
- * ks_direct_common, through a return as retpolines do (never an indirect call or jump, so
- * IBT kernels accept it), and ks_direct_exit(slot, start) records the time
- * before we return to the caller with the body's rax:rdx.
+ * ks_direct_common, through a return as retpolines do (never an indirect
+ * call or jump, so IBT kernels accept it), and ks_direct_exit(node, start)
+ * records the time before we return to the caller with the body's
+ * rax:rdx.  rax is not an argument (no variadic functions get here).
  *
  * The body runs one frame deeper than it would: arguments it expects on
  * the stack would be misplaced, so the backend refuses functions that
@@ -41,13 +43,11 @@ SYM_FUNC_START_LOCAL(ks_direct_common)
 	pushq	%rcx
 	pushq	%r8
 	pushq	%r9
-	pushq	%rax
 	movq	%r11, %rdi
 	call	ks_direct_enter
 	testq	%rax, %rax
 	jz	.Lks_plain
 	movq	%rax, -16(%rbp)
-	popq	%rax
 	popq	%r9
 	popq	%r8
 	popq	%rcx
@@ -67,7 +67,6 @@ SYM_FUNC_START_LOCAL(ks_direct_common)
 	UNWIND_HINT_FUNC
 	RET
 .Lks_plain:
-	popq	%rax
 	popq	%r9
 	popq	%r8
 	popq	%rcx
@@ -88,7 +87,7 @@ SYM_FUNC_START_LOCAL(ks_direct_body)
 	RET
 SYM_FUNC_END(ks_direct_body)
 
-/* One stub per slot, KS_TRAMP_SIZE bytes apart: slot number into r11. */
+/* One stub per slot, KS_TRAMP_SIZE bytes apart: the slot's node into r11. */
 	.balign	KS_TRAMP_SIZE
 SYM_CODE_START_NOALIGN(ks_direct_tramps)
 	.set	ks_slot, 0
@@ -96,7 +95,7 @@ SYM_CODE_START_NOALIGN(ks_direct_tramps)
 	.balign	KS_TRAMP_SIZE
 	UNWIND_HINT_FUNC
 	ENDBR
-	movl	$ks_slot, %r11d
+	movq	ks_direct_nodes + 8 * ks_slot(%rip), %r11
 	jmp	ks_direct_common
 	.set	ks_slot, ks_slot + 1
 	.endr

@@ -23,6 +23,7 @@
 #include <linux/smp.h>
 #include <linux/cpu.h>
 #include <linux/kprobes.h>
+#include <asm/tsc.h>
 #include "ks_node.h"
 
 #define KS_NODES_MAX	256		/* nodes at once */
@@ -312,6 +313,17 @@ static const struct ks_backend *ks_pick_backend(enum ks_via via)
 	}
 }
 
+/*
+ * ns per TSC cycle, fixed point, when the TSC is the kernel's stable clock
+ * (then local_clock() is the TSC scaled the same way); 0 otherwise.
+ */
+static u32 ks_tsc_mult(void)
+{
+	if (!boot_cpu_has(X86_FEATURE_TSC) || check_tsc_unstable() || !tsc_khz)
+		return 0;
+	return div_u64((u64)NSEC_PER_MSEC << KS_TSC_SHIFT, tsc_khz);
+}
+
 /* Allocate a detached node for @cmd with its histogram and filters. */
 static struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 {
@@ -332,6 +344,8 @@ static struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 					    max_t(u32, KS_MAXACTIVE_MIN_DEFAULT,
 						  16 * num_possible_cpus()));
 	node->nslots = kstats_nr_slots(cmd->bits, cmd->buckets);
+	if (cmd->clock == KS_CLOCK_LOCAL)
+		node->tsc_mult = ks_tsc_mult();
 	node->backend = ks_pick_backend(cmd->via);
 	if (IS_ERR(node->backend)) {
 		pr_err("%s: backend not available in this kernel\n", cmd->name);
