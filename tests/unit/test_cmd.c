@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the control-command parser: kmod/ks_cmd.c itself, built
+ * in userspace through ks_shim.h.  TAP lines, one per command checked.
+ */
+#include <stdio.h>
+#include "../../kmod/ks_cmd.c"
+
+static unsigned int tap_n, tap_failed;
+
+static void report(int good, const char *line, const char *detail)
+{
+	char shown[256];
+	size_t i, o = 0;
+
+	for (i = 0; line[i] && o + 3 < sizeof(shown); i++) {
+		if (line[i] == '\n' || line[i] == '\t') {
+			shown[o++] = '\\';
+			shown[o++] = line[i] == '\n' ? 'n' : 't';
+		} else {
+			shown[o++] = line[i];
+		}
+	}
+	shown[o] = '\0';
+	tap_n++;
+	if (good) {
+		printf("ok %u - parse '%s'\n", tap_n, shown);
+		return;
+	}
+	tap_failed++;
+	printf("not ok %u - parse '%s': %s\n", tap_n, shown, detail);
+}
+
+/* Parse @line; 0 on success, else the error (and @why). */
+static int parse(const char *line, struct ks_cmd *cmd, const char **why)
+{
+	char buf[512];
+
+	*why = "";
+	snprintf(buf, sizeof(buf), "%s", line);
+	return ks_cmd_parse(buf, cmd, why);
+}
+
+/* @line must fail with -EINVAL and a reason containing @reason. */
+static void bad(const char *line, const char *reason)
+{
+	struct ks_cmd cmd;
+	const char *why;
+	char d[256];
+	int ret = parse(line, &cmd, &why);
+
+	snprintf(d, sizeof(d), "ret %d why '%s', wanted -EINVAL '%s'", ret,
+		 why, reason);
+	report(ret == -EINVAL && strstr(why, reason), line, d);
+}
+
+#define GOOD(line, cond) do {						\
+	struct ks_cmd cmd;						\
+	const char *why;						\
+	int ret = parse(line, &cmd, &why);				\
+	report(!ret && (cond), line, ret ? why : "fields: " #cond);	\
+} while (0)
+
+int main(void)
+{
+	char longname[80];
+
+	/* defaults */
+	GOOD("trace find_vma", cmd.verb == KS_VERB_TRACE &&
+	     !strcmp(cmd.name, "find_vma") && cmd.bits == KSTATS_BITS_DEFAULT &&
+	     cmd.buckets == kstats_default_buckets(KSTATS_BITS_DEFAULT) &&
+	     cmd.via == KS_VIA_DEFAULT && cmd.clock == KS_CLOCK_LOCAL &&
+	     cmd.clones && cmd.sample == 1 && cmd.pid == -1 && cmd.tgid == -1 &&
+	     !cmd.comm[0] && !cmd.cpus[0] && !cmd.gap && !cmd.maxactive);
+	/* the original grammar */
+	GOOD("trace pcpu:find_vma bits 3", !strcmp(cmd.name, "find_vma") &&
+	     cmd.bits == 3);
+	GOOD("  trace\tfind_vma   bits 5 \n", cmd.bits == 5 &&
+	     cmd.buckets == kstats_default_buckets(5));
+	/* every option */
+	GOOD("trace f bits 0 buckets 64", cmd.bits == 0 && cmd.buckets == 64);
+	GOOD("trace f bits 8 buckets 6", cmd.bits == 8 && cmd.buckets == 6);
+	GOOD("trace f via kretprobe", cmd.via == KS_VIA_KRETPROBE);
+	GOOD("trace f via fprobe", cmd.via == KS_VIA_FPROBE);
+	GOOD("trace f via direct", cmd.via == KS_VIA_DIRECT);
+	GOOD("trace f clock tsc", cmd.clock == KS_CLOCK_TSC);
+	GOOD("trace f clock local", cmd.clock == KS_CLOCK_LOCAL);
+	GOOD("trace f maxactive 4096", cmd.maxactive == 4096);
+	GOOD("trace f clones no", !cmd.clones);
+	GOOD("trace f sample 1000000", cmd.sample == 1000000);
+	GOOD("trace f pid 0 tgid 42", cmd.pid == 0 && cmd.tgid == 42);
+	GOOD("trace f pid 0x10", cmd.pid == 16);
+	GOOD("trace f comm ksworker", !strcmp(cmd.comm, "ksworker"));
+	GOOD("trace f comm 123456789012345", strlen(cmd.comm) == 15);
+	GOOD("trace f cpus 0-3,8", !strcmp(cmd.cpus, "0-3,8"));
+	GOOD("trace f gap yes", cmd.gap);
+	GOOD("trace s start tp:sched:sched_switch end finish_task_switch",
+	     cmd.via == KS_VIA_SECTION &&
+	     !strcmp(cmd.start, "tp:sched:sched_switch") &&
+	     !strcmp(cmd.end, "finish_task_switch"));
+	GOOD("trace mod:fn.constprop.0", !strcmp(cmd.name, "mod:fn.constprop.0"));
+	/* other verbs */
+	GOOD("remove all", cmd.verb == KS_VERB_REMOVE && cmd.all);
+	GOOD("remove find_vma", cmd.verb == KS_VERB_REMOVE && !cmd.all &&
+	     !strcmp(cmd.name, "find_vma"));
+	GOOD("start all", cmd.verb == KS_VERB_START && cmd.all);
+	GOOD("stop f", cmd.verb == KS_VERB_STOP);
+	GOOD("reset all", cmd.verb == KS_VERB_RESET && cmd.all);
+
+	/* errors */
+	bad("", "empty command");
+	bad("   \n", "empty command");
+	bad("frobnicate f", "unknown command");
+	bad("trace", "missing name");
+	bad("trace all", "invalid name");
+	bad("trace _control", "invalid name");
+	bad("trace fi/le", "invalid name");
+	bad("trace f*", "invalid name");
+	memset(longname, 'x', 64);
+	snprintf(longname + 64, 16, "%s", "");
+	{
+		char line[128];
+
+		snprintf(line, sizeof(line), "trace %s", longname);
+		bad(line, "invalid name");
+	}
+	bad("trace f colour blue", "unknown option");
+	bad("trace f bits", "option needs a value");
+	bad("trace f bits 9", "bad value");
+	bad("trace f bits -1", "bad value");
+	bad("trace f bits 3x", "bad value");
+	bad("trace f bits 3 bits 4", "option given twice");
+	bad("trace f buckets 0", "bad value");
+	bad("trace f bits 8 buckets 57", "buckets too large");
+	bad("trace f via kprobe", "bad value");
+	bad("trace f clock wall", "bad value");
+	bad("trace f maxactive 0", "bad value");
+	bad("trace f maxactive 4097", "bad value");
+	bad("trace f sample 0", "bad value");
+	bad("trace f sample 1000001", "bad value");
+	bad("trace f pid -5", "bad value");
+	bad("trace f pid 99999999999", "bad value");
+	bad("trace f comm 1234567890123456", "bad value");
+	bad("trace f clones maybe", "bad value");
+	bad("trace f gap 1", "bad value");
+	bad("trace s start a", "start and end go together");
+	bad("trace s end b", "start and end go together");
+	bad("trace s start a end b via direct", "choose their own hooks");
+	bad("trace s start a* end b", "bad value");
+	bad("remove f extra", "trailing words");
+	bad("reset", "missing name");
+	snprintf(longname, sizeof(longname), "%.*s", 61, "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy");
+	{
+		char line[128];
+
+		snprintf(line, sizeof(line), "trace %s gap yes", longname);
+		bad(line, "too long for its GAP- node");
+	}
+
+	printf("1..%u\n# %u passed, %u failed\n", tap_n, tap_n - tap_failed,
+	       tap_failed);
+	return tap_failed ? 1 : 0;
+}
