@@ -2,17 +2,28 @@
 /*
  * ks-bench: time one kernel operation from inside the guest.
  *
- *   ks-bench [-r REPS] [-c] [-n NODE] write FILE DATA
+ *   ks-bench [OPTIONS] [-n NODE] write FILE DATA
  *	REPS times: one write() of DATA to FILE (opened once)
- *   ks-bench [-r REPS] [-c] [-n NODE] open DIR N
+ *   ks-bench [OPTIONS] [-n NODE] open DIR N
  *	REPS times: N open("non_existent") in DIR (each must fail, ENOENT)
- *   ks-bench [-r REPS] [-c] read FILE
+ *   ks-bench [OPTIONS] read FILE
  *	REPS times: open FILE, read it to EOF, close
+ *   OPTIONS: [-r REPS] [-w WARM] [-c] [-f] [-s MS]
  *
  * Each timed operation is bracketed by two reads of the TSC (or, with -c,
  * of CLOCK_MONOTONIC) in this process.  Under QEMU -icount shift=0 both
  * advance by one per guest instruction, so the figures are instruction
- * counts.  One untimed warm-up operation comes first.
+ * counts.  One untimed warm-up operation comes first (-w: more).
+ *
+ * With -s MS, the program sleeps MS milliseconds before each timed
+ * operation, so that work the kernel deferred (RCU
+ * callbacks, kworkers, console output) runs then rather than inside a
+ * timed operation.  Under -icount sleep=off an idle guest's clock jumps to
+ * the next timer: the sleep costs no host time.
+ *
+ * With -f the program runs SCHED_FIFO: no other task (kworkers, RCU
+ * callback threads, a tracer's reader) runs on its CPU inside a timed
+ * operation; interrupts and softirqs still do.
  *
  * With -n NODE (a kstats node file), the node's "samples" header field is
  * read before the first and after the last timed operation, and the
@@ -24,6 +35,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,9 +63,11 @@ static uint64_t now(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ks-bench [-r REPS] [-c] [-n NODE] write FILE DATA\n"
-		"       ks-bench [-r REPS] [-c] [-n NODE] open DIR N\n"
-		"       ks-bench [-r REPS] [-c] read FILE\n");
+		"usage: ks-bench [OPTIONS] [-n NODE] write FILE DATA\n"
+		"       ks-bench [OPTIONS] [-n NODE] open DIR N\n"
+		"       ks-bench [OPTIONS] read FILE\n"
+		"OPTIONS: -r REPS (5), -w WARM (1), -c (CLOCK_MONOTONIC),\n"
+		"         -f (SCHED_FIFO), -s MS (sleep before each timed op)\n");
 	exit(2);
 }
 
@@ -139,18 +153,31 @@ int main(int argc, char **argv)
 	long long c0 = 0, c1 = 0;
 	const char *node = NULL;
 	struct op op = { .fd = -1 };
-	int reps = 5, opt, i, nfd = -1;
+	int reps = 5, warm = 1, settle_ms = 0, fifo = 0, opt, i, nfd = -1;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "+r:cn:")) != -1) {
+	while ((opt = getopt(argc, argv, "+r:w:cfs:n:")) != -1) {
 		switch (opt) {
 		case 'r':
 			reps = atoi(optarg);
 			if (reps < 1 || reps > REPS_MAX)
 				usage();
 			break;
+		case 'w':
+			warm = atoi(optarg);
+			if (warm < 0 || warm > REPS_MAX)
+				usage();
+			break;
 		case 'c':
 			use_clock = 1;
+			break;
+		case 'f':
+			fifo = 1;
+			break;
+		case 's':
+			settle_ms = atoi(optarg);
+			if (settle_ms < 0 || settle_ms > 10000)
+				usage();
 			break;
 		case 'n':
 			node = optarg;
@@ -193,13 +220,24 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (run_op(&op))	/* warm-up: page faults, dentry cache */
-		return 1;
+	if (fifo) {
+		struct sched_param sp = { .sched_priority = 50 };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+			perror("ks-bench: SCHED_FIFO");
+			return 1;
+		}
+	}
+	for (i = 0; i < warm; i++)	/* page faults, dentry cache... */
+		if (run_op(&op))
+			return 1;
 	if (nfd >= 0)
 		c0 = node_samples(nfd);
 	for (i = 0; i < reps; i++) {
 		uint64_t t0, t1;
 
+		if (settle_ms)
+			usleep(settle_ms * 1000);
 		t0 = now();
 		if (run_op(&op))
 			return 1;

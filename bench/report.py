@@ -328,6 +328,13 @@ def table(k):
         out.append("   %s: %s calls per open() (kstats' exact count), attached as %s"
                    % (f, fmt(k["functions"][f]["calls_per_op"], 2),
                       k["functions"][f].get("attach") or "?"))
+    cands = ["%s %s%s" % (c["name"], fmt(c["calls_per_open"], 2),
+                          " (%s)" % c["attach"].split(":", 1)[-1]
+                          if "," in (c.get("attach") or "") else "")
+             for c in k["candidates"] if c.get("calls_per_open") is not None]
+    if cands:
+        out.append("   calls per open(): " + ", ".join(cands) + "; absent: " +
+                   (", ".join(c["name"] for c in k["candidates"] if not c["present"]) or "-"))
     out.append("   ovh: instructions added per traced call; p50: what the tool reports (ns);"
                " rec: histogram update alone")
     hdr = ["", "ks_target_empty", "", "", ""]

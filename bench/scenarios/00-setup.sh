@@ -8,6 +8,10 @@ check "results share mounted" mount -t 9p -o trans=virtio,version=9p2000.L ksout
 . /scenarios/bench-lib.sh
 : > $KSB_RES
 
+# ks-bench runs SCHED_FIFO (bench-lib.sh): no RT throttling in its way.
+check "RT throttling off" 'echo -1 > /proc/sys/kernel/sched_rt_runtime_us'
+grep -qw rcu_nocbs=0 /proc/cmdline || diag "no rcu_nocbs=0: RCU callbacks may run inside timed operations"
+
 load_modules || exit 1
 if [ -f /modules/ks_bench.ko ]; then
 	check "insmod ks_bench.ko" insmod /modules/ks_bench.ko

@@ -40,11 +40,11 @@ done
 for target in empty $funcs; do
 	if [ $target = empty ]; then
 		func=ks_target_empty
-		cmd="/tmp/ks-bench -r $REPS write $KSB_EMPTY $N"
+		cmd="/tmp/ks-bench $KSB_OPTS -r $REPS write $KSB_EMPTY $N"
 		ops=$N
 	else
 		func=$target
-		cmd="/tmp/ks-bench -r $REPS open $KSB_TMP $NOPEN"
+		cmd="/tmp/ks-bench $KSB_OPTS -r $REPS open $KSB_TMP $NOPEN"
 		ops=$NOPEN
 	fi
 	for kind in kprobe kfunc count; do

@@ -31,7 +31,8 @@ for target in empty $funcs; do
 		ops=$NOPEN
 	fi
 	raw=$KSB_OUT/raw/perf-ftrace-$target.txt
-	in_host perf ftrace latency -n -T $func -- /tmp/ks-bench -r $REPS "$@" > $raw 2>&1
+	# shellcheck disable=SC2086
+	in_host perf ftrace latency -n -T $func -- /tmp/ks-bench $KSB_OPTS -r $REPS "$@" > $raw 2>&1
 	l=$(grep '^KSB ' $raw | tail -n1)
 	if [ -z "$l" ]; then
 		why=$(grep -v '^#' $raw | head -n1)

@@ -38,7 +38,7 @@ for bits in 3 5; do
 	cp $node $KSB_OUT/raw/node-bits$bits-smp$ncpu.txt
 	copt=-c		# CLOCK_MONOTONIC; the TSC under icount
 	[ "${READ_ICOUNT:-0}" = 1 ] && copt=""
-	l=$(ksb $copt -r 21 read $node) || { fail "ks-bench read"; continue; }
+	l=$(KSB_OPTS="-w 2"; ksb $copt -r 21 read $node) || { fail "ks-bench read"; continue; }
 	res read icount=${READ_ICOUNT:-0} bits=$bits cpus=$ncpu rows=$rows cpu_rows=$cpus bytes=$(wc -c < $node) \
 		min=$(ksb_field "$l" min) median=$(ksb_field "$l" median) t=$(ksb_field "$l" t)
 	ctl "remove ks_target_delay"

@@ -15,6 +15,12 @@ KSB_HOST=/host				# the host root, read-only over 9p
 # Parameters written by bench/run.sh (N, REPS, NOPEN, ...).
 [ -f $KSB_OUT/params ] && . $KSB_OUT/params
 
+# ks-bench options for every timed run: SCHED_FIFO (no kthread or tracer
+# reader runs inside a timed operation; with rcu_nocbs=0 on the kernel
+# command line that includes RCU callbacks), 10 ms of sleep before each
+# timed operation for the deferred work to run, two warm-up operations.
+KSB_OPTS=${KSB_OPTS:-"-f -s 10 -w 2"}
+
 # res SECTION KEY=VALUE...: append one record.
 res() {
 	echo "$*" >> $KSB_RES
@@ -33,7 +39,8 @@ ksb_field() {
 
 # ksb ARGS...: run ks-bench, print its KSB line; fails if there is none.
 ksb() {
-	_ksb_out=$(ks-bench "$@" 2>&1)
+	# shellcheck disable=SC2086
+	_ksb_out=$(ks-bench $KSB_OPTS "$@" 2>&1)
 	_ksb_line=$(echo "$_ksb_out" | grep '^KSB ' | tail -n1)
 	if [ -z "$_ksb_line" ]; then
 		echo "$_ksb_out" >&2
