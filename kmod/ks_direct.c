@@ -36,6 +36,11 @@ struct ks_dslot {
 struct ks_node *ks_direct_nodes[KS_DIRECT_SLOTS];
 static struct ks_dslot ks_dslots[KS_DIRECT_SLOTS];
 
+static_assert(offsetof(struct ks_node, active) == KS_NODE_ACTIVE);
+static_assert(offsetof(struct ks_node, fast_sample) == KS_NODE_FAST_SAMPLE);
+static_assert(offsetof(struct ks_node, pcpu) == KS_NODE_PCPU);
+static_assert(offsetof(struct ks_pcpu, skip) == KS_PCPU_SKIP);
+
 static unsigned long ks_tramp_addr(unsigned int slot)
 {
 	return (unsigned long)ks_direct_tramps + slot * KS_TRAMP_SIZE;
@@ -122,8 +127,13 @@ static void ks_direct_detach(struct ks_node *node)
 
 static int ks_direct_attach(struct ks_node *node)
 {
+	const struct ks_cmd *c = &node->cmd;
 	unsigned int i, s = 0;
 	int ret = 0;
+
+	/* sampling alone: the trampoline counts calls down by itself */
+	node->fast_sample = c->sample > 1 && c->pid < 0 && c->tgid < 0 &&
+			    !c->comm[0] && !c->cpus[0];
 
 	for (i = 0; i < node->nsyms; i++) {
 		const char *colon = strchr(node->syms[i], ':');

@@ -6,6 +6,12 @@
 #define KS_DIRECT_SLOTS	64	/* symbols traced through trampolines at once */
 #define KS_TRAMP_SIZE	16	/* bytes between two per-slot stubs */
 
+/* What the trampoline reads of struct ks_node and struct ks_pcpu. */
+#define KS_NODE_ACTIVE		0	/* bool active */
+#define KS_NODE_FAST_SAMPLE	1	/* bool fast_sample */
+#define KS_NODE_PCPU		8	/* struct ks_pcpu __percpu *pcpu */
+#define KS_PCPU_SKIP		24	/* s32 skip */
+
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
 

@@ -12,7 +12,6 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/string.h>
-#include <linux/math64.h>
 #include <asm/msr.h>
 #include <kstats/hist.h>
 #include "ks_cmd.h"
@@ -24,7 +23,7 @@ struct ks_pcpu {
 	u64 min;
 	u64 max;
 	u64 t0;			/* section start, or last call for GAP- */
-	u32 skip;		/* calls left before the next sampled one */
+	s32 skip;		/* sampling: calls left to skip, then -1 */
 	u32 clamped;		/* negative times recorded as 0 */
 	long inflight;		/* direct backend: timed calls in the body */
 	struct kstats_slot slots[];
@@ -50,7 +49,10 @@ struct ks_backend {
  * @cmd: the trace command that made it (name, bits, filters...)
  * @nslots: slots per CPU, overflow included
  * @active: record samples (start/stop)
+ * @fast_sample: the direct trampoline counts the sampling down itself
  * @pcpu: per-CPU extremes and slots
+ * @filtered: any pid/tgid/comm/cpus filter or sampling is set
+ * @use_tsc: ks_now() reads the TSC (clock tsc, or ns from a stable TSC)
  * @cpus: CPUs to record on (filter), NULL for all
  * @dentry: the node's debugfs file
  * @backend: the hooks in use
@@ -62,11 +64,16 @@ struct ks_backend {
  * @nsyms: entries in @syms
  */
 struct ks_node {
+	/* read by ks_tramp.S: offsets in ks_direct.h, checked in ks_direct.c */
+	bool active;
+	bool fast_sample;
+	struct ks_pcpu __percpu *pcpu;
+	/* the rest */
+	bool filtered;
+	bool use_tsc;
 	struct list_head list;
 	struct ks_cmd cmd;
 	u32 nslots;
-	bool active;
-	struct ks_pcpu __percpu *pcpu;
 	cpumask_var_t cpus;
 	bool cpu_filter;
 	struct dentry *dentry;
@@ -99,23 +106,29 @@ extern const struct ks_backend ks_fprobe_backend;
  * and NMIs on the same CPU without disabling them.
  */
 
+/* Eight bytes at @p, whatever its alignment (one load on x86). */
+static __always_inline u64 ks_load8(const void *p)
+{
+	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 /* Does the current task's comm equal @want (both NUL-padded to 16)? */
 static __always_inline bool ks_comm_is(const char *want)
 {
-	u64 a[2], b[2];
-
-	memcpy(a, current->comm, sizeof(a));
-	memcpy(b, want, sizeof(b));
-	return a[0] == b[0] && a[1] == b[1];
+	return ks_load8(current->comm) == ks_load8(want) &&
+	       ks_load8(current->comm + 8) == ks_load8(want + 8);
 }
 
 /* Should the call starting now on this CPU be timed? */
 static __always_inline bool ks_want(struct ks_node *node)
 {
-	struct ks_pcpu *p;
-
 	if (!READ_ONCE(node->active))
 		return false;
+	if (likely(!node->filtered))
+		return true;
 	if (node->cmd.pid >= 0 && current->pid != node->cmd.pid)
 		return false;
 	if (node->cmd.tgid >= 0 && current->tgid != node->cmd.tgid)
@@ -126,12 +139,11 @@ static __always_inline bool ks_want(struct ks_node *node)
 	    !cpumask_test_cpu(raw_smp_processor_id(), node->cpus))
 		return false;
 	if (node->cmd.sample > 1) {
-		p = this_cpu_ptr(node->pcpu);
-		if (p->skip) {
-			p->skip--;
+		/* the trampoline counted down already if fast_sample */
+		if (!node->fast_sample &&
+		    this_cpu_dec_return(node->pcpu->skip) >= 0)
 			return false;
-		}
-		p->skip = node->cmd.sample - 1;
+		this_cpu_write(node->pcpu->skip, node->cmd.sample - 1);
 	}
 	return true;
 }
@@ -144,9 +156,18 @@ static __always_inline bool ks_want(struct ks_node *node)
  */
 static __always_inline u64 ks_now(const struct ks_node *node)
 {
-	if (node->cmd.clock == KS_CLOCK_TSC || node->tsc_mult)
+	if (likely(node->use_tsc))
 		return rdtsc_ordered();
 	return local_clock();
+}
+
+/* (@a * @mul) >> KS_TSC_SHIFT, through a 128-bit product. */
+static __always_inline u64 ks_mul_shr(u64 a, u32 mul)
+{
+	u64 lo, hi;
+
+	asm ("mulq %3" : "=a" (lo), "=d" (hi) : "a" (a), "rm" ((u64)mul));
+	return (lo >> KS_TSC_SHIFT) | (hi << (64 - KS_TSC_SHIFT));
 }
 
 /* Account one measured value, in ks_now() units, on this CPU. */
@@ -159,7 +180,7 @@ static __always_inline void ks_record(struct ks_node *node, u64 delta)
 		delta = 0;
 		this_cpu_inc(pc->clamped);
 	} else if (node->tsc_mult) {
-		delta = mul_u64_u32_shr(delta, node->tsc_mult, KS_TSC_SHIFT);
+		delta = ks_mul_shr(delta, node->tsc_mult);
 	}
 	s = kstats_slot(delta, node->cmd.bits, node->cmd.buckets);
 	this_cpu_inc(pc->slots[s].count);

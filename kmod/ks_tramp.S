@@ -33,6 +33,17 @@
 
 	.text
 SYM_FUNC_START_LOCAL(ks_direct_common)
+	/* not timed at all: stopped, or sampled out, in a few instructions */
+	testq	%r11, %r11
+	jz	.Lks_ret
+	cmpb	$0, KS_NODE_ACTIVE(%r11)
+	je	.Lks_ret
+	cmpb	$0, KS_NODE_FAST_SAMPLE(%r11)
+	je	.Lks_full
+	movq	KS_NODE_PCPU(%r11), %r10
+	decl	%gs:KS_PCPU_SKIP(%r10)	/* one instruction: preemption-safe */
+	jns	.Lks_ret
+.Lks_full:
 	pushq	%rbp
 	movq	%rsp, %rbp
 	subq	$16, %rsp
@@ -74,6 +85,7 @@ SYM_FUNC_START_LOCAL(ks_direct_common)
 	popq	%rsi
 	popq	%rdi
 	leave
+.Lks_ret:
 	RET
 SYM_FUNC_END(ks_direct_common)
 

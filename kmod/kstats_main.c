@@ -346,6 +346,9 @@ static struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 	node->nslots = kstats_nr_slots(cmd->bits, cmd->buckets);
 	if (cmd->clock == KS_CLOCK_LOCAL)
 		node->tsc_mult = ks_tsc_mult();
+	node->use_tsc = cmd->clock == KS_CLOCK_TSC || node->tsc_mult;
+	node->filtered = cmd->pid >= 0 || cmd->tgid >= 0 || cmd->comm[0] ||
+			 cmd->cpus[0] || cmd->sample > 1;
 	node->backend = ks_pick_backend(cmd->via);
 	if (IS_ERR(node->backend)) {
 		pr_err("%s: backend not available in this kernel\n", cmd->name);
