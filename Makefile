@@ -74,13 +74,13 @@ demo-host:
 .PHONY: demo demo-host
 
 # Overhead benchmark (bench/README.md): every installed kernel under QEMU
-# -icount, table on stdout, bench-out/bench.json; about 10 minutes.
-# bench-short: one kernel, fewer iterations, no read boot (1-2 minutes).
+# -icount, table on stdout, bench-out/bench.json; about 5 minutes.
+# bench-short: the newest kernel, fewer iterations, no read boot (1-2 minutes).
 bench: deps-check vm-stage
 	bench/run.sh
 
-bench-short: deps-check vm-stage
-	BENCH_SHORT=1 bench/run.sh
+bench-short: deps-check vm-stage-$(lastword $(KVERS))
+	BENCH_SHORT=1 bench/run.sh -k $(lastword $(KVERS))
 
 .PHONY: bench bench-short
 
