@@ -73,18 +73,21 @@ static inline __u32 kstats_overflow_slot(__u32 bits, __u32 buckets)
 	return (buckets + 1) << bits;
 }
 
-/* Slot of value @v. */
+/*
+ * Slot of value @v.  With m the leading one's index and sh = max(m - b, 0),
+ * the slot is (sh << b) + (v >> sh): for v >= 2^b, v >> sh is 2^b plus the
+ * sub-slot, which turns ((sh + 1) << b) + sub into that sum; below 2^b,
+ * sh = 0 and the slot is v.  Branch-free but for the overflow test: this
+ * runs on every traced call.
+ */
 static inline __u32 kstats_slot(__u64 v, __u32 bits, __u32 buckets)
 {
-	__u32 m, k;
+	__u32 m = 63 - (__u32)__builtin_clzll(v | 1);
+	__u32 sh = m > bits ? m - bits : 0;
 
-	if (v < (1ULL << bits))
-		return (__u32)v;
-	m = 63 - (__u32)__builtin_clzll(v);
-	k = m - bits + 1;
-	if (k > buckets)
+	if (sh >= buckets && (v >> bits))	/* range sh + 1 is past the last */
 		return kstats_overflow_slot(bits, buckets);
-	return (k << bits) + (__u32)((v >> (m - bits)) & ((1ULL << bits) - 1));
+	return (sh << bits) + (__u32)(v >> sh);
 }
 
 /* Smallest value of slot @s (the overflow slot starts past the last range). */
