@@ -216,7 +216,7 @@ def kernel_report(d):
                 # avg = (99 unsampled + 1 full) / 100
                 e["unsampled"] = round((100 * e["overhead"] - b["empty"]["overhead"]) / 99, 1)
         elif r["_"] == "unavail" and r.get("via"):
-            if r.get("target") == "ks_target_empty":
+            if r.get("target") == "ks_target_empty" and r.get("mode", "full") == "full":
                 kr["kstats"].setdefault(r["via"], {})
                 kr["kstats"][r["via"]].update(
                     {"available": False, "why": unquote(r.get("why", ""))})

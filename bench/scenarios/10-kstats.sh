@@ -54,17 +54,18 @@ done
 measure - empty base when=before
 measure - open base when=before
 
-# try_trace VIA NAME [OPTIONS]: trace; on failure record why and return 1.
+# try_trace MODE VIA NAME [OPTIONS]: trace; on failure record why (for
+# that MODE of the backend) and return 1.
 try_trace() {
-	_via=$1 _name=$2
-	shift 2
+	_mode=$1 _via=$2 _name=$3
+	shift 3
 	_why=$(ctl_try "trace $_name via $_via $*") && return 0
-	res unavail via=$_via target=$_name why="$(enc "$_why")"
+	res unavail via=$_via mode=$_mode target=$_name why="$(enc "$_why")"
 	return 1
 }
 
 for via in ${BACKENDS:-kretprobe fprobe direct}; do
-	if ! try_trace $via ks_target_empty; then
+	if ! try_trace full $via ks_target_empty; then
 		skip "backend $via" "$(tail -n1 $KSB_RES)"
 		continue
 	fi
@@ -72,20 +73,20 @@ for via in ${BACKENDS:-kretprobe fprobe direct}; do
 	measure ks_target_empty empty kstats via=$via mode=full target=empty
 	ctl "remove ks_target_empty"
 
-	if try_trace $via ks_target_empty sample 100; then
+	if try_trace sample100 $via ks_target_empty sample 100; then
 		measure ks_target_empty empty kstats via=$via mode=sample100 target=empty
 		ctl "remove ks_target_empty"
 	fi
-	if try_trace $via ks_target_empty && ctl "stop ks_target_empty"; then
+	if try_trace stopped $via ks_target_empty && ctl "stop ks_target_empty"; then
 		measure - empty kstats via=$via mode=stopped target=empty
 		ctl "remove ks_target_empty"
 	fi
-	if try_trace $via ks_target_empty clock tsc; then
+	if try_trace tsc $via ks_target_empty clock tsc; then
 		measure ks_target_empty empty kstats via=$via mode=tsc target=empty
 		ctl "remove ks_target_empty"
 	fi
 	for f in $funcs; do
-		try_trace $via $f || continue
+		try_trace full $via $f || continue
 		measure $f open kstats via=$via mode=full target=$f
 		ctl "remove $f"
 	done

@@ -12,11 +12,15 @@ NOPEN=${NOPEN:-10000}
 REPS=${REPS:-5}
 mkdir -p $KSB_OUT/raw
 
-if ! [ -x $KSB_HOST/usr/bin/bpftrace ]; then
+why=""
+grep -q " $KSB_HOST " /proc/mounts || why="host root not mounted over 9p"
+[ -n "$why" ] || [ -x $KSB_HOST/usr/bin/bpftrace ] ||
+	why="not installed on the host (apt-get install bpftrace)"
+if [ -n "$why" ]; then
 	for kind in kprobe kfunc count; do
-		res unavail tool=bpftrace-$kind target=all why=not%20installed%20on%20the%20host
+		res unavail tool=bpftrace-$kind target=all why="$(enc "$why")"
 	done
-	skip "bpftrace" "not installed on the host (apt-get install bpftrace)"
+	skip "bpftrace" "$why"
 	exit 0
 fi
 

@@ -9,9 +9,13 @@ NOPEN=${NOPEN:-10000}
 REPS=${REPS:-5}
 mkdir -p $KSB_OUT/raw
 
-if ! [ -x $KSB_HOST/usr/bin/perf ]; then
-	res unavail tool=perf-ftrace target=all why=not%20installed%20on%20the%20host
-	skip "perf" "not installed on the host (apt-get install linux-perf)"
+why=""
+grep -q " $KSB_HOST " /proc/mounts || why="host root not mounted over 9p"
+[ -n "$why" ] || [ -x $KSB_HOST/usr/bin/perf ] ||
+	why="not installed on the host (apt-get install linux-perf)"
+if [ -n "$why" ]; then
+	res unavail tool=perf-ftrace target=all why="$(enc "$why")"
+	skip "perf" "$why"
 	exit 0
 fi
 
