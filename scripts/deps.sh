@@ -43,6 +43,7 @@ hdr612=$(dep_of linux-headers-amd64 bookworm-backports)
 
 pkgs="build-essential make gcc bc kmod xz-utils zstd cpio busybox-static
       qemu-system-x86 python3 python3-matplotlib python3-pytest prometheus
+      bpftrace linux-perf
       $img61 $hdr61 $img612 $hdr612"
 missing=""
 for p in $pkgs; do
