@@ -205,9 +205,29 @@ static int ks_node_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+#define KS_ROW_BYTES	96	/* one "slot ... n ..." row, with room */
+#define KS_HEADER_BYTES	1024
+
+/*
+ * Size the output buffer for what the node holds now, so seq_file formats
+ * it once instead of retrying with doubled buffers.
+ */
 static int ks_node_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, ks_node_show, inode->i_private);
+	struct ks_node *node = inode->i_private;
+	size_t rows = 0;
+	u32 s;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
+
+		for (s = 0; s < node->nslots; s++)
+			rows += !!READ_ONCE(p->slots[s].count);
+	}
+	rows += min_t(size_t, rows, node->nslots);	/* the CPUS rows */
+	return single_open_size(file, ks_node_show, node,
+				KS_HEADER_BYTES + rows * KS_ROW_BYTES);
 }
 
 /* Copy a command from userspace, bounded, NUL-terminated and trimmed. */
