@@ -16,10 +16,10 @@ echo "=== SESSION BEGIN"
 say 'echo "trace find_vma bits 3" > /sys/kernel/debug/kstats/_control'
 say 'for i in $(seq 200); do /bin/busybox true; done'
 say 'head -3 /sys/kernel/debug/kstats/find_vma'
-say 'grep CPUS /sys/kernel/debug/kstats/find_vma | head -5'
+say 'grep CPUS /sys/kernel/debug/kstats/find_vma | head -3'
 say 'echo "trace should_failslab" > /sys/kernel/debug/kstats/_control'
 say 'echo "trace ks_target_clone" > /sys/kernel/debug/kstats/_control; head -1 /sys/kernel/debug/kstats/ks_target_clone'
 say 'cat /sys/kernel/debug/kstats/_control'
-say 'dmesg | grep kstats: | tail -2 | cut -c 16-'
+say 'dmesg | grep kstats: | tail -1 | cut -c 16-'
 echo "=== SESSION END"
 ok "session"
