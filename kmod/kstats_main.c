@@ -565,11 +565,11 @@ static int ks_choose_backend(struct ks_node *node)
 	if (node->backend == &ks_direct_backend) {
 		node->cmd.via = KS_VIA_DIRECT;
 		node->cmd.maxactive = 0;	/* no pool: state on the stack */
-	}
-	else if (node->backend == &ks_kretprobe_backend)
+	} else if (node->backend == &ks_kretprobe_backend) {
 		node->cmd.via = KS_VIA_KRETPROBE;
-	else if (node->backend != &ks_section_backend)
+	} else if (node->backend != &ks_section_backend) {
 		node->cmd.via = KS_VIA_FPROBE;
+	}
 	return 0;
 }
 
