@@ -77,7 +77,7 @@ NOKPROBE_SYMBOL(ks_direct_enter);
  */
 notrace void ks_direct_exit(struct ks_node *node, u64 start)
 {
-	ks_record(node, ks_now(node) - start);
+	ks_record(node, ks_delta(node, start, ks_now(node)));
 	this_cpu_dec(node->pcpu->inflight);	/* may be another CPU's +1 */
 }
 

@@ -38,8 +38,9 @@ static void ks_fp_exit(struct fprobe *fp, unsigned long entry_ip,
 		       void *entry_data)
 {
 	struct ks_fp *f = container_of(fp, struct ks_fp, fp);
+	struct ks_node *node = f->node;
 
-	ks_record(f->node, ks_now(f->node) - *(u64 *)entry_data);
+	ks_record(node, ks_delta(node, *(u64 *)entry_data, ks_now(node)));
 }
 
 NOKPROBE_SYMBOL(ks_fp_exit);

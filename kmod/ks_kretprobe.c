@@ -39,8 +39,9 @@ NOKPROBE_SYMBOL(ks_krp_entry);
 static int ks_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct ks_krp *k = container_of(get_kretprobe(ri), struct ks_krp, rp);
+	struct ks_node *node = k->node;
 
-	ks_record(k->node, ks_now(k->node) - *(u64 *)ri->data);
+	ks_record(node, ks_delta(node, *(u64 *)ri->data, ks_now(node)));
 	return 0;
 }
 

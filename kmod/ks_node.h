@@ -150,7 +150,7 @@ static __always_inline bool ks_want(struct ks_node *node)
 
 /*
  * The node's clock, in raw units: the TSC when the node counts cycles, or
- * counts ns from a stable TSC (node->tsc_mult, converted in ks_record(), as
+ * counts ns from a stable TSC (node->tsc_mult, converted in ks_delta(), as
  * local_clock() itself does on such machines, for a tenth of its cost),
  * else local_clock().
  */
@@ -170,25 +170,37 @@ static __always_inline u64 ks_mul_shr(u64 a, u32 mul)
 	return (lo >> KS_TSC_SHIFT) | (hi << (64 - KS_TSC_SHIFT));
 }
 
-/* Account one measured value, in ks_now() units, on this CPU. */
-static __always_inline void ks_record(struct ks_node *node, u64 delta)
+/*
+ * The time from @start to @end, two ks_now() readings, in the node's unit:
+ * TSC cycles scaled to ns when the node counts ns from the TSC.  A negative
+ * time (a call that moved to a CPU whose clock reads earlier) counts as 0.
+ */
+static __always_inline u64 ks_delta(struct ks_node *node, u64 start, u64 end)
+{
+	u64 d = end - start;
+
+	if (unlikely((s64)d < 0)) {
+		this_cpu_inc(node->pcpu->clamped);
+		return 0;
+	}
+	return node->tsc_mult ? ks_mul_shr(d, node->tsc_mult) : d;
+}
+
+/*
+ * Account one value on this CPU: the histogram update alone.  Each update
+ * is one this_cpu instruction (min and max are compared first).
+ */
+static __always_inline void ks_record(struct ks_node *node, u64 v)
 {
 	struct ks_pcpu __percpu *pc = node->pcpu;
-	u32 s;
+	u32 s = kstats_slot(v, node->cmd.bits, node->cmd.buckets);
 
-	if (unlikely((s64)delta < 0)) {	/* clocks of two CPUs disagreed */
-		delta = 0;
-		this_cpu_inc(pc->clamped);
-	} else if (node->tsc_mult) {
-		delta = ks_mul_shr(delta, node->tsc_mult);
-	}
-	s = kstats_slot(delta, node->cmd.bits, node->cmd.buckets);
 	this_cpu_inc(pc->slots[s].count);
-	this_cpu_add(pc->slots[s].sum, delta);
-	if (delta < this_cpu_read(pc->min))
-		this_cpu_write(pc->min, delta);
-	if (delta > this_cpu_read(pc->max))
-		this_cpu_write(pc->max, delta);
+	this_cpu_add(pc->slots[s].sum, v);
+	if (v < this_cpu_read(pc->min))
+		this_cpu_write(pc->min, v);
+	if (v > this_cpu_read(pc->max))
+		this_cpu_write(pc->max, v);
 }
 
 /* A timed call (or section) starts at @now: feed the GAP- node if any. */
@@ -201,7 +213,7 @@ static __always_inline void ks_gap(struct ks_node *node, u64 now)
 		return;
 	last = this_cpu_xchg(gap->pcpu->t0, now);
 	if (last && READ_ONCE(gap->active))
-		ks_record(gap, now - last);
+		ks_record(gap, ks_delta(gap, last, now));
 }
 
 #endif /* _KSTATS_NODE_H */

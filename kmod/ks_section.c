@@ -43,7 +43,7 @@ static __always_inline void ks_sec_hit(struct ks_point *pt)
 		now = ks_now(node);
 		t0 = p->t0;
 		p->t0 = 0;
-		ks_record(node, now - t0);
+		ks_record(node, ks_delta(node, t0, now));
 	}
 	preempt_enable_notrace();
 }
