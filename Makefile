@@ -94,6 +94,6 @@ clean:
 	-$(MAKE) -s -C tools clean
 	-$(MAKE) -s -C tests/cli clean
 	-$(MAKE) -s -C tools/workloads clean
-	rm -rf $(VMOUT)
+	rm -rf $(VMOUT) bench-out demo-out
 
 .PHONY: all module deps deps-check vm-stage vm-tools unit vm test checkpatch clean
