@@ -94,6 +94,6 @@ clean:
 	-$(MAKE) -s -C tools clean
 	-$(MAKE) -s -C tests/cli clean
 	-$(MAKE) -s -C tools/workloads clean
-	rm -rf $(VMOUT) bench-out demo-out
+	rm -rf $(VMOUT) bench-out demo-out .cache
 
 .PHONY: all module deps deps-check vm-stage vm-tools unit vm test checkpatch clean
