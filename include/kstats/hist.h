@@ -74,16 +74,16 @@ static inline __u32 kstats_overflow_slot(__u32 bits, __u32 buckets)
 }
 
 /*
- * Slot of value @v.  With m the leading one's index and sh = max(m - b, 0),
+ * Slot of value @v.  With sh = max(m - b, 0), m the leading one's index,
  * the slot is (sh << b) + (v >> sh): for v >= 2^b, v >> sh is 2^b plus the
  * sub-slot, which turns ((sh + 1) << b) + sub into that sum; below 2^b,
- * sh = 0 and the slot is v.  Branch-free but for the overflow test: this
- * runs on every traced call.
+ * sh = 0 and the slot is v.  Setting bit b before finding the leading one
+ * gives that sh without a branch.  This runs on every traced call.
  */
 static inline __u32 kstats_slot(__u64 v, __u32 bits, __u32 buckets)
 {
-	__u32 m = 63 - (__u32)__builtin_clzll(v | 1);
-	__u32 sh = m > bits ? m - bits : 0;
+	/* clz ^ 63 is the leading one's index (one bsr on x86) */
+	__u32 sh = ((__u32)__builtin_clzll(v | (1ULL << bits)) ^ 63) - bits;
 
 	if (sh >= buckets && (v >> bits))	/* range sh + 1 is past the last */
 		return kstats_overflow_slot(bits, buckets);
