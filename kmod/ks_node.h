@@ -53,7 +53,8 @@ struct ks_backend {
  * @pcpu: per-CPU extremes and slots
  * @filtered: any pid/tgid/comm/cpus filter or sampling is set
  * @use_tsc: ks_now() reads the TSC (clock tsc, or ns from a stable TSC)
- * @cpus: CPUs to record on (filter), NULL for all
+ * @cpus: CPUs to record on, when @cpu_filter
+ * @cpu_filter: a cpus filter is set
  * @dentry: the node's debugfs file
  * @backend: the hooks in use
  * @priv: the backend's state
