@@ -3,7 +3,7 @@
 # Exit 0 when everything 'make test' and 'make demo' need is installed:
 # tools, busybox, QEMU, matplotlib, and two Debian kernels (image + headers).
 missing=""
-for c in gcc make qemu-system-x86_64 cpio xz /bin/busybox; do
+for c in gcc make qemu-system-x86_64 cpio xz zstd /bin/busybox promtool bpftrace perf; do
 	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 done
 /usr/bin/python3 -c 'import matplotlib, pytest' 2>/dev/null || missing="$missing python3-matplotlib/pytest"
