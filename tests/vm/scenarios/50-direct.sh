@@ -28,6 +28,18 @@ check "unwind through the trampoline reaches kt_write" 'echo 3 > $T/unwind'
 expect_eq "3 unwinds timed" "$(node_field ks_target_unwind samples)" 3
 ctl "remove ks_target_unwind"
 
+# A direct call and a kprobe on the same function (ftrace then calls the
+# kprobe through its regs caller and jumps on to the trampoline).
+check "trace ks_target_mark_a via direct" ctl "trace ks_target_mark_a via direct"
+check "and a section starting at the same function" ctl "trace both start ks_target_mark_a end ks_target_mark_b"
+taskset 1 sh -c "echo '500 0' > $T/section"
+expect_eq "direct node counts every call" "$(node_field ks_target_mark_a samples)" 500
+expect_eq "section node counts every section" "$(node_field both samples)" 500
+check "remove the section first" ctl "remove both"
+echo '50 0' > $T/section
+expect_eq "direct node still counts" "$(node_field ks_target_mark_a samples)" 550
+ctl "remove ks_target_mark_a"
+
 # Removal waits for a call sleeping in the traced body.
 check "trace ks_target_sleep via direct" ctl "trace ks_target_sleep via direct"
 echo "1 1500" > $T/sleep &
