@@ -12,6 +12,10 @@
  *   clone    ks_target_clone(7)           N calls of a static function
  *                                         that gcc clones (.constprop.0)
  *   sleep    ks_target_sleep(ms)          1 call sleeping ARG ms (N ignored)
+ *   args     ks_target_args6(i, ...)       N calls with six arguments; the
+ *                                         write fails (EIO) unless every
+ *                                         result is right: arguments and
+ *                                         return value pass through hooks
  *   unwind   ks_target_unwind()            N calls; each saves a stack trace
  *                                         and fails the write (EIO) unless
  *                                         the trace reaches kt_write
@@ -95,6 +99,12 @@ static noinline int ks_target_section(unsigned int ns)
 	return p ? 0 : -ENOMEM;
 }
 
+/* Uses all six argument registers and returns a value made of each. */
+static noinline u64 ks_target_args6(u64 a, u64 b, u64 c, u64 d, u64 e, u64 f)
+{
+	return a + (b << 8) + (c << 16) + (d << 24) + (e << 32) + (f << 40);
+}
+
 /*
  * Does the stack trace taken here reach our caller's caller, kt_write()?
  * (Whatever hooks a tracer put in between, the unwinder must walk them.)
@@ -121,7 +131,7 @@ static noinline void ks_target_sleep(unsigned int ms)
 }
 
 enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP, KT_SECTION,
-	KT_UNWIND };
+	KT_UNWIND, KT_ARGS };
 
 static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			size_t count, loff_t *ppos)
@@ -171,6 +181,15 @@ static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			if (ks_target_unwind())
 				return -EIO;
 			break;
+		case KT_ARGS: {
+			u64 k = i & 0x7f;
+
+			if (ks_target_args6(k, k + 1, k + 2, k + 3, k + 4, k + 5) !=
+			    k + ((k + 1) << 8) + ((k + 2) << 16) + ((k + 3) << 24) +
+			    ((k + 4) << 32) + ((k + 5) << 40))
+				return -EIO;
+			break;
+		}
 		}
 		if (what != KT_SLEEP && !(i & 0xffff))
 			cond_resched();
@@ -189,7 +208,7 @@ static int __init kt_init(void)
 		[KT_EMPTY] = "empty", [KT_DELAY] = "delay",
 		[KT_RECURSE] = "recurse", [KT_CLONE] = "clone",
 		[KT_SLEEP] = "sleep", [KT_SECTION] = "section",
-		[KT_UNWIND] = "unwind",
+		[KT_UNWIND] = "unwind", [KT_ARGS] = "args",
 	};
 	unsigned long i;
 

@@ -21,6 +21,13 @@ ctl "remove do_mmap"
 expect_errno "do_mmap via direct -> EINVAL" EINVAL ctl "trace do_mmap via direct"
 check "the log says why" 'dmesg | grep -q "do_mmap: do_mmap takes arguments on the stack"'
 
+# Six register arguments and the return value pass through untouched.
+check "plain six-argument calls" 'echo 300 > $T/args'
+check "trace ks_target_args6 via direct" ctl "trace ks_target_args6 via direct"
+check "six-argument calls through the trampoline" 'echo 300 > $T/args'
+expect_eq "300 calls timed" "$(node_field ks_target_args6 samples)" 300
+ctl "remove ks_target_args6"
+
 # Unwinding from inside a traced body walks through the trampoline.
 check "plain unwind reaches kt_write" 'echo 1 > $T/unwind'
 check "trace ks_target_unwind via direct" ctl "trace ks_target_unwind via direct"
