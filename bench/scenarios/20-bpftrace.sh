@@ -12,10 +12,7 @@ NOPEN=${NOPEN:-10000}
 REPS=${REPS:-5}
 mkdir -p $KSB_OUT/raw
 
-why=""
-grep -q " $KSB_HOST " /proc/mounts || why="host root not mounted over 9p"
-[ -n "$why" ] || [ -x $KSB_HOST/usr/bin/bpftrace ] ||
-	why="not installed on the host (apt-get install bpftrace)"
+why=$(host_tool_why /usr/bin/bpftrace bpftrace)
 if [ -n "$why" ]; then
 	for kind in kprobe kfunc count; do
 		res unavail tool=bpftrace-$kind target=all why="$(enc "$why")"

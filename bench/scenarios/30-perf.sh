@@ -9,10 +9,7 @@ NOPEN=${NOPEN:-10000}
 REPS=${REPS:-5}
 mkdir -p $KSB_OUT/raw
 
-why=""
-grep -q " $KSB_HOST " /proc/mounts || why="host root not mounted over 9p"
-[ -n "$why" ] || [ -x $KSB_HOST/usr/bin/perf ] ||
-	why="not installed on the host (apt-get install linux-perf)"
+why=$(host_tool_why /usr/bin/perf linux-perf)
 if [ -n "$why" ]; then
 	res unavail tool=perf-ftrace target=all why="$(enc "$why")"
 	skip "perf" "$why"

@@ -68,3 +68,13 @@ case ${0##*/} in
 bench-lib.sh)
 	skip "bench-lib.sh" "helpers, not a scenario" ;;
 esac
+
+# host_tool_why PATH PACKAGE: why the host's PATH cannot run in the guest
+# (the host root is not shared, or PACKAGE is not installed); empty if it can.
+host_tool_why() {
+	if ! grep -q " $KSB_HOST " /proc/mounts; then
+		echo "host root not mounted over 9p"
+	elif [ ! -x "$KSB_HOST$1" ]; then
+		echo "not installed on the host (apt-get install $2)"
+	fi
+}
