@@ -56,8 +56,6 @@ SYM_FUNC_START_LOCAL(ks_direct_common)
 	pushq	%r9
 	movq	%r11, %rdi
 	call	ks_direct_enter
-	testq	%rax, %rax
-	jz	.Lks_plain
 	movq	%rax, -16(%rbp)
 	popq	%r9
 	popq	%r8
@@ -65,6 +63,8 @@ SYM_FUNC_START_LOCAL(ks_direct_common)
 	popq	%rdx
 	popq	%rsi
 	popq	%rdi
+	testq	%rax, %rax
+	jz	.Lks_plain
 	call	ks_direct_body		/* returns here when the body does */
 	pushq	%rax
 	pushq	%rdx
@@ -78,12 +78,6 @@ SYM_FUNC_START_LOCAL(ks_direct_common)
 	UNWIND_HINT_FUNC
 	RET
 .Lks_plain:
-	popq	%r9
-	popq	%r8
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
 	leave
 .Lks_ret:
 	RET
