@@ -260,40 +260,54 @@ static int ks_btf_func_regs(const struct ks_btf *b, const char *name,
 	return regs > KS_ARG_REGS ? -E2BIG : regs;
 }
 
-/**
- * ks_btf_args_in_regs() - may @sym be traced through a trampoline?
- * @sym: symbol as attached: "name", "name.constprop.0", "mod:name"
- *
- * Return: 0 if BTF shows every argument in registers, -E2BIG if some go
- * on the stack (or cannot be told for a compiler clone), -ENOENT if there
- * is no BTF for the function, another error if BTF cannot be read.
- */
-int ks_btf_args_in_regs(const char *sym)
+/* One symbol ("name", "name.constprop.0", "mod:name") against @vmlinux. */
+static int ks_btf_sym_in_regs(struct ks_btf *vmlinux, const char *sym)
 {
-	char name[KS_NAME_MAX], path[32 + KS_NAME_MAX], *dot, *colon;
-	struct ks_btf vmlinux, mod;
+	char name[KS_NAME_MAX], path[32 + KS_NAME_MAX], *dot;
+	const char *colon = strchr(sym, ':');
 	bool clone = false;
+	struct ks_btf mod;
 	int ret;
 
-	colon = strchr(sym, ':');
 	strscpy(name, colon ? colon + 1 : sym, sizeof(name));
 	dot = strchr(name, '.');
 	if (dot) {		/* a clone: judge by the original's prototype */
 		*dot = '\0';
 		clone = true;
 	}
-	ret = ks_btf_load(&vmlinux, "/sys/kernel/btf/vmlinux", NULL);
-	if (ret)
-		return ret;
-	ret = ks_btf_func_regs(&vmlinux, name, clone);
+	ret = ks_btf_func_regs(vmlinux, name, clone);
 	if (ret == -ENOENT && colon) {
 		snprintf(path, sizeof(path), "/sys/kernel/btf/%.*s",
 			 (int)(colon - sym), sym);
-		if (!ks_btf_load(&mod, path, &vmlinux)) {
+		if (!ks_btf_load(&mod, path, vmlinux)) {
 			ret = ks_btf_func_regs(&mod, name, clone);
 			ks_btf_free(&mod);
 		}
 	}
-	ks_btf_free(&vmlinux);
 	return ret < 0 ? ret : 0;
+}
+
+/**
+ * ks_btf_args_in_regs() - may a node's symbols be traced through a trampoline?
+ * @node: its syms, as attached: "name", "name.constprop.0", "mod:name"
+ * @res: for each symbol, 0 if BTF shows every argument in registers,
+ *	 -E2BIG if some go on the stack (or cannot be told for a compiler
+ *	 clone), -ENOENT if there is no BTF for the function
+ *
+ * The kernel's BTF is read once for all of them.
+ *
+ * Return: 0, or the error reading BTF (then every @res holds it too).
+ */
+int ks_btf_args_in_regs(const struct ks_node *node, int *res)
+{
+	struct ks_btf vmlinux;
+	unsigned int i;
+	int ret;
+
+	ret = ks_btf_load(&vmlinux, "/sys/kernel/btf/vmlinux", NULL);
+	for (i = 0; i < node->nsyms; i++)
+		res[i] = ret ? ret : ks_btf_sym_in_regs(&vmlinux, node->syms[i]);
+	if (!ret)
+		ks_btf_free(&vmlinux);
+	return ret;
 }

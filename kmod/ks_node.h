@@ -53,8 +53,7 @@ struct ks_backend {
  * @pcpu: per-CPU extremes and slots
  * @filtered: any pid/tgid/comm/cpus filter or sampling is set
  * @use_tsc: ks_now() reads the TSC (clock tsc, or ns from a stable TSC)
- * @cpus: CPUs to record on, when @cpu_filter
- * @cpu_filter: a cpus filter is set
+ * @cpus: CPUs to record on, when cmd.cpus is set
  * @dentry: the node's debugfs file
  * @backend: the hooks in use
  * @priv: the backend's state
@@ -76,7 +75,6 @@ struct ks_node {
 	struct ks_cmd cmd;
 	u32 nslots;
 	cpumask_var_t cpus;
-	bool cpu_filter;
 	struct dentry *dentry;
 	const struct ks_backend *backend;
 	void *priv;
@@ -91,7 +89,7 @@ struct ks_node {
 #define KS_SYMS_MAX	16	/* symbols of one node: a function and its clones */
 
 int ks_resolve_syms(struct ks_node *node);
-int ks_btf_args_in_regs(const char *sym);
+int ks_btf_args_in_regs(const struct ks_node *node, int *res);
 
 extern const struct ks_backend ks_kretprobe_backend;
 extern const struct ks_backend ks_section_backend;
@@ -136,7 +134,7 @@ static __always_inline bool ks_want(struct ks_node *node)
 		return false;
 	if (node->cmd.comm[0] && !ks_comm_is(node->cmd.comm))
 		return false;
-	if (node->cpu_filter &&
+	if (node->cmd.cpus[0] &&
 	    !cpumask_test_cpu(raw_smp_processor_id(), node->cpus))
 		return false;
 	if (node->cmd.sample > 1) {

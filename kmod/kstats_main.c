@@ -390,7 +390,7 @@ static struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 	if (!node->pcpu)
 		goto err;
 	for_each_possible_cpu(cpu)
-		per_cpu_ptr(node->pcpu, cpu)->min = U64_MAX;
+		ks_zero_pcpu(node, per_cpu_ptr(node->pcpu, cpu));
 	if (!zalloc_cpumask_var(&node->cpus, GFP_KERNEL))
 		goto err;
 	if (cmd->cpus[0]) {
@@ -399,13 +399,28 @@ static struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 			pr_err("%s: bad cpu list '%s'\n", cmd->name, cmd->cpus);
 			goto err;
 		}
-		node->cpu_filter = true;
 	}
 	return node;
 
 err:
 	ks_node_destroy(node);
 	return ERR_PTR(ret);
+}
+
+/* Give @node the symbols @first and, unless NULL, @second. */
+static int ks_set_syms(struct ks_node *node, const char *first,
+		       const char *second)
+{
+	node->nsyms = second ? 2 : 1;
+	node->syms = kcalloc(node->nsyms, sizeof(*node->syms), GFP_KERNEL);
+	if (!node->syms) {
+		node->nsyms = 0;
+		return -ENOMEM;
+	}
+	strscpy(node->syms[0], first, KS_NAME_MAX);
+	if (second)
+		strscpy(node->syms[1], second, KS_NAME_MAX);
+	return 0;
 }
 
 /* What the tool reports for an empty function: calibration target. */
@@ -448,12 +463,9 @@ static u64 ks_floor(const struct ks_node *model)
 	node = ks_node_alloc(&cmd);
 	if (IS_ERR(node))
 		return 0;
-	node->syms = kcalloc(1, sizeof(*node->syms), GFP_KERNEL);
 	all = kvcalloc(node->nslots, sizeof(*all), GFP_KERNEL);
-	if (!node->syms || !all)
+	if (!all || ks_set_syms(node, cmd.name, NULL))
 		goto out;
-	strscpy(node->syms[0], cmd.name, KS_NAME_MAX);
-	node->nsyms = 1;
 	node->active = true;
 	if (node->backend->attach(node)) {
 		pr_warn("cannot calibrate %s: floor unknown\n",
@@ -471,18 +483,6 @@ out:
 	kvfree(all);
 	ks_node_destroy(node);
 	return *floor;
-}
-
-/* The two points of a "start A end B" section, as the node's symbols. */
-static int ks_section_syms(struct ks_node *node)
-{
-	node->syms = kcalloc(2, sizeof(*node->syms), GFP_KERNEL);
-	if (!node->syms)
-		return -ENOMEM;
-	strscpy(node->syms[0], node->cmd.start, KS_NAME_MAX);
-	strscpy(node->syms[1], node->cmd.end, KS_NAME_MAX);
-	node->nsyms = 2;
-	return 0;
 }
 
 /* GAP- nodes have no hooks of their own: their parent's feed them. */
@@ -520,13 +520,10 @@ static int ks_gap_alloc(struct ks_node *node)
 	if (IS_ERR(gap))
 		return PTR_ERR(gap);
 	gap->backend = &ks_gap_backend;
-	gap->syms = kcalloc(1, sizeof(*gap->syms), GFP_KERNEL);
-	if (!gap->syms) {
+	if (ks_set_syms(gap, node->cmd.name, NULL)) {
 		ks_node_destroy(gap);
 		return -ENOMEM;
 	}
-	strscpy(gap->syms[0], node->cmd.name, KS_NAME_MAX);
-	gap->nsyms = 1;
 	gap->active = true;
 	node->gap = gap;
 	return 0;
@@ -541,12 +538,13 @@ static int ks_gap_alloc(struct ks_node *node)
 static int ks_choose_backend(struct ks_node *node)
 {
 	bool asked = node->cmd.via == KS_VIA_DIRECT;
+	int res[KS_SYMS_MAX], ret;
 	unsigned int i;
-	int ret;
 
 	if (asked || node->cmd.via == KS_VIA_DEFAULT) {
+		ks_btf_args_in_regs(node, res);
 		for (i = 0; i < node->nsyms; i++) {
-			ret = ks_btf_args_in_regs(node->syms[i]);
+			ret = res[i];
 			if (!ret)
 				continue;
 			if (!asked)
@@ -593,7 +591,7 @@ static int ks_trace(const struct ks_cmd *cmd)
 		return PTR_ERR(node);
 
 	if (cmd->via == KS_VIA_SECTION)
-		ret = ks_section_syms(node);
+		ret = ks_set_syms(node, cmd->start, cmd->end);
 	else
 		ret = ks_resolve_syms(node);
 	if (ret)
