@@ -35,10 +35,7 @@ measure() {
 }
 
 # The workload functions this kernel has (see 00-setup).
-funcs=""
-for f in ${FUNCS:-path_init}; do
-	grep -q " $f\$" /proc/kallsyms && funcs="$funcs $f"
-done
+funcs=$(bench_funcs)
 
 # Candidate functions for the open() workload: calls per open (exact,
 # from the node's sample count) and the symbols attached (clones).

@@ -33,10 +33,7 @@ script() {
 	esac
 }
 
-funcs=""
-for f in ${FUNCS:-path_init}; do
-	grep -q " $f\$" /proc/kallsyms && funcs="$funcs $f"
-done
+funcs=$(bench_funcs)
 
 for target in empty $funcs; do
 	if [ $target = empty ]; then

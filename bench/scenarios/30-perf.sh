@@ -16,10 +16,7 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
-funcs=""
-for f in ${FUNCS:-path_init}; do
-	grep -q " $f\$" /proc/kallsyms && funcs="$funcs $f"
-done
+funcs=$(bench_funcs)
 
 for target in empty $funcs; do
 	if [ $target = empty ]; then

@@ -78,3 +78,10 @@ host_tool_why() {
 		echo "not installed on the host (apt-get install $2)"
 	fi
 }
+
+# bench_funcs: the functions of $FUNCS (default path_init) this kernel has.
+bench_funcs() {
+	for f in ${FUNCS:-path_init}; do
+		grep -q " $f\$" /proc/kallsyms && printf ' %s' "$f"
+	done
+}
