@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kstats: kernel API differences, keyed on what the headers provide
- * (Kbuild greps them: see KS_FTRACE_DIRECT_MULTI there).
+ * (Kbuild greps them and defines the KS_ macros tested here).
  */
 #ifndef _KSTATS_COMPAT_H
 #define _KSTATS_COMPAT_H
@@ -32,6 +32,25 @@ static inline void ks_ftrace_direct_off(struct ftrace_ops *ops,
 {
 	unregister_ftrace_direct(ops, addr, true);
 }
+#endif
+
+/*
+ * fprobe: up to 6.13 its handlers get pt_regs and a rethook pool of
+ * nr_maxactive instances; from 6.14 it runs on the function-graph shadow
+ * stack, its handlers get ftrace_regs, and there is no pool to size.
+ */
+#ifdef KS_FPROBE_FTRACE_REGS
+#define ks_fprobe_regs ftrace_regs
+#else
+#define ks_fprobe_regs pt_regs
+#endif
+
+#ifdef KS_FPROBE_POOL
+#define KS_FPROBE_HAS_POOL	true
+#define ks_fprobe_set_pool(fp, n)	((fp)->nr_maxactive = (n))
+#else
+#define KS_FPROBE_HAS_POOL	false
+#define ks_fprobe_set_pool(fp, n)	do { } while (0)
 #endif
 
 #endif /* _KSTATS_COMPAT_H */

@@ -3,13 +3,17 @@
  * kstats fprobe backend (kernels with CONFIG_FPROBE): one fprobe covers
  * every symbol of a node; the start time lives in the per-call entry data.
  * Cheaper than a kretprobe: the entry hook is an ftrace callback, not a
- * breakpoint or an optimized kprobe.
+ * breakpoint or an optimized kprobe.  Where fprobe keeps its per-call
+ * state on the function-graph shadow stack (6.14 on), it has no instance
+ * pool: maxactive does not apply, and nmissed counts what fprobe dropped
+ * (a full shadow stack, recursion).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fprobe.h>
 #include <linux/kprobes.h>
 #include <linux/slab.h>
+#include "ks_compat.h"
 #include "ks_node.h"
 
 struct ks_fp {
@@ -19,7 +23,7 @@ struct ks_fp {
 };
 
 static int ks_fp_entry(struct fprobe *fp, unsigned long entry_ip,
-		       unsigned long ret_ip, struct pt_regs *regs,
+		       unsigned long ret_ip, struct ks_fprobe_regs *regs,
 		       void *entry_data)
 {
 	struct ks_fp *f = container_of(fp, struct ks_fp, fp);
@@ -34,7 +38,7 @@ static int ks_fp_entry(struct fprobe *fp, unsigned long entry_ip,
 NOKPROBE_SYMBOL(ks_fp_entry);
 
 static void ks_fp_exit(struct fprobe *fp, unsigned long entry_ip,
-		       unsigned long ret_ip, struct pt_regs *regs,
+		       unsigned long ret_ip, struct ks_fprobe_regs *regs,
 		       void *entry_data)
 {
 	struct ks_fp *f = container_of(fp, struct ks_fp, fp);
@@ -69,7 +73,7 @@ static int ks_fp_attach(struct ks_node *node)
 	f->fp.entry_handler = ks_fp_entry;
 	f->fp.exit_handler = ks_fp_exit;
 	f->fp.entry_data_size = sizeof(u64);
-	f->fp.nr_maxactive = node->cmd.maxactive * node->nsyms;
+	ks_fprobe_set_pool(&f->fp, node->cmd.maxactive * node->nsyms);
 	ret = register_fprobe_syms(&f->fp, f->syms, node->nsyms);
 	if (ret) {
 		kfree(f->syms);

@@ -24,6 +24,7 @@
 #include <linux/cpu.h>
 #include <linux/kprobes.h>
 #include <asm/tsc.h>
+#include "ks_compat.h"
 #include "ks_node.h"
 
 #define KS_NODES_MAX	256		/* nodes at once */
@@ -567,6 +568,8 @@ static int ks_choose_backend(struct ks_node *node)
 		node->cmd.via = KS_VIA_KRETPROBE;
 	} else if (node->backend != &ks_section_backend) {
 		node->cmd.via = KS_VIA_FPROBE;
+		if (!KS_FPROBE_HAS_POOL)
+			node->cmd.maxactive = 0;	/* shadow stack, no pool */
 	}
 	return 0;
 }
