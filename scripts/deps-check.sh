@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Exit 0 when everything 'make test' and 'make demo' need is installed:
-# tools, busybox, QEMU, matplotlib, and two Debian kernels (image + headers).
+# tools, busybox, QEMU, matplotlib, and three Debian kernels (image +
+# headers): 6.1 and 6.12 on this machine, 7.x in the trixie build root.
 missing=""
-for c in gcc make qemu-system-x86_64 cpio xz zstd /bin/busybox promtool bpftrace perf; do
+for c in gcc make qemu-system-x86_64 cpio xz zstd /bin/busybox promtool bpftrace perf debootstrap unshare; do
 	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 done
 /usr/bin/python3 -c 'import matplotlib, pytest' 2>/dev/null || missing="$missing python3-matplotlib/pytest"
@@ -16,6 +17,14 @@ for series in '6.1.*' '6.12.*'; do
 	done
 	[ -n "$found" ] || missing="$missing linux-$series"
 done
+trixie=${KSTATS_ROOTS:-/var/lib/kstats}/trixie
+found=""
+for b in "$trixie"/lib/modules/7.*/build; do
+	[ -d "$b" ] || continue
+	r=${b%/build}; r=${r##*/}
+	[ -f "$trixie/boot/vmlinuz-$r" ] && [ -x "$trixie/usr/bin/gcc" ] && found=$r
+done
+[ -n "$found" ] || missing="$missing linux-7.x (build root $trixie)"
 [ -z "$missing" ] && exit 0
 echo "deps: missing:$missing" >&2
 exit 1

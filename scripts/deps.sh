@@ -2,16 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install everything kstats needs to build, test and demo, from Debian
 # packages only: the toolchain, QEMU, busybox, Python's matplotlib/pytest,
-# and the image + headers of two Debian kernels: 6.1 (bookworm) and 6.12
-# (bookworm-backports).  Idempotent; run as root on Debian 12.
+# the image + headers of two Debian kernels, 6.1 (bookworm) and 6.12
+# (bookworm-backports), and a Debian 13 build root under
+# $KSTATS_ROOTS/trixie (default /var/lib/kstats) holding the newest 7.x
+# kernel of trixie-backports with the gcc that its headers need
+# (scripts/kernels.sh finds it there).  Idempotent; run as root on Debian 12.
 set -eu
 
 [ "$(id -u)" = 0 ] || { echo "deps: run as root (sudo make deps)" >&2; exit 1; }
 export DEBIAN_FRONTEND=noninteractive
+KSTATS_ROOTS=${KSTATS_ROOTS:-/var/lib/kstats}
+cd "$(dirname "$0")/.."
+. scripts/kernels.sh
 
-# Add bookworm-backports beside the machine's own bookworm mirror.
-bpo=/etc/apt/sources.list.d/kstats-backports.sources
-if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+# The Debian mirror of this machine's own bookworm entry.
+debian_mirror() {
 	mirror=""
 	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
 		mirror=$(awk 'BEGIN { RS = ""; FS = "\n" }
@@ -23,6 +28,13 @@ if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.
 	if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
 		mirror=$(awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' /etc/apt/sources.list)
 	fi
+	echo "$mirror"
+}
+
+# Add bookworm-backports beside the machine's own bookworm mirror.
+bpo=/etc/apt/sources.list.d/kstats-backports.sources
+if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	mirror=$(debian_mirror)
 	[ -n "$mirror" ] || { echo "deps: no bookworm entry in the apt sources" >&2; exit 1; }
 	printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
 		"$mirror" > "$bpo"
@@ -41,7 +53,7 @@ hdr61=$(dep_of linux-headers-amd64 "")
 img612=$(dep_of linux-image-amd64 bookworm-backports)
 hdr612=$(dep_of linux-headers-amd64 bookworm-backports)
 
-pkgs="build-essential make gcc bc kmod xz-utils zstd cpio busybox-static
+pkgs="build-essential make gcc bc kmod xz-utils zstd cpio busybox-static debootstrap
       qemu-system-x86 python3 python3-matplotlib python3-pytest prometheus
       bpftrace linux-perf
       $img61 $hdr61 $img612 $hdr612"
@@ -54,4 +66,51 @@ if [ -n "$missing" ]; then
 	echo "deps: installing$missing"
 	apt-get install -y -q --no-install-recommends $missing
 fi
-echo "deps: kernels: $(ls /lib/modules | tr '\n' ' ')"
+
+# The build root for kernels newer than this machine: Debian 13 (trixie)
+# from this machine's own mirror, with the newest kernel of
+# trixie-backports, its headers and the compiler they need.  Kept across
+# runs; a root that already has that kernel costs one 'apt-get update'.
+root=$KSTATS_ROOTS/trixie
+in_root() {
+	ks_in_root "$root" "$@"
+}
+if [ ! -x "$root/usr/bin/apt-get" ]; then
+	mirror=$(debian_mirror)
+	[ -n "$mirror" ] || { echo "deps: no bookworm entry in the apt sources" >&2; exit 1; }
+	echo "deps: creating the Debian 13 build root $root from $mirror"
+	rm -rf "$root"
+	mkdir -p "$KSTATS_ROOTS"
+	debootstrap --variant=minbase trixie "$root.new" "$mirror" > "$KSTATS_ROOTS/debootstrap.log" 2>&1 || {
+		tail -n 20 "$KSTATS_ROOTS/debootstrap.log" >&2
+		echo "deps: debootstrap failed (log: $KSTATS_ROOTS/debootstrap.log)" >&2
+		exit 1
+	}
+	printf 'Types: deb\nURIs: %s\nSuites: trixie trixie-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		"$mirror" > "$root.new/etc/apt/sources.list.d/debian.sources"
+	rm -f "$root.new/etc/apt/sources.list"
+	# The VM boots the image without an initramfs: do not make one.
+	mkdir -p "$root.new/etc/initramfs-tools"
+	echo 'update_initramfs=no' > "$root.new/etc/initramfs-tools/update-initramfs.conf"
+	mv "$root.new" "$root"
+fi
+touch "$root/.kstats-root"
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+in_root apt-get update -q > /dev/null
+kimg=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-image-amd64 |
+	awk '/Depends: linux-image-/ { print $2; exit }')
+khdr=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-headers-amd64 |
+	awk '/Depends: linux-headers-/ { print $2; exit }')
+[ -n "$kimg" ] && [ -n "$khdr" ] || { echo "deps: no kernel in trixie-backports" >&2; exit 1; }
+missing=""
+for p in make gcc kmod xz-utils zstd initramfs-tools "$kimg" "$khdr"; do
+	in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "deps: installing in $root:$missing"
+	in_root apt-get install -y -q --no-install-recommends \
+		-o Dpkg::Options::=--force-confold -t trixie-backports $missing
+	in_root apt-get clean
+fi
+echo "deps: kernels: $(./scripts/kernels.sh list | tr '\n' ' ')"
