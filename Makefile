@@ -12,10 +12,9 @@
 # Headers of the running kernel, else the newest installed ones.
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 	  $(lastword $(sort $(wildcard /lib/modules/*/build))))
-# Debian kernels that can boot in the VM: an image and headers.
-KVERS ?= $(sort $(foreach b,$(wildcard /lib/modules/*/build),\
-	   $(if $(wildcard /boot/vmlinuz-$(notdir $(patsubst %/build,%,$(b)))),\
-	   $(notdir $(patsubst %/build,%,$(b))))))
+# Debian kernels that can boot in the VM: installed here, or in a build
+# root for kernels newer than this machine (scripts/kernels.sh).
+KVERS ?= $(shell scripts/kernels.sh list)
 VMOUT := tests/vm/out
 PYTHON := /usr/bin/python3
 
@@ -33,7 +32,8 @@ deps-check:
 	@./scripts/deps-check.sh || ./scripts/deps.sh
 
 # Modules for each kernel, built in a copy of the sources (so kernels
-# build in parallel and kmod/ keeps no objects), staged for the VM.
+# build in parallel and kmod/ keeps no objects), staged for the VM
+# (scripts/stage.sh).
 vm-stage: $(addprefix vm-stage-,$(KVERS)) vm-tools
 
 # The CLI, static, in the guest's PATH (tests/vm/scenarios/60-cli.sh).
@@ -42,14 +42,7 @@ vm-tools:
 	@mkdir -p $(VMOUT)/bin && cp tools/kstats.static $(VMOUT)/bin/kstats
 
 vm-stage-%:
-	@echo "  BUILD   modules for $*"
-	@rm -rf $(VMOUT)/$*/src && mkdir -p $(VMOUT)/$*/src/tests $(VMOUT)/$*/modules
-	@cp -r kmod include $(VMOUT)/$*/src/ && cp -r tests/target $(VMOUT)/$*/src/tests/
-	@rm -f $(VMOUT)/$*/src/kmod/*.o $(VMOUT)/$*/src/kmod/*.ko $(VMOUT)/$*/src/tests/target/*.ko
-	@for d in kmod tests/target; do \
-		$(MAKE) -s -C $(VMOUT)/$*/src/$$d KDIR=/lib/modules/$*/build || exit 1; \
-		cp $(VMOUT)/$*/src/$$d/*.ko $(VMOUT)/$*/modules/ || exit 1; \
-	done
+	@+scripts/stage.sh build $*
 
 unit:
 	$(MAKE) -s -C tests/unit run

@@ -17,6 +17,7 @@
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/scripts/kernels.sh"
 OUT=${BENCH_OUT:-$ROOT/bench-out}
 VMOUT=$OUT/vm
 SHORT=${BENCH_SHORT:-0}
@@ -36,13 +37,8 @@ while [ $# -gt 0 ]; do
 	shift
 done
 if [ ${#kvers[@]} -eq 0 ]; then
-	for img in /boot/vmlinuz-*; do
-		[ -f "$img" ] || continue
-		k=${img#/boot/vmlinuz-}
-		[ -d "/lib/modules/$k/build" ] && kvers+=("$k")
-	done
-	mapfile -t kvers < <(printf '%s\n' "${kvers[@]}" | sort -V)
-	[ ${#kvers[@]} -gt 0 ] || die "no kernel with /boot/vmlinuz-KVER and /lib/modules/KVER/build"
+	mapfile -t kvers < <(ks_kernels)
+	[ ${#kvers[@]} -gt 0 ] || die "no kernel with an image and a build tree (make deps)"
 	# Short mode: one kernel, the newest (it has every backend).
 	[ "$SHORT" = 1 ] && kvers=("${kvers[-1]}")
 fi
@@ -74,26 +70,11 @@ t_start=$(now)
 gcc -O2 -static -Wall -Wextra -o "$VMOUT/bin/ks-bench" "$ROOT/bench/ks-bench.c" ||
 	die "cannot build ks-bench (static glibc: libc6-dev)"
 
-# Guest modules: the harness needs kstats.ko and kstats_target.ko staged by
-# 'make vm-stage'; ks_bench.ko is built here against the same sources.
+# Guest modules: kstats.ko, kstats_target.ko and ks_bench.ko, built for
+# each kernel from the same copy of the sources by 'make vm-stage'.
 stage() {
-	local k=$1 d=$VMOUT/$1 src=$ROOT/tests/vm/out/$1
-	local kb=$VMOUT/$1/kb
-	[ -f "$src/modules/kstats.ko" ] && [ -f "$src/modules/kstats_target.ko" ] ||
-		die "$k: no modules in $src/modules (run 'make -j2 vm-stage')"
-	rm -rf "$d/modules" "$kb"
-	mkdir -p "$d/modules" "$kb"
-	cp "$src"/modules/*.ko "$d/modules/"
-	if [ -s "$src/vmlinux" ] && ! [ "$d/vmlinux" -nt "$src/vmlinux" ]; then
-		cp -p "$src/vmlinux" "$d/vmlinux"
-	fi
-	cp "$ROOT"/bench/kmod/Kbuild "$ROOT"/bench/kmod/ks_bench.c "$kb/"
-	if make -C "/lib/modules/$k/build" M="$kb" KS_SRC="$src/src" \
-		CONFIG_DEBUG_INFO_BTF_MODULES= modules >"$kb/build.log" 2>&1; then
-		cp "$kb/ks_bench.ko" "$d/modules/"
-	else
-		echo "# $k: ks_bench.ko did not build (record path n/a): $kb/build.log"
-	fi
+	"$ROOT/scripts/stage.sh" copy "$1" "$VMOUT" kstats.ko kstats_target.ko ks_bench.ko ||
+		die "$1: no modules staged (run 'make -j2 vm-stage')"
 }
 
 # boot KVER TAG [-q QEMU_ARGS] RUN_SH_ARGS...: one boot, results in

@@ -19,6 +19,7 @@
 set -u
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
+. "$REPO/scripts/kernels.sh"
 PY=/usr/bin/python3
 KSTATS=$REPO/tools/kstats.static
 WORKLOADS="ks-pagefault ks-openmiss ks-alloc ks-fork"
@@ -51,19 +52,10 @@ step() {
 }
 die() { echo "demo: $*" >&2; exit 1; }
 
-# The newest Debian kernel that can boot in the VM: an image and headers.
-newest_kver() {
-	local img k
-	for img in /boot/vmlinuz-*; do
-		[ -f "$img" ] || continue
-		k=${img#/boot/vmlinuz-}
-		[ -d "/lib/modules/$k/build" ] && echo "$k"
-	done | sort -V | tail -n 1
-}
-
 # config_val KVER OPTION: y, n or "" (unknown) from the kernel's config.
 config_val() {
-	local cfg=/boot/config-$1
+	local cfg
+	cfg=$(ks_kconfig "$1" 2>/dev/null)
 	if [ ! -r "$cfg" ]; then
 		if [ "$1" = "$(uname -r)" ] && [ -r /proc/config.gz ]; then
 			zcat /proc/config.gz > "$STAGE/config" 2>/dev/null
@@ -142,18 +134,11 @@ extract() {
 }
 
 run_vm() {
-	local vmout=${KS_DEMO_VMOUT:-$REPO/demo-out/.vm} src=$REPO/tests/vm/out/$kver
+	local vmout=${KS_DEMO_VMOUT:-$REPO/demo-out/.vm}
 	local f log rc args=()
-	mkdir -p "$vmout/bin" "$vmout/$kver/modules"
-	# The module staged by make vm-stage; the harness' cached kernel
-	# image and selftest module (mtimes kept, so it reuses them).
-	[ -f "$src/modules/kstats.ko" ] ||
-		die "no $src/modules/kstats.ko: run 'make vm-stage' (or make demo)"
-	cp "$src/modules/kstats.ko" "$vmout/$kver/modules/"
-	[ -s "$src/vmlinux" ] && [ ! "$vmout/$kver/vmlinux" -nt "$src/vmlinux" ] &&
-		cp -p "$src/vmlinux" "$vmout/$kver/vmlinux"
-	[ -d "$src/selftest" ] && [ ! -d "$vmout/$kver/selftest" ] &&
-		cp -rp "$src/selftest" "$vmout/$kver/"
+	mkdir -p "$vmout/bin"
+	"$REPO/scripts/stage.sh" copy "$kver" "$vmout" kstats.ko ||
+		die "no module staged for $kver: run 'make vm-stage-$kver' (or make demo)"
 	rm -f "$vmout"/bin/*
 	cp "$KSTATS" "$vmout/bin/kstats" || die "no $KSTATS (make -C tools static)"
 	for f in $WORKLOADS; do
@@ -233,9 +218,9 @@ trap 'rm -rf "$STAGE"' EXIT
 if [ $host = 1 ]; then
 	kver=$(uname -r)
 else
-	[ -n "$kver" ] || kver=$(newest_kver)
-	[ -n "$kver" ] || die "no kernel with /boot/vmlinuz-KVER and /lib/modules/KVER/build (make deps)"
-	[ -f "/boot/vmlinuz-$kver" ] || die "no /boot/vmlinuz-$kver"
+	[ -n "$kver" ] || kver=$(ks_newest_kernel)
+	[ -n "$kver" ] || die "no kernel with an image and a build tree (make deps)"
+	ks_kroot "$kver" > /dev/null || die "no kernel $kver (scripts/kernels.sh list)"
 fi
 [ -n "$out" ] || out=$REPO/demo-out/$([ $host = 1 ] && echo "host-")$kver
 case $out in

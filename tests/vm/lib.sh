@@ -201,6 +201,14 @@ node_field() {
 		END { exit !found }' "$_ks_f"
 }
 
+# kver_at_least MAJOR MINOR: is the running kernel MAJOR.MINOR or newer?
+kver_at_least() {
+	_ks_maj=${KS_KVER%%.*}
+	_ks_min=${KS_KVER#*.}
+	_ks_min=${_ks_min%%[!0-9]*}
+	[ "$_ks_maj" -gt "$1" ] || { [ "$_ks_maj" -eq "$1" ] && [ "$_ks_min" -ge "$2" ]; }
+}
+
 # load_modules: insmod /modules/kstats.ko (required) then
 # /modules/kstats_target.ko (if present); reports one check each.
 load_modules() {

@@ -22,6 +22,7 @@
 set -u
 
 VM=$(cd "$(dirname "$0")" && pwd)
+. "$VM/../../scripts/kernels.sh"
 OUT=${KS_VM_OUT:-$VM/out}
 SCEN_DIR=${KS_VM_SCENARIOS:-$VM/scenarios}
 HOST_TIMEOUT=${KS_VM_TIMEOUT:-600}
@@ -31,8 +32,9 @@ TAIL=${KS_VM_TAIL:-60}
 usage() {
 	cat <<EOF
 usage: $0 [-k KVER] [-s SCENARIO_GLOB] [-i] [--smp N] [--icount]
-  -k KVER     only this kernel release (default: every release with both
-              /boot/vmlinuz-KVER and /lib/modules/KVER/build)
+  -k KVER     only this kernel release (default: every release that
+              scripts/kernels.sh lists: an image and a build tree, here
+              or in a build root)
   -s GLOB     only scenarios whose name matches GLOB (e.g. '1*', 00-selftest)
   -i          interactive: boot into a shell on the console (Ctrl-A x quits)
   --smp N     number of vCPUs (default 2)
@@ -76,16 +78,11 @@ ldd $BUSYBOX 2>&1 | grep -qE 'not a dynamic|statically linked' ||
 # Kernels: every release with an image and a build tree, newest last.
 kvers=()
 if [ -n "$kver_opt" ]; then
-	[ -f "/boot/vmlinuz-$kver_opt" ] || die "no /boot/vmlinuz-$kver_opt"
+	ks_kroot "$kver_opt" > /dev/null || die "no kernel $kver_opt (scripts/kernels.sh list)"
 	kvers=("$kver_opt")
 else
-	for img in /boot/vmlinuz-*; do
-		[ -f "$img" ] || continue
-		k=${img#/boot/vmlinuz-}
-		[ -d "/lib/modules/$k/build" ] && kvers+=("$k")
-	done
-	[ ${#kvers[@]} -gt 0 ] || die "no kernel with /boot/vmlinuz-KVER and /lib/modules/KVER/build"
-	mapfile -t kvers < <(printf '%s\n' "${kvers[@]}" | sort -V)
+	mapfile -t kvers < <(ks_kernels)
+	[ ${#kvers[@]} -gt 0 ] || die "no kernel with an image and a build tree (make deps)"
 fi
 
 # Scenarios matching the glob (with or without .sh), in name order.
@@ -115,12 +112,13 @@ build_selftest() {
 		return 0
 	fi
 	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp "$VM"/selftest/*.c "$VM"/selftest/Kbuild "$dir"/
-	if ! make -C "/lib/modules/$kver/build" M="$dir" modules >"$dir/build.log" 2>&1; then
+	mkdir -p "$dir/selftest"
+	cp "$VM"/selftest/*.c "$VM"/selftest/Kbuild "$VM"/selftest/Makefile "$dir/selftest/"
+	if ! ks_kmake "$kver" "$dir" selftest > "$dir/build.log" 2>&1; then
 		echo "# $kver: selftest module build failed, see $dir/build.log"
 		return 1
 	fi
+	mv "$dir/selftest/ks_hello.ko" "$ko"
 }
 
 # stage_bin FILE ROOT: copy an executable to ROOT/usr/bin; if it is
@@ -145,7 +143,7 @@ stage_kmods() {
 	mkdir -p "$root/modules/kernel"
 	: > "$root/modules/kernel/order"
 	for m in $KS_VM_KMODS; do
-		modprobe -S "$kver" --show-depends "$m" 2>/dev/null |
+		ks_kmodprobe "$kver" --show-depends "$m" 2>/dev/null |
 		awk '$1 == "insmod" { print $2 }'
 	done | awk '!seen[$0]++' | while read -r path; do
 		base=${path##*/}
@@ -193,9 +191,10 @@ build_initramfs() {
 # skips the in-guest decompression: 6.1's xz payload costs ~5 s under TCG.
 # The payload is cut from the bzImage by its setup header (payload_offset,
 # payload_length) and cached in $OUT/KVER/vmlinux.  KS_VM_PVH=0, or any
-# failure, boots /boot/vmlinuz-KVER itself.
+# failure, boots the image (/boot/vmlinuz-KVER) itself.
 kernel_image() {
-	local kver=$1 img=/boot/vmlinuz-$1 elf=$OUT/$1/vmlinux
+	local kver=$1 img elf=$OUT/$1/vmlinux
+	img=$(ks_kimage "$kver")
 	local setup off len magic
 	if [ "${KS_VM_PVH:-1}" = 0 ]; then
 		echo "$img"

@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Modules for a guest: the one way tests/vm, demo/ and bench/ get them.
+#
+#   scripts/stage.sh build KVER
+#       build kstats.ko, kstats_target.ko and ks_bench.ko for KVER (in its
+#       build root if it has one: scripts/kernels.sh) from a copy of the
+#       sources, into tests/vm/out/KVER/modules (kstats, target) and
+#       tests/vm/out/KVER/bench (ks_bench.ko).  kmod/ keeps no objects, so
+#       kernels build in parallel (make -j2 vm-stage).
+#   scripts/stage.sh copy KVER VMOUT [MODULE.ko...]
+#       give another harness directory (KS_VM_OUT=VMOUT) what 'build'
+#       staged: the named modules (default: all of modules/), plus the
+#       harness' cached kernel image and selftest module, mtimes kept.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/kernels.sh"
+out=$top/tests/vm/out
+
+usage() {
+	echo "usage: $0 build KVER | copy KVER VMOUT [MODULE.ko...]" >&2
+	exit 2
+}
+
+build() {
+	k=$1 d=$out/$1
+	ks_kroot "$k" > /dev/null || { echo "stage: no kernel $k (scripts/kernels.sh list)" >&2; exit 1; }
+	echo "  BUILD   modules for $k"
+	rm -rf "$d/src" "$d/modules" "$d/bench"
+	mkdir -p "$d/src/tests" "$d/src/bench" "$d/modules" "$d/bench"
+	cp -r "$top/kmod" "$top/include" "$d/src/"
+	cp -r "$top/tests/target" "$d/src/tests/"
+	cp -r "$top/bench/kmod" "$d/src/bench/"
+	rm -f "$d"/src/kmod/*.o "$d"/src/kmod/*.ko "$d"/src/tests/target/*.ko "$d"/src/bench/kmod/*.ko
+	for sub in kmod tests/target bench/kmod; do
+		if ! ks_kmake "$k" "$d/src" "$sub" -s > "$d/src/build-${sub%%/*}.log" 2>&1; then
+			cat "$d/src/build-${sub%%/*}.log" >&2
+			echo "stage: $sub did not build for $k" >&2
+			exit 1
+		fi
+		grep -i 'warning' "$d/src/build-${sub%%/*}.log" >&2 || true
+	done
+	cp "$d"/src/kmod/*.ko "$d"/src/tests/target/*.ko "$d/modules/"
+	cp "$d"/src/bench/kmod/*.ko "$d/bench/"
+}
+
+copy() {
+	k=$1 dst=$2/$1 src=$out/$1
+	shift 2
+	[ -f "$src/modules/kstats.ko" ] ||
+		{ echo "stage: no $src/modules/kstats.ko: run 'make vm-stage-$k'" >&2; exit 1; }
+	mkdir -p "$dst/modules"
+	rm -f "$dst"/modules/*.ko
+	if [ $# -eq 0 ]; then
+		cp "$src"/modules/*.ko "$dst/modules/"
+	else
+		for m in "$@"; do
+			if [ -f "$src/modules/$m" ]; then
+				cp "$src/modules/$m" "$dst/modules/"
+			else
+				cp "$src/bench/$m" "$dst/modules/"
+			fi
+		done
+	fi
+	if [ -s "$src/vmlinux" ] && ! [ "$dst/vmlinux" -nt "$src/vmlinux" ]; then
+		cp -p "$src/vmlinux" "$dst/vmlinux"
+	fi
+	if [ -d "$src/selftest" ] && ! [ -d "$dst/selftest" ]; then
+		cp -rp "$src/selftest" "$dst/"
+	fi
+}
+
+[ $# -ge 2 ] || usage
+cmd=$1
+shift
+case $cmd in
+build)	[ $# -eq 1 ] || usage; build "$1" ;;
+copy)	[ $# -ge 2 ] || usage; copy "$@" ;;
+*)	usage ;;
+esac
