@@ -9,6 +9,7 @@
 #       sources, into tests/vm/out/KVER/modules (kstats, target) and
 #       tests/vm/out/KVER/bench (ks_bench.ko).  kmod/ keeps no objects, so
 #       kernels build in parallel (make -j2 vm-stage).
+#       KS_VM_OUT (as for tests/vm/run.sh) stages elsewhere.
 #   scripts/stage.sh copy KVER VMOUT [MODULE.ko...]
 #       give another harness directory (KS_VM_OUT=VMOUT) what 'build'
 #       staged: the named modules (default: all of modules/), plus the
@@ -17,7 +18,7 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/kernels.sh"
-out=$top/tests/vm/out
+out=${KS_VM_OUT:-$top/tests/vm/out}
 
 usage() {
 	echo "usage: $0 build KVER | copy KVER VMOUT [MODULE.ko...]" >&2
