@@ -29,6 +29,9 @@
  * NAME: 1..KS_NAME_MAX-1 characters of [A-Za-z0-9_.:-]; "_control" and
  * "all" are reserved.  "mod:sym" names a symbol of module mod.
  *
+ * A write is one whole command, from offset 0, of printable ASCII, blanks
+ * and newlines (ks_cmd_text()); a write of 0 bytes does nothing.
+ *
  * On error ks_cmd_parse() returns -EINVAL and points *why at a short text
  * naming the problem; the caller logs it with the offending word.
  */
@@ -228,6 +231,38 @@ static int ks_parse_trace_opts(char *s, struct ks_cmd *cmd, const char **why)
 bad_value:
 	*why = "bad value for option";
 	return -EINVAL;
+}
+
+/**
+ * ks_cmd_text() - is a write plain text a command can be made of?
+ * @buf: the bytes as written
+ * @len: how many
+ * @why: on error, set to a short description of the problem
+ *
+ * A command is printable ASCII, blanks and newlines.  An embedded NUL
+ * would silently cut the command short, and other bytes have no place in
+ * names, numbers or keywords: both are refused before parsing.
+ *
+ * Return: -1 when the bytes are acceptable, else the offset of the first
+ * bad byte (*why says what it is).
+ */
+long ks_cmd_text(const char *buf, size_t len, const char **why)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = buf[i];
+
+		if (!c) {
+			*why = "NUL byte";
+			return i;
+		}
+		if ((c < ' ' && c != '\t' && c != '\n') || c > '~') {
+			*why = "control or non-ASCII byte";
+			return i;
+		}
+	}
+	return -1;
 }
 
 /**

@@ -64,6 +64,7 @@ struct ks_cmd {
 	bool gap;			/* also a GAP-NAME node */
 };
 
+long ks_cmd_text(const char *buf, size_t len, const char **why);
 int ks_cmd_parse(char *line, struct ks_cmd *cmd, const char **why);
 bool ks_name_valid(const char *name);
 

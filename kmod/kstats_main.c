@@ -231,18 +231,41 @@ static int ks_node_open(struct inode *inode, struct file *file)
 				KS_HEADER_BYTES + rows * KS_ROW_BYTES);
 }
 
-/* Copy a command from userspace, bounded, NUL-terminated and trimmed. */
-static char *ks_get_cmd(const char __user *ubuf, size_t count)
+/*
+ * Copy one command from userspace: one whole command per write, from
+ * offset 0, at most KS_CMD_MAX bytes of text (ks_cmd_text()), returned
+ * NUL-terminated with trailing blanks cut.  @who names the file in the
+ * log.  NULL for a write of 0 bytes: nothing to do.
+ */
+static char *ks_get_cmd(const char __user *ubuf, size_t count, loff_t *ppos,
+			const char *who)
 {
+	const char *why;
 	char *buf;
+	long bad;
 
+	if (*ppos) {
+		pr_err("%s: write at offset %lld: a command starts at offset 0\n",
+		       who, *ppos);
+		return ERR_PTR(-EINVAL);
+	}
+	if (!count)
+		return NULL;
 	if (count > KS_CMD_MAX) {
-		pr_err("command longer than %d bytes\n", KS_CMD_MAX);
+		pr_err("%s: command longer than %d bytes\n", who, KS_CMD_MAX);
 		return ERR_PTR(-EINVAL);
 	}
 	buf = memdup_user_nul(ubuf, count);
-	if (!IS_ERR(buf))
-		strim(buf);
+	if (IS_ERR(buf))
+		return buf;
+	bad = ks_cmd_text(buf, count, &why);
+	if (bad >= 0) {
+		pr_err("%s: %s 0x%02x at offset %ld of a %zu-byte command\n",
+		       who, why, (unsigned char)buf[bad], bad, count);
+		kfree(buf);
+		return ERR_PTR(-EINVAL);
+	}
+	strim(buf);
 	return buf;
 }
 
@@ -272,20 +295,21 @@ static ssize_t ks_node_write(struct file *file, const char __user *ubuf,
 {
 	struct ks_node *node = file_inode(file)->i_private;
 	enum ks_verb verb;
-	char *buf;
+	char *buf, *word;
 
-	buf = ks_get_cmd(ubuf, count);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	if (!strcmp(buf, "start")) {
+	buf = ks_get_cmd(ubuf, count, ppos, node->cmd.name);
+	if (IS_ERR_OR_NULL(buf))
+		return PTR_ERR_OR_ZERO(buf);
+	word = skip_spaces(buf);
+	if (!strcmp(word, "start")) {
 		verb = KS_VERB_START;
-	} else if (!strcmp(buf, "stop")) {
+	} else if (!strcmp(word, "stop")) {
 		verb = KS_VERB_STOP;
-	} else if (!strcmp(buf, "reset")) {
+	} else if (!strcmp(word, "reset")) {
 		verb = KS_VERB_RESET;
 	} else {
 		pr_err("%s: unknown node command '%s' (start, stop, reset)\n",
-		       node->cmd.name, buf);
+		       node->cmd.name, word);
 		kfree(buf);
 		return -EINVAL;
 	}
@@ -691,9 +715,9 @@ static ssize_t ks_control_write(struct file *file, const char __user *ubuf,
 	char *buf, *line;
 	int ret;
 
-	buf = ks_get_cmd(ubuf, count);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
+	buf = ks_get_cmd(ubuf, count, ppos, "_control");
+	if (IS_ERR_OR_NULL(buf))
+		return PTR_ERR_OR_ZERO(buf);
 	cmd = kmalloc(sizeof(*cmd), GFP_KERNEL);
 	if (!cmd) {
 		kfree(buf);

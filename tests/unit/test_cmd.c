@@ -54,6 +54,24 @@ static void bad(const char *line, const char *reason)
 	report(ret == -EINVAL && strstr(why, reason), line, d);
 }
 
+/* ks_cmd_text() on @len bytes of @buf: bad byte at @want (-1: none). */
+static void text(const char *desc, const char *buf, size_t len, long want)
+{
+	const char *why = "";
+	long got = ks_cmd_text(buf, len, &why);
+	char d[128];
+
+	snprintf(d, sizeof(d), "first bad byte at %ld (%s), wanted %ld", got,
+		 why, want);
+	tap_n++;
+	if (got == want) {
+		printf("ok %u - text: %s\n", tap_n, desc);
+		return;
+	}
+	tap_failed++;
+	printf("not ok %u - text: %s: %s\n", tap_n, desc, d);
+}
+
 #define GOOD(line, cond) do {						\
 	struct ks_cmd cmd;						\
 	const char *why;						\
@@ -156,6 +174,16 @@ int main(void)
 		snprintf(line, sizeof(line), "trace %s gap yes", longname);
 		bad(line, "too long for its GAP- node");
 	}
+
+	text("plain command", "trace f bits 3\n", 14, -1);
+	text("tabs and newlines", "trace\tf\n\n", 9, -1);
+	text("empty", "", 0, -1);
+	text("embedded NUL", "trace f\0bits 3", 14, 7);
+	text("trailing NUL", "trace f\0", 8, 7);
+	text("carriage return", "trace f\r\n", 9, 7);
+	text("escape byte", "\033[1mtrace f", 11, 0);
+	text("DEL", "trace f\177", 8, 7);
+	text("high byte", "trace f\xc3\xa9", 9, 7);
 
 	printf("1..%u\n# %u passed, %u failed\n", tap_n, tap_n - tap_failed,
 	       tap_failed);
