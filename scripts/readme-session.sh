@@ -5,7 +5,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-kver=${1:-$(ls -d /lib/modules/*/build | sed 's|/lib/modules/||; s|/build||' | sort -V | tail -n 1)}
+kver=${1:-$(scripts/kernels.sh newest)}
 make -s "vm-stage-$kver" >&2
 KS_VM_SCENARIOS=$top/docs/session tests/vm/run.sh -k "$kver" >&2
 sed -n '/^=== SESSION BEGIN/,/^=== SESSION END/p' "tests/vm/out/$kver/console.log" |
