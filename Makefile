@@ -2,6 +2,9 @@
 #
 # kstats top-level Makefile.
 #   make                 build kmod/kstats.ko (KDIR=/lib/modules/<release>/build)
+#                        and tools/kstats
+#   make install         module (updates/, depmod), CLI, man page, kstats-plot
+#   make uninstall       remove what install wrote (same KDIR=, PREFIX=)
 #   make test            unit tests + VM tests on every installed Debian kernel
 #   make demo            the three kernel-thread measurements in a VM
 #   make bench           overhead benchmark under QEMU -icount (bench-short: quick)
@@ -18,11 +21,18 @@ KVERS ?= $(shell scripts/kernels.sh list)
 VMOUT := tests/vm/out
 PYTHON := /usr/bin/python3
 
-all: module
+all: module tools
 
 module:
 	@test -n "$(KDIR)" || { echo "no kernel headers: run 'make deps' or pass KDIR=" >&2; exit 1; }
 	$(MAKE) -C kmod KDIR=$(KDIR)
+	@test "$(KRELEASE)" = "$$(uname -r)" || echo "note: kmod/kstats.ko is for $(KRELEASE), not" \
+		"the running kernel $$(uname -r): insmod needs a module built with its headers" >&2
+
+tools:
+	$(MAKE) -C tools
+
+include install.mk
 
 deps:
 	./scripts/deps.sh
@@ -89,4 +99,4 @@ clean:
 	-$(MAKE) -s -C tools/workloads clean
 	rm -rf $(VMOUT) bench-out demo-out .cache
 
-.PHONY: all module deps deps-check vm-stage vm-tools unit vm test checkpatch clean
+.PHONY: all module tools deps deps-check vm-stage vm-tools unit vm test checkpatch clean

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Installing kstats (included by the top Makefile).  As root:
+#   make install         the module for KDIR's kernel into
+#                        /lib/modules/<release>/updates (then depmod), and
+#                        the CLI, its man page and the plot script (kstats-plot)
+#                        under PREFIX (default /usr/local); DESTDIR= stages
+#   make uninstall       remove every file install wrote (same KDIR=, PREFIX=)
+#   make dkms-install    the module sources into /usr/src/kstats-VERSION and
+#                        'dkms install' for every kernel with headers; DKMS
+#                        rebuilds it on kernel upgrades
+#   make dkms-uninstall  'dkms remove' from every kernel, and the sources
+#   make dkms-src DKMS_SRC=DIR   the DKMS source tree alone (debian/rules)
+
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+# The release KDIR belongs to: the name of its /lib/modules directory when
+# it has one (the headers of Debian's 6.1 say 6.1.x in kernel.release).
+KRELEASE ?= $(or $(patsubst /lib/modules/%/build,%,$(filter /lib/modules/%/build,$(KDIR:/=))),\
+	$(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null))
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+INSTALL_MOD_DIR ?= updates
+MODDIR = $(DESTDIR)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)
+DKMS_SRC ?= /usr/src/kstats-$(VERSION)
+# Distribution headers carry no signing key: install unsigned (DKMS signs
+# with the machine's MOK key, README "Installing").
+NOSIGN = $(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
+
+install: install-module install-tools
+
+install-module: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod KERNELRELEASE=$(KRELEASE) \
+		INSTALL_MOD_PATH=$(DESTDIR) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) $(NOSIGN) modules_install
+	$(if $(DESTDIR),,depmod -a $(KRELEASE))
+
+install-tools: tools
+	install -D -m 755 tools/kstats $(DESTDIR)$(BINDIR)/kstats
+	install -D -m 644 tools/kstats.1 $(DESTDIR)$(MANDIR)/man1/kstats.1
+	install -D -m 755 plots/kstats_plot.py $(DESTDIR)$(BINDIR)/kstats-plot
+
+uninstall:
+	@test -n "$(KRELEASE)" || { echo "uninstall: which kernel? pass KDIR=" >&2; exit 1; }
+	rm -f $(MODDIR)/kstats.ko $(MODDIR)/kstats.ko.xz $(MODDIR)/kstats.ko.gz $(MODDIR)/kstats.ko.zst
+	$(if $(DESTDIR),,depmod -a $(KRELEASE))
+	rm -f $(DESTDIR)$(BINDIR)/kstats $(DESTDIR)$(MANDIR)/man1/kstats.1 $(DESTDIR)$(BINDIR)/kstats-plot
+
+# What DKMS builds from: dkms.conf, the kernel sources and the headers
+# they include; no objects.
+dkms-src:
+	install -d $(DKMS_SRC)/kmod $(DKMS_SRC)/include/kstats
+	install -m 644 dkms.conf $(DKMS_SRC)/
+	install -m 644 kmod/Kbuild kmod/Makefile $(filter-out %.mod.c,$(wildcard kmod/*.[chS])) $(DKMS_SRC)/kmod/
+	install -m 644 $(wildcard include/kstats/*.h) $(DKMS_SRC)/include/kstats/
+	$(if $(wildcard include/linux/*.h),install -D -m 644 -t $(DKMS_SRC)/include/linux $(wildcard include/linux/*.h))
+
+dkms-install: dkms-src
+	dkms add kstats/$(VERSION)
+	for k in $$(ls /lib/modules); do \
+		[ -d /lib/modules/$$k/build ] || continue; \
+		dkms install kstats/$(VERSION) -k $$k || exit 1; \
+	done
+
+dkms-uninstall:
+	-dkms remove kstats/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
+
+.PHONY: install install-module install-tools uninstall dkms-src dkms-install dkms-uninstall
