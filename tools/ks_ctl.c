@@ -68,7 +68,7 @@ int ks_ctl_ready(char *err, size_t errlen)
 		return -1;
 	}
 	snprintf(err, errlen,
-		 "the kstats module is not loaded: insmod kmod/kstats.ko (in the kstats tree, after make), or modprobe kstats if installed");
+		 "the kstats module is not loaded: modprobe kstats (from a built tree: insmod kmod/kstats.ko)");
 	return -1;
 }
 
