@@ -97,6 +97,6 @@ clean:
 	-$(MAKE) -s -C tools clean
 	-$(MAKE) -s -C tests/cli clean
 	-$(MAKE) -s -C tools/workloads clean
-	rm -rf $(VMOUT) bench-out demo-out .cache
+	rm -rf $(VMOUT) bench-out demo-out deb-out .cache
 
 .PHONY: all module tools deps deps-check vm-stage vm-tools unit vm test checkpatch clean

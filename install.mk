@@ -10,7 +10,10 @@
 #                        'dkms install' for every kernel with headers; DKMS
 #                        rebuilds it on kernel upgrades
 #   make dkms-uninstall  'dkms remove' from every kernel, and the sources
-#   make dkms-src DKMS_SRC=DIR   the DKMS source tree alone (debian/rules)
+#   make dkms-src        the DKMS source tree alone (DESTDIR=: debian/rules)
+#   make deb             the Debian packages kstats-dkms and kstats (debian/)
+#                        into deb-out/, built from a copy of the sources,
+#                        then lintian
 
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 # The release KDIR belongs to: the name of its /lib/modules directory when
@@ -22,7 +25,7 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 INSTALL_MOD_DIR ?= updates
 MODDIR = $(DESTDIR)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)
-DKMS_SRC ?= /usr/src/kstats-$(VERSION)
+DKMS_SRC ?= $(DESTDIR)/usr/src/kstats-$(VERSION)
 # Distribution headers carry no signing key: install unsigned (DKMS signs
 # with the machine's MOK key, README "Installing").
 NOSIGN = $(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
@@ -38,12 +41,14 @@ install-tools: tools
 	install -D -m 755 tools/kstats $(DESTDIR)$(BINDIR)/kstats
 	install -D -m 644 tools/kstats.1 $(DESTDIR)$(MANDIR)/man1/kstats.1
 	install -D -m 755 plots/kstats_plot.py $(DESTDIR)$(BINDIR)/kstats-plot
+	install -D -m 644 plots/kstats-plot.1 $(DESTDIR)$(MANDIR)/man1/kstats-plot.1
 
 uninstall:
 	@test -n "$(KRELEASE)" || { echo "uninstall: which kernel? pass KDIR=" >&2; exit 1; }
 	rm -f $(MODDIR)/kstats.ko $(MODDIR)/kstats.ko.xz $(MODDIR)/kstats.ko.gz $(MODDIR)/kstats.ko.zst
 	$(if $(DESTDIR),,depmod -a $(KRELEASE))
-	rm -f $(DESTDIR)$(BINDIR)/kstats $(DESTDIR)$(MANDIR)/man1/kstats.1 $(DESTDIR)$(BINDIR)/kstats-plot
+	rm -f $(DESTDIR)$(BINDIR)/kstats $(DESTDIR)$(MANDIR)/man1/kstats.1
+	rm -f $(DESTDIR)$(BINDIR)/kstats-plot $(DESTDIR)$(MANDIR)/man1/kstats-plot.1
 
 # What DKMS builds from: dkms.conf, the kernel sources and the headers
 # they include; no objects.
@@ -65,4 +70,13 @@ dkms-uninstall:
 	-dkms remove kstats/$(VERSION) --all
 	rm -rf $(DKMS_SRC)
 
-.PHONY: install install-module install-tools uninstall dkms-src dkms-install dkms-uninstall
+# The packages are built in deb-out/src, a copy of what they need, so that
+# the tree keeps no build products and the .debs do not land in its parent.
+DEB_OUT ?= deb-out
+deb:
+	rm -rf $(DEB_OUT) && mkdir -p $(DEB_OUT)/src
+	tar cf - Makefile install.mk dkms.conf debian kmod include tools plots | tar xf - -C $(DEB_OUT)/src
+	cd $(DEB_OUT)/src && dpkg-buildpackage -us -uc -b
+	lintian --fail-on error $(DEB_OUT)/*.changes
+
+.PHONY: deb install install-module install-tools uninstall dkms-src dkms-install dkms-uninstall
