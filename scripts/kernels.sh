@@ -19,8 +19,13 @@
 #                                         make -C TOP/SUBDIR KDIR=<its build
 #                                         dir> ARGS, in its build root if it
 #                                         has one (TOP is copied there)
+#   scripts/kernels.sh elf KVER FILE      the uncompressed ELF vmlinux of its
+#                                         image into FILE (kept if newer)
+#   scripts/kernels.sh btf KVER FILE      its raw vmlinux BTF into FILE, the
+#                                         base a module's BTF is built on
 # Sourced (". scripts/kernels.sh"), the same as functions ks_kernels,
-# ks_newest_kernel, ks_kroot, ks_kimage, ks_kconfig, ks_kmake, ks_kmodprobe.
+# ks_newest_kernel, ks_kroot, ks_kimage, ks_kconfig, ks_kmake, ks_kmodprobe,
+# ks_kelf, ks_kbtf.
 
 KSTATS_ROOTS=${KSTATS_ROOTS:-/var/lib/kstats}
 
@@ -81,6 +86,53 @@ ks_kmodprobe() {
 	shift
 	_ks_root=$(ks_kroot "$_ks_k") || return 1
 	modprobe -d "${_ks_root:-/}" -S "$_ks_k" "$@"
+}
+
+# ks_kelf KVER FILE: cut the ELF vmlinux out of KVER's bzImage (its setup
+# header gives payload_offset and payload_length) into FILE, unless FILE
+# is already newer than the image.  Fails if the result is not an ELF
+# image of a plausible size.
+ks_kelf() {
+	_ks_img=$(ks_kimage "$1") || return 1
+	_ks_elf=$2
+	if [ -s "$_ks_elf" ] && [ "$_ks_elf" -nt "$_ks_img" ]; then
+		return 0
+	fi
+	_ks_setup=$(od -An -tu1 -j $((0x1f1)) -N1 "$_ks_img" | tr -d ' ')
+	_ks_off=$(od -An -tu4 -j $((0x248)) -N4 "$_ks_img" | tr -d ' ')
+	_ks_len=$(od -An -tu4 -j $((0x24c)) -N4 "$_ks_img" | tr -d ' ')
+	[ "${_ks_setup:-0}" -gt 0 ] 2>/dev/null || _ks_setup=4
+	_ks_off=$(( (_ks_setup + 1) * 512 + ${_ks_off:-0} ))
+	_ks_magic=$(od -An -tx1 -j "$_ks_off" -N4 "$_ks_img" | tr -d ' ')
+	tail -c +$((_ks_off + 1)) "$_ks_img" | head -c "${_ks_len:-0}" | case $_ks_magic in
+		fd377a58)	xz -dc 2>/dev/null ;;
+		28b52ffd)	zstd -dc 2>/dev/null ;;
+		1f8b08*)	gzip -dc 2>/dev/null ;;
+		*)		cat >/dev/null ;;
+	esac > "$_ks_elf.tmp"
+	# The decompressors complain about the size word after the payload;
+	# judge by the result.
+	if [ "$(head -c 4 "$_ks_elf.tmp" | od -An -tx1 | tr -d ' ')" = 7f454c46 ] &&
+	   [ "$(stat -c %s "$_ks_elf.tmp")" -gt 1000000 ]; then
+		mv "$_ks_elf.tmp" "$_ks_elf"
+	else
+		rm -f "$_ks_elf.tmp"
+		return 1
+	fi
+}
+
+# ks_kbtf KVER FILE: KVER's vmlinux BTF, raw (what /sys/kernel/btf/vmlinux
+# holds when it runs), into FILE: the base for a module's split BTF.
+ks_kbtf() {
+	_ks_tmp=$(mktemp -d) || return 1
+	if ks_kelf "$1" "$_ks_tmp/vmlinux" &&
+	   objcopy -O binary --only-section=.BTF "$_ks_tmp/vmlinux" "$2" &&
+	   [ -s "$2" ]; then
+		rm -rf "$_ks_tmp"
+		return 0
+	fi
+	rm -rf "$_ks_tmp"
+	return 1
 }
 
 # ks_in_root ROOT CMD [ARGS...]: run CMD chrooted in ROOT, with a clean
@@ -145,7 +197,9 @@ kernels.sh)
 	config)	ks_kconfig "$1" ;;
 	make)	ks_kmake "$@" ;;
 	modprobe) ks_kmodprobe "$@" ;;
-	*)	echo "usage: $0 list|newest|root|image|config|make|modprobe ..." >&2; exit 2 ;;
+	elf)	ks_kelf "$@" ;;
+	btf)	ks_kbtf "$@" ;;
+	*)	echo "usage: $0 list|newest|root|image|config|make|modprobe|elf|btf ..." >&2; exit 2 ;;
 	esac
 	;;
 esac

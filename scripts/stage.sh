@@ -7,7 +7,8 @@
 #       build kstats.ko, kstats_target.ko and ks_bench.ko for KVER (in its
 #       build root if it has one: scripts/kernels.sh) from a copy of the
 #       sources, into tests/vm/out/KVER/modules (kstats, target) and
-#       tests/vm/out/KVER/bench (ks_bench.ko).  kmod/ keeps no objects, so
+#       tests/vm/out/KVER/bench (ks_bench.ko).  The target module gets BTF
+#       on the kernel's own (from its image).  kmod/ keeps no objects, so
 #       kernels build in parallel (make -j2 vm-stage).
 #       KS_VM_OUT (as for tests/vm/run.sh) stages elsewhere.
 #   scripts/stage.sh copy KVER VMOUT [MODULE.ko...]
@@ -35,6 +36,11 @@ build() {
 	cp -r "$top/tests/target" "$d/src/tests/"
 	cp -r "$top/bench/kmod" "$d/src/bench/"
 	rm -f "$d"/src/kmod/*.o "$d"/src/kmod/*.ko "$d"/src/tests/target/*.ko "$d"/src/bench/kmod/*.ko
+	# the target gets BTF split on the kernel's own (tests/target/Makefile)
+	if ! ks_kbtf "$k" "$d/src/tests/target/vmlinux.btf"; then
+		echo "stage: cannot read the BTF of $k's image" >&2
+		exit 1
+	fi
 	for sub in kmod tests/target bench/kmod; do
 		if ! ks_kmake "$k" "$d/src" "$sub" -s > "$d/src/build-${sub%%/*}.log" 2>&1; then
 			cat "$d/src/build-${sub%%/*}.log" >&2

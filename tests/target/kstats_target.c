@@ -16,6 +16,15 @@
  *                                         write fails (EIO) unless every
  *                                         result is right: arguments and
  *                                         return value pass through hooks
+ *   part     ks_target_part(&v, i)         N calls taking the slow path of a
+ *                                         function gcc splits: the calls
+ *                                         land in ks_target_part.part.0
+ *   isra     ks_target_isra(&a, &b, &c, i) N calls of a function gcc's
+ *                                         IPA-SRA turns into
+ *                                         ks_target_isra.isra.0 taking
+ *                                         seven arguments (one on the stack)
+ *                                         instead of four; both check
+ *                                         every result (EIO otherwise)
  *   unwind   ks_target_unwind()            N calls; each saves a stack trace
  *                                         and fails the write (EIO) unless
  *                                         the trace reaches kt_write
@@ -124,6 +133,60 @@ static noinline int ks_target_unwind(void)
 	return -EIO;
 }
 
+/*
+ * Partial inlining: callers inline the test and the early return, the rest
+ * becomes ks_target_part.part.0, whose arguments are whatever is live at
+ * the split (here @v and @k), not this prototype.  Not noinline, or gcc
+ * would not split it; the build checks the clone exists (Makefile).
+ */
+static int ks_target_part(const u64 *v, unsigned int k)
+{
+	u64 acc = 0;
+	unsigned int i;
+
+	if (likely(!k))
+		return 0;
+	for (i = 0; i < 8; i++) {
+		acc += READ_ONCE(v[i]) * (k + i);
+		acc ^= acc >> 7;
+		WRITE_ONCE(kt_sink, READ_ONCE(kt_sink) + (int)acc);
+	}
+	if (unlikely(acc == 0x1234567))
+		pr_info("part: %llu %u %llu %llu\n", acc, k, v[0], v[7]);
+	return (int)(acc & 0x7fffffff);
+}
+
+/* What ks_target_part(@v, @k) returns, computed without it. */
+static noinline int kt_part_expect(const u64 *v, unsigned int k)
+{
+	u64 acc = 0;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		acc += v[i] * (k + i);
+		acc ^= acc >> 7;
+	}
+	return (int)(acc & 0x7fffffff);
+}
+
+struct kt_pair {
+	u64 x, y;
+};
+
+/*
+ * IPA-SRA passes the two fields of each pair instead of its address:
+ * ks_target_isra.isra.0(a.x, a.y, b.x, b.y, c.x, c.y, k), seven integer
+ * arguments where the prototype has four, so the seventh is on the stack
+ * (the Makefile allows the growth and checks the clone exists).
+ */
+static noinline u64 ks_target_isra(const struct kt_pair *a,
+				   const struct kt_pair *b,
+				   const struct kt_pair *c, u64 k)
+{
+	return a->x + (a->y << 4) + (b->x << 8) + (b->y << 12) +
+	       (c->x << 16) + (c->y << 20) + (k << 24);
+}
+
 /* Sleeps @ms milliseconds. */
 static noinline void ks_target_sleep(unsigned int ms)
 {
@@ -131,7 +194,7 @@ static noinline void ks_target_sleep(unsigned int ms)
 }
 
 enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP, KT_SECTION,
-	KT_UNWIND, KT_ARGS };
+	KT_UNWIND, KT_ARGS, KT_PART, KT_ISRA };
 
 static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			size_t count, loff_t *ppos)
@@ -190,6 +253,30 @@ static ssize_t kt_write(struct file *file, const char __user *ubuf,
 				return -EIO;
 			break;
 		}
+		case KT_PART: {
+			u64 v[8] = { i, i + 1, i + 2, i + 3, 5, 6, 7, 8 };
+
+			/*
+			 * Two calls taking the slow path, so that the split-off
+			 * part (called twice) is not inlined back
+			 */
+			if (ks_target_part(v, i + 1) != kt_part_expect(v, i + 1) ||
+			    ks_target_part(v, i + 2) != kt_part_expect(v, i + 2))
+				return -EIO;
+			break;
+		}
+		case KT_ISRA: {
+			struct kt_pair a = { i & 15, i & 1 },
+				       b = { i & 3, i & 7 },
+				       c = { i & 5, (i >> 4) & 15 };
+			u64 k = i & 0xff;
+
+			if (ks_target_isra(&a, &b, &c, k) !=
+			    a.x + (a.y << 4) + (b.x << 8) + (b.y << 12) +
+			    (c.x << 16) + (c.y << 20) + (k << 24))
+				return -EIO;
+			break;
+		}
 		}
 		if (what != KT_SLEEP && !(i & 0xffff))
 			cond_resched();
@@ -209,6 +296,7 @@ static int __init kt_init(void)
 		[KT_RECURSE] = "recurse", [KT_CLONE] = "clone",
 		[KT_SLEEP] = "sleep", [KT_SECTION] = "section",
 		[KT_UNWIND] = "unwind", [KT_ARGS] = "args",
+		[KT_PART] = "part", [KT_ISRA] = "isra",
 	};
 	unsigned long i;
 

@@ -189,42 +189,15 @@ build_initramfs() {
 # kernel_image KVER: print the image to boot.  QEMU boots an uncompressed
 # ELF vmlinux through its PVH entry point (Debian sets CONFIG_PVH), which
 # skips the in-guest decompression: 6.1's xz payload costs ~5 s under TCG.
-# The payload is cut from the bzImage by its setup header (payload_offset,
-# payload_length) and cached in $OUT/KVER/vmlinux.  KS_VM_PVH=0, or any
+# The payload is cut from the bzImage (ks_kelf in scripts/kernels.sh) and
+# cached in $OUT/KVER/vmlinux.  KS_VM_PVH=0, or any
 # failure, boots the image (/boot/vmlinuz-KVER) itself.
 kernel_image() {
-	local kver=$1 img elf=$OUT/$1/vmlinux
-	img=$(ks_kimage "$kver")
-	local setup off len magic
-	if [ "${KS_VM_PVH:-1}" = 0 ]; then
-		echo "$img"
-		return
-	fi
-	if [ -s "$elf" ] && [ "$elf" -nt "$img" ]; then
-		echo "$elf"
-		return
-	fi
-	setup=$(od -An -tu1 -j $((0x1f1)) -N1 "$img" | tr -d ' ')
-	off=$(od -An -tu4 -j $((0x248)) -N4 "$img" | tr -d ' ')
-	len=$(od -An -tu4 -j $((0x24c)) -N4 "$img" | tr -d ' ')
-	[ "${setup:-0}" -gt 0 ] 2>/dev/null || setup=4
-	off=$(( (setup + 1) * 512 + ${off:-0} ))
-	magic=$(od -An -tx1 -j "$off" -N4 "$img" | tr -d ' ')
-	tail -c +$((off + 1)) "$img" | head -c "${len:-0}" | case $magic in
-		fd377a58)	xz -dc 2>/dev/null ;;
-		28b52ffd)	zstd -dc 2>/dev/null ;;
-		1f8b08*)	gzip -dc 2>/dev/null ;;
-		*)		cat >/dev/null ;;
-	esac > "$elf.tmp"
-	# The decompressors complain about the size word after the payload;
-	# judge by the result: an ELF image of a plausible size.
-	if [ "$(head -c 4 "$elf.tmp" | od -An -tx1 | tr -d ' ')" = 7f454c46 ] &&
-	   [ "$(stat -c %s "$elf.tmp")" -gt 1000000 ]; then
-		mv "$elf.tmp" "$elf"
+	local kver=$1 elf=$OUT/$1/vmlinux
+	if [ "${KS_VM_PVH:-1}" != 0 ] && ks_kelf "$kver" "$elf"; then
 		echo "$elf"
 	else
-		rm -f "$elf.tmp"
-		echo "$img"
+		ks_kimage "$kver"
 	fi
 }
 
