@@ -385,14 +385,23 @@ static int ks_parse_row(struct ks_parser *ps, struct ks_node *node,
 	return 0;
 }
 
-/* Put one row's count and count * avg into @sl, refusing duplicates. */
-static int ks_fill_slot(struct ks_parser *ps, struct kstats_slot *sl,
-			const struct ks_row *r)
+/*
+ * Put one row's count and count * avg into @sl, refusing duplicates.  An
+ * avg outside its slot (a read that raced an update; KS_PARSE_STRICT
+ * reports it) is kept inside the slot bounds, as ks_node_delta() does,
+ * so that what was read can be saved and read back as a snapshot.
+ */
+static int ks_fill_slot(struct ks_parser *ps, struct ks_node *node,
+			struct kstats_slot *sl, const struct ks_row *r)
 {
+	__u64 lo = kstats_slot_lo(r->slot, node->bits);
+	__u64 hi = kstats_slot_hi(r->slot, node->bits, node->buckets);
+	__u64 avg = r->avg < lo ? lo : r->avg > hi ? hi : r->avg;
+
 	if (sl->count)
 		return ks_fail(ps, r->line, "second row for slot %u %s", r->slot,
 			       r->cpu < 0 ? "CPUS" : "of this CPU");
-	if (__builtin_mul_overflow(r->count, r->avg, &sl->sum))
+	if (__builtin_mul_overflow(r->count, avg, &sl->sum))
 		return ks_fail(ps, r->line, "count * avg overflows");
 	sl->count = r->count;
 	return 0;
@@ -408,20 +417,22 @@ static int ks_build(struct ks_parser *ps, struct ks_node *node)
 		const struct ks_row *r = &ps->rows[i];
 		struct kstats_slot *sl;
 
+		if (!r->count)
+			continue;	/* nothing (KS_PARSE_STRICT reports it) */
 		if (r->cpu < 0) {
 			if (have_cpus_rows && r->ncpus != node->ncpus)
 				return ks_fail(ps, r->line, "CPUS %u differs from earlier CPUS %u",
 					       r->ncpus, node->ncpus);
 			node->ncpus = r->ncpus;
 			have_cpus_rows = 1;
-			if (ks_fill_slot(ps, &node->total[r->slot], r))
+			if (ks_fill_slot(ps, node, &node->total[r->slot], r))
 				return -1;
 			continue;
 		}
 		sl = ks_node_cpu(node, (__u32)r->cpu);
 		if (!sl)
 			return ks_fail(ps, r->line, "out of memory");
-		if (ks_fill_slot(ps, &sl[r->slot], r))
+		if (ks_fill_slot(ps, node, &sl[r->slot], r))
 			return -1;
 	}
 	/* Tolerate a text without CPUS rows: merge the CPUs. */
@@ -431,6 +442,10 @@ static int ks_build(struct ks_parser *ps, struct ks_node *node)
 		if (node->nr_cpus)
 			node->ncpus = node->cpus[node->nr_cpus - 1].cpu + 1;
 	}
+	/* A CPU row beyond the CPUS count (KS_PARSE_STRICT reports it). */
+	if (!(ps->flags & KS_PARSE_STRICT) && node->nr_cpus &&
+	    node->cpus[node->nr_cpus - 1].cpu >= node->ncpus)
+		node->ncpus = node->cpus[node->nr_cpus - 1].cpu + 1;
 	return 0;
 }
 
@@ -665,6 +680,8 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 	}
 	if (!node->has_pct)
 		kstats_percentiles(node->total, node->nr_slots, node->bits, node->pct);
+	/* it follows from bits (KS_PARSE_STRICT checked the printed one) */
+	node->precision_ppm = kstats_precision_ppm(node->bits);
 	ret = 0;
 out:
 	free(ps.rows);
