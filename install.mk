@@ -14,6 +14,8 @@
 #   make deb             the Debian packages kstats-dkms and kstats (debian/)
 #                        into deb-out/, built from a copy of the sources,
 #                        then lintian
+#   make deb-test        install them into throwaway copies of clean Debian
+#                        12 and 13 roots (scripts/deps.sh), check (tests/deb)
 
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 # The release KDIR belongs to: the name of its /lib/modules directory when
@@ -79,4 +81,7 @@ deb:
 	cd $(DEB_OUT)/src && dpkg-buildpackage -us -uc -b
 	lintian --fail-on error $(DEB_OUT)/*.changes
 
-.PHONY: deb install install-module install-tools uninstall dkms-src dkms-install dkms-uninstall
+deb-test: deb
+	DEB_OUT=$(abspath $(DEB_OUT)) tests/deb/run.sh
+
+.PHONY: deb deb-test install install-module install-tools uninstall dkms-src dkms-install dkms-uninstall
