@@ -420,8 +420,9 @@ static struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 		goto err;
 	if (cmd->cpus[0]) {
 		ret = cpulist_parse(cmd->cpus, node->cpus);
-		if (ret) {
+		if (ret) {	/* -ERANGE beyond the CPUs: a bad value too */
 			pr_err("%s: bad cpu list '%s'\n", cmd->name, cmd->cpus);
+			ret = -EINVAL;
 			goto err;
 		}
 	}
