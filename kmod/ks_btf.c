@@ -8,13 +8,28 @@
  * takes one or two, a bigger one or a variadic tail goes on the stack, and
  * a returned struct bigger than 16 bytes takes rdi for its address).  The
  * kernel's BTF (/sys/kernel/btf/vmlinux, and /sys/kernel/btf/MODULE split
- * on top of it) gives every function's prototype.  It is read when needed
- * and freed at once: no memory is kept.
+ * on top of it) gives every function's prototype.
+ *
+ * vmlinux BTF is read and indexed once, on the first trace command that
+ * needs it, outside the control lock (ks_btf_prepare()), and kept until
+ * the module is unloaded (about 5 MiB, plus 4 bytes per type and per
+ * function): every later lookup is a binary search.  A module's BTF is
+ * small; it is read when needed and freed at once.
+ *
+ * BTF describes a function as written, not its compiler clones.  gcc's
+ * .constprop.N only drops arguments that are constant, so it keeps the
+ * other arguments in their order and registers at most; .isra.N (IPA-SRA)
+ * may replace a pointer with the values loaded through it, more arguments
+ * than the prototype has, and .part.N (partial inlining) takes whatever
+ * values are live at the split.  Only a clone made of .constprop steps
+ * alone is judged by its original's prototype.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <uapi/linux/btf.h>
 #include "ks_node.h"
@@ -29,6 +44,8 @@ struct ks_btf {
 	u32 start_id;			/* first type id (1, or after the base) */
 	u32 nr;				/* types in this blob */
 	u32 *off;			/* byte offset of each type */
+	u32 *funcs;			/* ids of FUNC types, sorted by name */
+	u32 nr_funcs;
 	const u8 *types;
 	u32 types_len;
 	struct ks_btf *base;
@@ -64,6 +81,7 @@ static u32 ks_btf_extra(const struct btf_type *t)
 
 static void ks_btf_free(struct ks_btf *b)
 {
+	kvfree(b->funcs);
 	kvfree(b->off);
 	kvfree(b->data);
 	memset(b, 0, sizeof(*b));
@@ -105,6 +123,8 @@ out:
 	return got;
 }
 
+static int ks_btf_index_funcs(struct ks_btf *b);
+
 /* Read and index the BTF at @path, split on @base (or NULL). */
 static int ks_btf_load(struct ks_btf *b, const char *path, struct ks_btf *base)
 {
@@ -145,7 +165,7 @@ static int ks_btf_load(struct ks_btf *b, const char *path, struct ks_btf *base)
 		       ks_btf_extra((const void *)(b->types + pos));
 	}
 	b->nr = n;
-	return 0;
+	return ks_btf_index_funcs(b);
 bad:
 	pr_err("%s: malformed BTF\n", path);
 	ks_btf_free(b);
@@ -216,6 +236,59 @@ static int ks_btf_regs(const struct ks_btf *b, u32 id, bool *aggregate)
 	}
 }
 
+static const char *ks_btf_name(const struct ks_btf *b, u32 id)
+{
+	return ks_btf_str(b, ks_btf_type(b, id)->name_off);
+}
+
+static int ks_btf_cmp_funcs(const void *x, const void *y, const void *priv)
+{
+	return strcmp(ks_btf_name(priv, *(const u32 *)x),
+		      ks_btf_name(priv, *(const u32 *)y));
+}
+
+/* List @b's FUNC types sorted by name, for ks_btf_find_func(). */
+static int ks_btf_index_funcs(struct ks_btf *b)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < b->nr; i++)
+		n += BTF_INFO_KIND(((const struct btf_type *)
+				    (b->types + b->off[i]))->info) == BTF_KIND_FUNC;
+	b->funcs = kvmalloc_array(n ? n : 1, sizeof(*b->funcs), GFP_KERNEL);
+	if (!b->funcs) {
+		ks_btf_free(b);
+		return -ENOMEM;
+	}
+	for (i = 0, n = 0; i < b->nr; i++)
+		if (BTF_INFO_KIND(((const struct btf_type *)
+				   (b->types + b->off[i]))->info) == BTF_KIND_FUNC)
+			b->funcs[n++] = b->start_id + i;
+	b->nr_funcs = n;
+	sort_r(b->funcs, n, sizeof(*b->funcs), ks_btf_cmp_funcs, NULL, b);
+	return 0;
+}
+
+/* The FUNC type named @name in @b itself (not its base), or NULL. */
+static const struct btf_type *ks_btf_find_func(const struct ks_btf *b,
+					       const char *name)
+{
+	u32 lo = 0, hi = b->nr_funcs;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		int c = strcmp(name, ks_btf_name(b, b->funcs[mid]));
+
+		if (!c)
+			return ks_btf_type(b, b->funcs[mid]);
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
 /* Look @name up in @b; the register words its arguments need, or error. */
 static int ks_btf_func_regs(const struct ks_btf *b, const char *name,
 			    bool strict)
@@ -224,15 +297,10 @@ static int ks_btf_func_regs(const struct ks_btf *b, const char *name,
 	const struct btf_type *t;
 	bool aggregate = false;
 	int regs = 0, r;
-	u32 i, k;
+	u32 k;
 
-	for (i = 0; i < b->nr; i++) {
-		t = (const void *)(b->types + b->off[i]);
-		if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC &&
-		    !strcmp(ks_btf_str(b, t->name_off), name))
-			break;
-	}
-	if (i == b->nr)
+	t = ks_btf_find_func(b, name);
+	if (!t)
 		return -ENOENT;
 	t = ks_btf_type(b, t->type);
 	if (!t || BTF_INFO_KIND(t->info) != BTF_KIND_FUNC_PROTO)
@@ -260,54 +328,174 @@ static int ks_btf_func_regs(const struct ks_btf *b, const char *name,
 	return regs > KS_ARG_REGS ? -E2BIG : regs;
 }
 
-/* One symbol ("name", "name.constprop.0", "mod:name") against @vmlinux. */
+/*
+ * Does @suffix (".constprop.0.isra.0", ...) name clones that keep the
+ * prototype, that is .constprop steps alone?
+ */
+static bool ks_clone_keeps_args(const char *suffix)
+{
+	while (*suffix) {
+		if (!str_has_prefix(suffix, ".constprop."))
+			return false;
+		suffix += strlen(".constprop.");
+		while (*suffix >= '0' && *suffix <= '9')
+			suffix++;
+	}
+	return true;
+}
+
+/* The modules with BTF, as /sys/kernel/btf lists them. */
+struct ks_btf_dir {
+	struct dir_context ctx;
+	char (*names)[KS_NAME_MAX];
+	unsigned int n, max;
+};
+
+static bool ks_btf_dir_add(struct dir_context *ctx, const char *name, int len,
+			   loff_t off, u64 ino, unsigned int type)
+{
+	struct ks_btf_dir *d = container_of(ctx, struct ks_btf_dir, ctx);
+
+	if (name[0] == '.' || len >= KS_NAME_MAX ||
+	    (len == 7 && !memcmp(name, "vmlinux", 7)))
+		return true;
+	if (d->n == d->max)
+		return false;
+	memcpy(d->names[d->n], name, len);
+	d->names[d->n++][len] = '\0';
+	return true;
+}
+
+#define KS_BTF_MODS_MAX	1024
+
+/*
+ * The register words of module function @name: in module @mod's BTF, or
+ * when @mod is NULL, in the first module BTF that has it.
+ */
+static int ks_btf_mod_func_regs(struct ks_btf *vmlinux, const char *mod,
+				const char *name, bool strict)
+{
+	struct ks_btf_dir d = { .ctx.actor = ks_btf_dir_add };
+	char path[32 + KS_NAME_MAX];
+	struct ks_btf b;
+	struct file *f;
+	int ret = -ENOENT;
+	unsigned int i;
+
+	if (mod) {
+		snprintf(path, sizeof(path), "/sys/kernel/btf/%s", mod);
+		if (ks_btf_load(&b, path, vmlinux))
+			return -ENOENT;
+		ret = ks_btf_func_regs(&b, name, strict);
+		ks_btf_free(&b);
+		return ret;
+	}
+	d.max = KS_BTF_MODS_MAX;
+	d.names = kvmalloc_array(d.max, sizeof(*d.names), GFP_KERNEL);
+	if (!d.names)
+		return -ENOMEM;
+	f = filp_open("/sys/kernel/btf", O_RDONLY | O_DIRECTORY, 0);
+	if (!IS_ERR(f)) {
+		iterate_dir(f, &d.ctx);
+		filp_close(f, NULL);
+	}
+	for (i = 0; i < d.n && ret == -ENOENT; i++)
+		ret = ks_btf_mod_func_regs(vmlinux, d.names[i], name, strict);
+	kvfree(d.names);
+	return ret;
+}
+
+/*
+ * One symbol ("name", "name.constprop.0", "mod:name") against @vmlinux:
+ * 0 if its arguments are all in registers, -E2BIG if not, -EDOM for a
+ * clone that need not keep its original's prototype, -ENOENT without BTF.
+ */
 static int ks_btf_sym_in_regs(struct ks_btf *vmlinux, const char *sym)
 {
-	char name[KS_NAME_MAX], path[32 + KS_NAME_MAX], *dot;
+	char name[KS_NAME_MAX], mod[KS_NAME_MAX], *dot;
 	const char *colon = strchr(sym, ':');
 	bool clone = false;
-	struct ks_btf mod;
 	int ret;
 
 	strscpy(name, colon ? colon + 1 : sym, sizeof(name));
 	dot = strchr(name, '.');
 	if (dot) {		/* a clone: judge by the original's prototype */
+		if (!ks_clone_keeps_args(dot))
+			return -EDOM;
 		*dot = '\0';
 		clone = true;
 	}
-	ret = ks_btf_func_regs(vmlinux, name, clone);
-	if (ret == -ENOENT && colon) {
-		snprintf(path, sizeof(path), "/sys/kernel/btf/%.*s",
-			 (int)(colon - sym), sym);
-		if (!ks_btf_load(&mod, path, vmlinux)) {
-			ret = ks_btf_func_regs(&mod, name, clone);
-			ks_btf_free(&mod);
-		}
+	if (colon) {
+		strscpy(mod, sym, min_t(size_t, colon - sym + 1, sizeof(mod)));
+		ret = ks_btf_mod_func_regs(vmlinux, mod, name, clone);
+	} else {
+		ret = ks_btf_func_regs(vmlinux, name, clone);
+		if (ret == -ENOENT)
+			ret = ks_btf_mod_func_regs(vmlinux, NULL, name, clone);
 	}
 	return ret < 0 ? ret : 0;
+}
+
+static DEFINE_MUTEX(ks_btf_lock);	/* loading ks_vmlinux */
+static struct ks_btf ks_vmlinux;	/* indexed once, kept */
+static int ks_vmlinux_err;		/* why it could not be read */
+
+/**
+ * ks_btf_prepare() - read and index vmlinux BTF, once
+ *
+ * The first call reads /sys/kernel/btf/vmlinux (some MiB) and indexes its
+ * functions; later calls return at once.  Call it before taking the
+ * control lock, so that other commands need not wait for it.
+ *
+ * Return: 0, or the error reading BTF (remembered: not retried).
+ */
+int ks_btf_prepare(void)
+{
+	int ret;
+
+	mutex_lock(&ks_btf_lock);
+	if (!ks_vmlinux.data && !ks_vmlinux_err) {
+		ks_vmlinux_err = ks_btf_load(&ks_vmlinux,
+					     "/sys/kernel/btf/vmlinux", NULL);
+		if (!ks_vmlinux_err)
+			pr_info("vmlinux BTF read: %u types, %u functions indexed\n",
+				ks_vmlinux.nr, ks_vmlinux.nr_funcs);
+	}
+	ret = ks_vmlinux_err;
+	mutex_unlock(&ks_btf_lock);
+	return ret;
+}
+
+/**
+ * ks_btf_release() - free what ks_btf_prepare() kept (module exit)
+ */
+void ks_btf_release(void)
+{
+	mutex_lock(&ks_btf_lock);
+	if (ks_vmlinux.data)
+		ks_btf_free(&ks_vmlinux);
+	ks_vmlinux_err = 0;
+	mutex_unlock(&ks_btf_lock);
 }
 
 /**
  * ks_btf_args_in_regs() - may a node's symbols be traced through a trampoline?
  * @node: its syms, as attached: "name", "name.constprop.0", "mod:name"
  * @res: for each symbol, 0 if BTF shows every argument in registers,
- *	 -E2BIG if some go on the stack (or cannot be told for a compiler
- *	 clone), -ENOENT if there is no BTF for the function
+ *	 -E2BIG if some go on the stack, -EDOM for a compiler clone whose
+ *	 arguments need not be its original's (.isra, .part), -ENOENT if
+ *	 there is no BTF for the function
  *
- * The kernel's BTF is read once for all of them.
- *
- * Return: 0, or the error reading BTF (then every @res holds it too).
+ * Return: 0, or the error reading vmlinux BTF (then every @res holds it).
  */
 int ks_btf_args_in_regs(const struct ks_node *node, int *res)
 {
-	struct ks_btf vmlinux;
 	unsigned int i;
 	int ret;
 
-	ret = ks_btf_load(&vmlinux, "/sys/kernel/btf/vmlinux", NULL);
+	ret = ks_btf_prepare();
 	for (i = 0; i < node->nsyms; i++)
-		res[i] = ret ? ret : ks_btf_sym_in_regs(&vmlinux, node->syms[i]);
-	if (!ret)
-		ks_btf_free(&vmlinux);
+		res[i] = ret ? ret : ks_btf_sym_in_regs(&ks_vmlinux,
+							 node->syms[i]);
 	return ret;
 }

@@ -22,6 +22,20 @@
 #define KS_MAXACTIVE_MIN_DEFAULT 64	/* calls in flight per symbol, at least */
 #define KS_SAMPLE_MAX	1000000
 
+/*
+ * The longest command the grammar accepts with one blank between words:
+ * every option at its longest value, names at KS_NAME_MAX - 1 (a little
+ * more than any valid command: via and start/end exclude each other).
+ * KS_CMD_MAX, the most one write may hold, leaves room for extra blanks.
+ */
+#define KS_CMD_LONGEST	(sizeof("trace pcpu: bits 8 buckets 64 via kretprobe" \
+				" clock local maxactive 4096 clones yes" \
+				" sample 1000000 pid 1073741823" \
+				" tgid 1073741823 comm  cpus  start  end " \
+				" gap yes\n") - 1 + 3 * (KS_NAME_MAX - 1) + \
+			 (KS_COMM_MAX - 1) + (KS_CPUS_MAX - 1))
+#define KS_CMD_MAX	512	/* bytes of one write to _control */
+
 enum ks_verb {
 	KS_VERB_TRACE,
 	KS_VERB_REMOVE,

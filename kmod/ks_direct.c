@@ -10,15 +10,17 @@
  * traced function cannot recurse through them.
  *
  * Removal: after unregistering, synchronize_rcu_tasks() waits for tasks
- * that were preempted inside a trampoline; calls still running the body
- * (the traced function may sleep) are counted per CPU in ks_pcpu.inflight,
- * and the node and its slot are freed only once that count reaches zero.
+ * that were preempted inside a trampoline before the body; then the slot
+ * is free again at once (a call in the body keeps its node on its own
+ * trampoline frame, and never reads the slot again).  Calls still running
+ * the body (the traced function may sleep, for as long as it likes) are
+ * counted per CPU in ks_pcpu.inflight: detach does not wait for them, and
+ * the node is freed once that count reaches zero (kstats_main.c, ks_reap).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
-#include <linux/delay.h>
 #include <linux/slab.h>
 #include "ks_node.h"
 #include "ks_direct.h"
@@ -94,9 +96,15 @@ static long ks_inflight(struct ks_node *node)
 	return n;
 }
 
+static long ks_direct_busy(struct ks_node *node)
+{
+	return ks_inflight(node);
+}
+
+/* Unhook every symbol of @node; calls inside the body go on (busy). */
 static void ks_direct_detach(struct ks_node *node)
 {
-	unsigned int i, waited = 0;
+	unsigned int i;
 	bool any = false;
 
 	for (i = 0; i < KS_DIRECT_SLOTS; i++) {
@@ -108,17 +116,9 @@ static void ks_direct_detach(struct ks_node *node)
 		ds->registered = false;
 		any = true;
 	}
-	if (any) {
-		/* tasks preempted inside a trampoline, before or after a body */
+	/* tasks preempted inside a trampoline, before the body */
+	if (any)
 		synchronize_rcu_tasks();
-		while (ks_inflight(node) > 0) {
-			if (++waited == 500)
-				pr_info("%s: waiting for %ld calls still in the traced function\n",
-					node->cmd.name, ks_inflight(node));
-			msleep(20);
-		}
-		synchronize_rcu_tasks();
-	}
 	for (i = 0; i < KS_DIRECT_SLOTS; i++)
 		if (ks_direct_nodes[i] == node)
 			WRITE_ONCE(ks_direct_nodes[i], NULL);
@@ -182,4 +182,5 @@ const struct ks_backend ks_direct_backend = {
 	.attach = ks_direct_attach,
 	.detach = ks_direct_detach,
 	.missed = ks_direct_missed,
+	.busy = ks_direct_busy,
 };

@@ -35,12 +35,15 @@ struct ks_pcpu {
  * @attach: hook every symbol of @node; undo everything on failure
  * @detach: unhook; after it returns no handler runs any more
  * @missed: events the hooks dropped so far
+ * @busy: calls still running a traced body after @detach, which will
+ *	still record into the node when they return (NULL: none can)
  */
 struct ks_backend {
 	const char *name;
 	int (*attach)(struct ks_node *node);
 	void (*detach)(struct ks_node *node);
 	u64 (*missed)(struct ks_node *node);
+	long (*busy)(struct ks_node *node);
 };
 
 /**
@@ -90,6 +93,8 @@ struct ks_node {
 
 int ks_resolve_syms(struct ks_node *node);
 int ks_btf_args_in_regs(const struct ks_node *node, int *res);
+int ks_btf_prepare(void);
+void ks_btf_release(void);
 
 extern const struct ks_backend ks_kretprobe_backend;
 extern const struct ks_backend ks_section_backend;
@@ -100,9 +105,12 @@ extern const struct ks_backend ks_fprobe_backend;
 
 /*
  * The hot path, shared by every backend.  It calls nothing that can be
- * traced (so no handler can recurse into itself), and every update of the
- * per-CPU data is a single this_cpu instruction, safe against interrupts
- * and NMIs on the same CPU without disabling them.
+ * traced (so no handler can recurse into itself).  Counters (skip,
+ * clamped, inflight, GAP's t0) are single this_cpu instructions, safe
+ * against interrupts, NMIs and migration without disabling anything;
+ * ks_record() updates several fields and disables preemption itself (the
+ * direct backend's exit runs preemptible; the others' handlers already
+ * run with preemption off).
  */
 
 /* Eight bytes at @p, whatever its alignment (one load on x86). */
@@ -186,20 +194,26 @@ static __always_inline u64 ks_delta(struct ks_node *node, u64 start, u64 end)
 }
 
 /*
- * Account one value on this CPU: the histogram update alone.  Each update
- * is one this_cpu instruction (min and max are compared first).
+ * Account one value on this CPU: the histogram update alone.  Preemption
+ * is off so that all four updates land on one CPU (min and max are a read
+ * then a write).  An interrupt may still come between them, and with it a
+ * reset (ks_reset()'s IPI): the reader repairs what that can leave, a slot
+ * whose sum lacks its count or the other way round, or extremes outside
+ * the slots (ks_node_show()).
  */
 static __always_inline void ks_record(struct ks_node *node, u64 v)
 {
 	struct ks_pcpu __percpu *pc = node->pcpu;
 	u32 s = kstats_slot(v, node->cmd.bits, node->cmd.buckets);
 
+	preempt_disable_notrace();
 	this_cpu_inc(pc->slots[s].count);
 	this_cpu_add(pc->slots[s].sum, v);
 	if (v < this_cpu_read(pc->min))
 		this_cpu_write(pc->min, v);
 	if (v > this_cpu_read(pc->max))
 		this_cpu_write(pc->max, v);
+	preempt_enable_notrace();
 }
 
 /* A timed call (or section) starts at @now: feed the GAP- node if any. */

@@ -23,13 +23,15 @@
 #include <linux/smp.h>
 #include <linux/cpu.h>
 #include <linux/kprobes.h>
+#include <linux/delay.h>
+#include <linux/workqueue.h>
 #include <asm/tsc.h>
 #include "ks_compat.h"
 #include "ks_node.h"
 
 #define KS_NODES_MAX	256		/* nodes at once */
 #define KS_PCPU_MAX	PCPU_MIN_UNIT_SIZE	/* bytes of one CPU's slots */
-#define KS_CMD_MAX	256		/* bytes of one command */
+static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* ks_cmd.h */
 
 static DEFINE_MUTEX(ks_lock);		/* ks_nodes and every node's state */
 static LIST_HEAD(ks_nodes);
@@ -82,22 +84,87 @@ static void ks_reset(struct ks_node *node)
 	cpus_read_unlock();
 }
 
-/* Free a node, attached or not, registered or half-built. */
+/* Free a detached node and its GAP- node, files already removed. */
+static void ks_node_free(struct ks_node *node)
+{
+	if (!node)
+		return;
+	ks_node_free(node->gap);
+	free_percpu(node->pcpu);
+	free_cpumask_var(node->cpus);
+	kfree(node->syms);
+	kfree(node);
+}
+
+/*
+ * Nodes detached while calls were still running a traced body (the direct
+ * backend: a call that sleeps there keeps its node on its trampoline
+ * frame, and records into it when it returns).  Nobody else sees them;
+ * ks_reap() frees each once its last call has left.
+ */
+static LIST_HEAD(ks_dying);
+static DEFINE_MUTEX(ks_dying_lock);
+static void ks_reap(struct work_struct *work);
+static DECLARE_DELAYED_WORK(ks_reaper, ks_reap);
+#define KS_REAP_MS	100
+
+/* Free the dying nodes no call uses any more; are there others left? */
+static bool ks_reap_once(void)
+{
+	struct ks_node *node, *tmp;
+	LIST_HEAD(done);
+	bool left;
+
+	mutex_lock(&ks_dying_lock);
+	list_for_each_entry_safe(node, tmp, &ks_dying, list)
+		if (node->backend->busy(node) <= 0)
+			list_move_tail(&node->list, &done);
+	left = !list_empty(&ks_dying);
+	mutex_unlock(&ks_dying_lock);
+	if (list_empty(&done))
+		return left;
+	/* the calls that just left may still be in the trampoline's tail */
+	synchronize_rcu_tasks();
+	list_for_each_entry_safe(node, tmp, &done, list)
+		ks_node_free(node);
+	return left;
+}
+
+static void ks_reap(struct work_struct *work)
+{
+	if (ks_reap_once())
+		schedule_delayed_work(&ks_reaper, msecs_to_jiffies(KS_REAP_MS));
+}
+
+/*
+ * Remove a node's files and hooks, attached or not, registered or
+ * half-built, and free it: now, or once the calls still inside the traced
+ * body have left (never waiting for them here: they may sleep for ever).
+ */
 static void ks_node_destroy(struct ks_node *node)
 {
 	if (!node)
 		return;
 	debugfs_remove(node->dentry);	/* waits for readers in progress */
+	node->dentry = NULL;
+	if (node->gap) {
+		debugfs_remove(node->gap->dentry);
+		node->gap->dentry = NULL;
+	}
 	if (node->priv) {
 		node->backend->detach(node);
 		/* handlers run with preemption off: let running ones finish */
 		synchronize_rcu();
 	}
-	ks_node_destroy(node->gap);	/* fed by the hooks just removed */
-	free_percpu(node->pcpu);
-	free_cpumask_var(node->cpus);
-	kfree(node->syms);
-	kfree(node);
+	if (node->pcpu && node->backend && node->backend->busy &&
+	    node->backend->busy(node) > 0) {
+		mutex_lock(&ks_dying_lock);
+		list_add_tail(&node->list, &ks_dying);
+		mutex_unlock(&ks_dying_lock);
+		schedule_delayed_work(&ks_reaper, msecs_to_jiffies(KS_REAP_MS));
+		return;
+	}
+	ks_node_free(node);
 }
 
 /* Detach, unlink and free @node; caller holds ks_lock. */
@@ -138,6 +205,40 @@ static void ks_show_rows(struct seq_file *m, const struct kstats_slot *sl,
 	}
 }
 
+/*
+ * A reset's IPI may land between the updates of one record (ks_record()):
+ * a slot may then hold a sum without its count, or a count without its
+ * sum.  Clamp each slot's sum so that its mean lies in the slot: every
+ * figure derived from it stays within the slot's precision.
+ */
+static void ks_repair_slots(struct kstats_slot *sl, u32 n, u32 bits,
+			    u32 buckets)
+{
+	u64 lo, hi, mean;
+	u32 s;
+
+	for (s = 0; s < n; s++) {
+		if (!sl[s].count) {
+			sl[s].sum = 0;
+			continue;
+		}
+		lo = kstats_slot_lo(s, bits);
+		hi = kstats_slot_hi(s, bits, buckets);
+		mean = div64_u64(sl[s].sum, sl[s].count);
+		if (mean < lo)
+			sl[s].sum = lo * sl[s].count;
+		else if (mean > hi)
+			sl[s].sum = hi * sl[s].count;
+	}
+}
+
+/* Clamp @v (an extreme, racily read) into slot @s. */
+static u64 ks_clamp_to_slot(u64 v, u32 s, u32 bits, u32 buckets)
+{
+	return clamp_t(u64, v, kstats_slot_lo(s, bits),
+		       kstats_slot_hi(s, bits, buckets));
+}
+
 static int ks_node_show(struct seq_file *m, void *v)
 {
 	struct ks_node *node = m->private;
@@ -164,6 +265,8 @@ static int ks_node_show(struct seq_file *m, void *v)
 		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
 
 		memcpy(copy + (size_t)cpu * n, p->slots, n * sizeof(*copy));
+		ks_repair_slots(copy + (size_t)cpu * n, n, node->cmd.bits,
+				node->cmd.buckets);
 		kstats_merge(all, copy + (size_t)cpu * n, n);
 		min = min(min, READ_ONCE(p->min));
 		max = max(max, READ_ONCE(p->max));
@@ -172,6 +275,16 @@ static int ks_node_show(struct seq_file *m, void *v)
 	samples = kstats_total(all, n);
 	for (s = 0; s < n; s++)
 		sum += all[s].sum;
+	/* min and max lie in the first and last slots with samples */
+	for (s = 0; samples && !all[s].count; s++)
+		;
+	if (samples)
+		min = ks_clamp_to_slot(min, s, node->cmd.bits, node->cmd.buckets);
+	for (s = n; samples && !all[s - 1].count; s--)
+		;
+	if (samples)
+		max = ks_clamp_to_slot(max, s - 1, node->cmd.bits,
+				       node->cmd.buckets);
 	kstats_percentiles(all, n, node->cmd.bits, pct);
 
 	seq_printf(m, "# kstats %s attach=%s:", node->cmd.name,
@@ -557,9 +670,11 @@ static int ks_gap_alloc(struct ks_node *node)
 
 /*
  * The direct backend runs a traced body one frame deeper: it takes only
- * functions whose arguments BTF shows in registers.  Asked for, it refuses
- * the others; by default it is used when every symbol qualifies, and
- * fprobe (or kretprobe) otherwise.  Settles node->cmd.via.
+ * functions whose BTF prototype shows every argument in registers, and
+ * compiler clones known to keep that prototype (.constprop).  Asked for,
+ * it refuses any other symbol, with the reason; by default it is used
+ * when every symbol qualifies, and fprobe (or kretprobe) otherwise.
+ * Settles node->cmd.via.
  */
 static int ks_choose_backend(struct ks_node *node)
 {
@@ -575,15 +690,18 @@ static int ks_choose_backend(struct ks_node *node)
 				continue;
 			if (!asked)
 				break;
-			if (ret == -E2BIG) {
-				pr_err("%s: %s takes arguments on the stack (or may, as a clone): use via fprobe or kretprobe\n",
+			if (ret == -E2BIG)
+				pr_err("%s: %s takes arguments on the stack: use via fprobe or kretprobe\n",
 				       node->cmd.name, node->syms[i]);
-				return -EINVAL;
-			}
-			pr_warn("%s: no BTF prototype for %s (error %d): assuming its arguments are all in registers\n",
-				node->cmd.name, node->syms[i], ret);
+			else if (ret == -EDOM)
+				pr_err("%s: %s is a compiler clone whose arguments need not match the prototype: use via fprobe or kretprobe\n",
+				       node->cmd.name, node->syms[i]);
+			else
+				pr_err("%s: no BTF prototype for %s (error %d): the direct backend needs one; use via fprobe or kretprobe\n",
+				       node->cmd.name, node->syms[i], ret);
+			return -EINVAL;
 		}
-		if (asked || i == node->nsyms)
+		if (i == node->nsyms)
 			node->backend = &ks_direct_backend;
 	}
 	if (node->backend == &ks_direct_backend) {
@@ -734,6 +852,10 @@ static ssize_t ks_control_write(struct file *file, const char __user *ubuf,
 		pr_err("bad command '%s': %s\n", line, why);
 		goto out;
 	}
+	/* read vmlinux BTF, the first time, without holding up others */
+	if (cmd->verb == KS_VERB_TRACE &&
+	    (cmd->via == KS_VIA_DEFAULT || cmd->via == KS_VIA_DIRECT))
+		ks_btf_prepare();
 	mutex_lock(&ks_lock);
 	ret = ks_run(cmd);
 	mutex_unlock(&ks_lock);
@@ -800,6 +922,25 @@ static int __init kstats_init(void)
 	return 0;
 }
 
+/* Say, in one line, which calls unloading waits for. */
+static void ks_say_dying(void)
+{
+	struct ks_node *node, *first = NULL;
+	long calls = 0;
+
+	mutex_lock(&ks_dying_lock);
+	list_for_each_entry(node, &ks_dying, list) {
+		first = first ?: node;
+		calls += node->backend->busy(node);
+	}
+	if (first)
+		pr_info("unloading waits for %ld call%s still inside %s%s to return\n",
+			calls, calls == 1 ? "" : "s", first->cmd.name,
+			list_is_singular(&ks_dying) ? "" :
+			" and other traced functions");
+	mutex_unlock(&ks_dying_lock);
+}
+
 static void __exit kstats_exit(void)
 {
 	struct ks_node *node, *tmp;
@@ -809,6 +950,14 @@ static void __exit kstats_exit(void)
 		ks_node_remove(node);
 	mutex_unlock(&ks_lock);
 	debugfs_remove(ks_dir);
+	/* no call may still return into this module's text when it goes */
+	cancel_delayed_work_sync(&ks_reaper);
+	if (ks_reap_once()) {
+		ks_say_dying();
+		while (ks_reap_once())
+			msleep(KS_REAP_MS);
+	}
+	ks_btf_release();
 }
 
 module_init(kstats_init);
