@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kswrite: precise writes for the VM scenarios, which busybox sh cannot
+ * make (an embedded NUL, one command split over two write() calls, a
+ * write at an offset, a write of 0 bytes or of 64 KiB, a write as an
+ * unprivileged user).
+ *
+ *   kswrite [-u UID] [-o OFFSET] FILE DATA...
+ *
+ * FILE is opened once (O_WRONLY) as UID if given, the offset set with
+ * lseek(), then each DATA is one write().  DATA understands \0, \n, \r, \t,
+ * \\ and \xHH; "*N:C" is N bytes of the character C.  Prints one word per
+ * write on one line: OK (all bytes taken) or the errno name; a failed
+ * open prints "open:ERRNO".  Exit status 0 unless the usage is wrong.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *ks_errname(int e)
+{
+	static const struct { int e; const char *name; } names[] = {
+		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { E2BIG, "E2BIG" },
+		{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" }, { EFAULT, "EFAULT" },
+		{ EBUSY, "EBUSY" }, { EEXIST, "EEXIST" }, { EINVAL, "EINVAL" },
+		{ ENOSPC, "ENOSPC" }, { ERANGE, "ERANGE" }, { ESPIPE, "ESPIPE" },
+		{ EBADF, "EBADF" }, { ENODEV, "ENODEV" }, { EIO, "EIO" },
+		{ EOPNOTSUPP, "EOPNOTSUPP" }, { 524, "ENOTSUPP" },
+	};
+	static char buf[16];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].e == e)
+			return names[i].name;
+	snprintf(buf, sizeof(buf), "E%d", e);
+	return buf;
+}
+
+/* Decode @s into a new buffer; its length in *len. */
+static char *ks_decode(const char *s, size_t *len)
+{
+	size_t n = 0;
+	char *buf;
+
+	if (s[0] == '*' && strchr(s, ':')) {
+		char *end;
+		unsigned long rep = strtoul(s + 1, &end, 10);
+
+		if (*end != ':' || !end[1])
+			return NULL;
+		buf = malloc(rep ? rep : 1);
+		if (buf)
+			memset(buf, end[1], rep);
+		*len = rep;
+		return buf;
+	}
+	buf = malloc(strlen(s) + 1);
+	if (!buf)
+		return NULL;
+	while (*s) {
+		if (*s != '\\' || !s[1]) {
+			buf[n++] = *s++;
+			continue;
+		}
+		s++;
+		switch (*s) {
+		case '0': buf[n++] = '\0'; s++; break;
+		case 'n': buf[n++] = '\n'; s++; break;
+		case 't': buf[n++] = '\t'; s++; break;
+		case 'r': buf[n++] = '\r'; s++; break;
+		case 'x': {
+			char hex[3] = { 0 };
+
+			memcpy(hex, s + 1, s[1] && s[2] ? 2 : 1);
+			buf[n++] = (char)strtoul(hex, NULL, 16);
+			s += 1 + strlen(hex);
+			break;
+		}
+		default: buf[n++] = *s++; break;
+		}
+	}
+	*len = n;
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	long uid = -1, off = 0;
+	int opt, fd, i;
+
+	while ((opt = getopt(argc, argv, "u:o:")) != -1) {
+		switch (opt) {
+		case 'u': uid = strtol(optarg, NULL, 10); break;
+		case 'o': off = strtol(optarg, NULL, 10); break;
+		default: goto usage;
+		}
+	}
+	if (optind + 1 >= argc)
+		goto usage;
+	if (uid >= 0 && (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+			 setresuid(uid, uid, uid))) {
+		perror("kswrite: setresuid");
+		return 2;
+	}
+	fd = open(argv[optind], O_WRONLY);
+	if (fd < 0) {
+		printf("open:%s\n", ks_errname(errno));
+		return 0;
+	}
+	if (off && lseek(fd, off, SEEK_SET) < 0) {
+		printf("lseek:%s\n", ks_errname(errno));
+		return 0;
+	}
+	for (i = optind + 1; i < argc; i++) {
+		size_t len;
+		char *buf = ks_decode(argv[i], &len);
+		ssize_t n;
+
+		if (!buf)
+			goto usage;
+		n = write(fd, buf, len);
+		printf("%s%s", i > optind + 1 ? " " : "",
+		       n < 0 ? ks_errname(errno) : (size_t)n == len ? "OK" : "SHORT");
+		free(buf);
+	}
+	printf("\n");
+	close(fd);
+	return 0;
+usage:
+	fprintf(stderr, "usage: kswrite [-u UID] [-o OFFSET] FILE DATA...\n");
+	return 2;
+}
