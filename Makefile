@@ -5,7 +5,8 @@
 #                        and tools/kstats
 #   make install         module (updates/, depmod), CLI, man page, kstats-plot
 #   make uninstall       remove what install wrote (same KDIR=, PREFIX=)
-#   make test            unit tests + VM tests on every installed Debian kernel
+#   make test            unit, fuzz (1 min) and VM tests on every installed Debian kernel
+#   make fuzz            the parser fuzzers, FUZZ_TIME seconds each (default 20)
 #   make demo            the three kernel-thread measurements in a VM
 #   make bench           overhead benchmark under QEMU -icount (bench-short: quick)
 #   make deps            install what the above need (Debian packages, root)
@@ -50,12 +51,18 @@ vm-stage: $(addprefix vm-stage-,$(KVERS)) vm-tools
 vm-tools:
 	@$(MAKE) -s -C tools static
 	@mkdir -p $(VMOUT)/bin && cp tools/kstats.static $(VMOUT)/bin/kstats
+	@$(MAKE) -s -C tests/vm/tools stage KS_VM_OUT=$(abspath $(VMOUT))
 
 vm-stage-%:
 	@+scripts/stage.sh build $*
 
 unit:
 	$(MAKE) -s -C tests/unit run
+
+# libFuzzer + ASan/UBSan on the command, node-text and snapshot parsers
+# (tests/fuzz): FUZZ_TIME seconds per target (default 20).
+fuzz:
+	$(MAKE) -s -C tests/fuzz run $(if $(FUZZ_TIME),FUZZ_TIME=$(FUZZ_TIME))
 
 vm: vm-stage
 	tests/vm/run.sh
@@ -94,6 +101,8 @@ clean:
 	-$(MAKE) -s -C kmod KDIR=$(KDIR) clean
 	-$(MAKE) -s -C tests/target KDIR=$(KDIR) clean
 	-$(MAKE) -s -C tests/unit clean
+	-$(MAKE) -s -C tests/fuzz clean
+	-$(MAKE) -s -C tests/vm/tools clean
 	-$(MAKE) -s -C tools clean
 	-$(MAKE) -s -C tests/cli clean
 	-$(MAKE) -s -C tools/workloads clean

@@ -8,6 +8,9 @@ for c in gcc make qemu-system-x86_64 cpio xz zstd /bin/busybox promtool bpftrace
 	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 done
 /usr/bin/python3 -c 'import matplotlib, pytest' 2>/dev/null || missing="$missing python3-matplotlib/pytest"
+command -v clang >/dev/null 2>&1 || missing="$missing clang"
+ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
+	missing="$missing libclang-rt-14-dev"	# clang -fsanitize=fuzzer (tests/fuzz)
 for series in '6.1.*' '6.12.*'; do
 	found=""
 	for b in /lib/modules/$series/build; do

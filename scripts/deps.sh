@@ -55,7 +55,7 @@ hdr612=$(dep_of linux-headers-amd64 bookworm-backports)
 
 pkgs="build-essential make gcc bc kmod xz-utils zstd cpio busybox-static debootstrap
       qemu-system-x86 python3 python3-matplotlib python3-pytest prometheus
-      bpftrace linux-perf
+      bpftrace linux-perf clang libclang-rt-14-dev
       $img61 $hdr61 $img612 $hdr612"
 missing=""
 for p in $pkgs; do

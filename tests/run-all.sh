@@ -5,7 +5,7 @@
 # to the same.  A suite that fails without a 'not ok' line counts as one
 # failure, so a crash never passes silently.  Last line: N passed, N failed.
 #
-#   tests/run-all.sh [SUITE...]     suites: unit cli plots vm bench (default: all)
+#   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm bench (default: all)
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 logs=$(mktemp -d)
@@ -36,10 +36,11 @@ suite() { # name command...
 	failed=$((failed + f))
 }
 
-suites=${*:-unit cli plots vm bench}
+suites=${*:-unit fuzz cli plots vm bench}
 for s in $suites; do
 	case $s in
 	unit)	suite unit make -s -C tests/unit run ;;
+	fuzz)	suite fuzz make -s -C tests/fuzz run FUZZ_TIME=${FUZZ_TIME:-20} ;;
 	cli)	[ -f tests/cli/Makefile ] && suite cli make -s -C tests/cli run ;;
 	plots)	[ -d plots/tests ] && suite plots /usr/bin/python3 -m pytest -q -rA -p no:cacheprovider plots/tests ;;
 	vm)	suite vm make -s -j2 vm ;;
