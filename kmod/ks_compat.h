@@ -53,4 +53,11 @@ static inline void ks_ftrace_direct_off(struct ftrace_ops *ops,
 #define ks_fprobe_set_pool(fp, n)	do { } while (0)
 #endif
 
+/* Indirect calls are type-checked (clang kCFI; CONFIG_CFI from 6.18). */
+#if defined(CONFIG_CFI_CLANG) || defined(CONFIG_CFI)
+#define KS_KCFI	1
+#else
+#define KS_KCFI	0
+#endif
+
 #endif /* _KSTATS_COMPAT_H */

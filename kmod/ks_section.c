@@ -12,6 +12,7 @@
 #include <linux/tracepoint.h>
 #include <linux/slab.h>
 #include "ks_node.h"
+#include "ks_compat.h"
 
 /* One end of the section. */
 struct ks_point {
@@ -103,6 +104,17 @@ static int ks_point_attach(struct ks_node *node, struct ks_point *pt,
 	}
 	colon = strrchr(spec, ':');	/* tp:sched:sched_switch -> sched_switch */
 	f.name = colon + 1;
+	/*
+	 * ks_sec_tp() takes only the probe's data, whatever the tracepoint's
+	 * prototype (the caller's extra arguments are ignored, which the
+	 * x86-64 ABI allows).  A kernel that checks the type of indirect
+	 * calls (kCFI) would stop that call: refuse instead.
+	 */
+	if (KS_KCFI) {
+		pr_err("%s: this kernel checks indirect call types (kCFI): tracepoint %s cannot take a probe of another prototype; use a function as the point\n",
+		       node->cmd.name, f.name);
+		return -EOPNOTSUPP;
+	}
 	for_each_kernel_tracepoint(ks_tp_match, &f);
 	if (!f.tp) {
 		pr_err("%s: no tracepoint %s in this kernel\n",
