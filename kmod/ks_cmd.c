@@ -131,7 +131,7 @@ static int ks_parse_trace_opts(char *s, struct ks_cmd *cmd, const char **why)
 				goto bad_value;
 			break;
 		case 1:
-			if (ks_u32_opt(val, 1, 64, &cmd->buckets))
+			if (ks_u32_opt(val, 1, KS_BUCKETS_MAX, &cmd->buckets))
 				goto bad_value;
 			buckets_given = true;
 			break;
@@ -171,7 +171,7 @@ static int ks_parse_trace_opts(char *s, struct ks_cmd *cmd, const char **why)
 			break;
 		case 7:
 		case 8:
-			if (ks_u32_opt(val, 0, 0x3fffffff, &v))
+			if (ks_u32_opt(val, 0, KS_PID_MAX, &v))
 				goto bad_value;
 			if (k == 7)
 				cmd->pid = v;

@@ -2,8 +2,9 @@
 /*
  * kstats control-command parser: turns one line written to _control into a
  * struct ks_cmd.  Pure string handling, no allocation, no global state, so
- * the same source is built into the module and into the userspace unit
- * tests (tests/unit, through a small shim for the kernel string helpers).
+ * the same source is built into the module, into tools/kstats (which
+ * checks a command before writing it) and into the userspace tests, through
+ * tools/ks_shim.h for the kernel string helpers.
  */
 #ifndef _KSTATS_CMD_H
 #define _KSTATS_CMD_H
@@ -14,13 +15,9 @@
 #include "ks_shim.h"
 #endif
 
-#define KS_NAME_MAX	64	/* node names and symbols, NUL included */
-#define KS_GAP_PREFIX	"GAP-"
-#define KS_COMM_MAX	16	/* TASK_COMM_LEN */
-#define KS_CPUS_MAX	64	/* text of a cpulist */
-#define KS_MAXACTIVE_MAX 4096
+#include <kstats/contract.h>	/* the limits: KS_NAME_MAX, KS_SAMPLE_MAX... */
+
 #define KS_MAXACTIVE_MIN_DEFAULT 64	/* calls in flight per symbol, at least */
-#define KS_SAMPLE_MAX	1000000
 
 /*
  * The longest command the grammar accepts with one blank between words:

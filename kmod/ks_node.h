@@ -89,7 +89,6 @@ struct ks_node {
 };
 
 #define KS_TSC_SHIFT	24	/* fixed point of tsc_mult */
-#define KS_SYMS_MAX	16	/* symbols of one node: a function and its clones */
 
 int ks_resolve_syms(struct ks_node *node);
 int ks_btf_args_in_regs(const struct ks_node *node, int *res);

@@ -29,7 +29,6 @@
 #include "ks_compat.h"
 #include "ks_node.h"
 
-#define KS_NODES_MAX	256		/* nodes at once */
 #define KS_PCPU_MAX	PCPU_MIN_UNIT_SIZE	/* bytes of one CPU's slots */
 static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* ks_cmd.h */
 
@@ -179,12 +178,13 @@ static void ks_node_remove(struct ks_node *node)
 
 static const char *ks_clock_name(const struct ks_node *node)
 {
-	return node->cmd.clock == KS_CLOCK_TSC ? "tsc" : "local";
+	return node->cmd.clock == KS_CLOCK_TSC ? KS_CLOCK_NAME_TSC :
+						 KS_CLOCK_NAME_LOCAL;
 }
 
 static const char *ks_unit(const struct ks_node *node)
 {
-	return node->cmd.clock == KS_CLOCK_TSC ? "cycles" : "ns";
+	return node->cmd.clock == KS_CLOCK_TSC ? KS_UNIT_CYCLES : KS_UNIT_NS;
 }
 
 /* Print the rows of one CPU (or of the merge) for non-empty slots. */
@@ -199,7 +199,7 @@ static void ks_show_rows(struct seq_file *m, const struct kstats_slot *sl,
 			continue;
 		seen += sl[s].count;
 		frac = div64_u64(seen * 1000000ULL, total);
-		seq_printf(m, "slot %-3u  %-4s %-3d  count %8llu  avg %8llu  p %llu.%06llu  n %8llu\n",
+		seq_printf(m, KS_ROW_SLOT " %-3u  %-4s %-3d  count %8llu  avg %8llu  p %llu.%06llu  n %8llu\n",
 			   s, what, cpu, sl[s].count, kstats_slot_mean(&sl[s]),
 			   frac / 1000000, frac % 1000000, seen);
 	}
@@ -287,33 +287,47 @@ static int ks_node_show(struct seq_file *m, void *v)
 				       node->cmd.buckets);
 	kstats_percentiles(all, n, node->cmd.bits, pct);
 
-	seq_printf(m, "# kstats %s attach=%s:", node->cmd.name,
-		   node->backend->name);
+	/* the words of include/kstats/contract.h, see docs/format.md */
+	seq_printf(m, "# " KS_LINE_HEAD " %s " KS_KEY_ATTACH "=%s:",
+		   node->cmd.name, node->backend->name);
 	for (i = 0; i < node->nsyms; i++)
 		seq_printf(m, "%s%s", i ? "," : "", node->syms[i]);
-	seq_printf(m, " clock=%s unit=%s bits=%u buckets=%u sample=%u maxactive=%u state=%s\n",
+	seq_printf(m, " " KS_KEY_CLOCK "=%s " KS_KEY_UNIT "=%s " KS_KEY_BITS "=%u "
+		   KS_KEY_BUCKETS "=%u " KS_KEY_SAMPLE "=%u " KS_KEY_MAXACTIVE "=%u "
+		   KS_KEY_STATE "=%s",
 		   ks_clock_name(node), ks_unit(node), node->cmd.bits,
 		   node->cmd.buckets, node->cmd.sample, node->cmd.maxactive,
-		   node->active ? "active" : "stopped");
-	seq_printf(m, "# samples %llu missed %llu min %llu avg %llu max %llu floor %llu\n",
+		   node->active ? KS_STATE_ACTIVE : KS_STATE_STOPPED);
+	if (node->cmd.pid >= 0)
+		seq_printf(m, " " KS_KEY_PID "=%d", node->cmd.pid);
+	if (node->cmd.tgid >= 0)
+		seq_printf(m, " " KS_KEY_TGID "=%d", node->cmd.tgid);
+	if (node->cmd.comm[0])
+		seq_printf(m, " " KS_KEY_COMM "=%s", node->cmd.comm);
+	if (node->cmd.cpus[0])
+		seq_printf(m, " " KS_KEY_CPUS "=%s", node->cmd.cpus);
+	seq_putc(m, '\n');
+	seq_printf(m, "# " KS_LINE_SAMPLES
+		   " %llu missed %llu min %llu avg %llu max %llu floor %llu\n",
 		   samples, node->backend->missed(node),
 		   samples ? min : 0, samples ? div64_u64(sum, samples) : 0,
 		   samples ? max : 0, node->floor);
 	if (node->cmd.sample > 1)
-		seq_printf(m, "# sampled 1 in %u: estimated calls %llu\n",
+		seq_printf(m, "# " KS_LINE_SAMPLED " 1 in %u: estimated calls %llu\n",
 			   node->cmd.sample, samples * node->cmd.sample);
 	if (clamped)
-		seq_printf(m, "# clamped %llu: ended on a CPU whose clock read earlier than the start's, recorded as 0\n",
+		seq_printf(m, "# " KS_LINE_CLAMPED
+			   " %llu: ended on a CPU whose clock read earlier than the start's, recorded as 0\n",
 			   clamped);
-	seq_puts(m, "# percentiles");
+	seq_puts(m, "# " KS_LINE_PCT);
 	for (i = 0; i < KSTATS_NR_PCT; i++)
 		seq_printf(m, " %s %llu", kstats_pct_name[i], pct[i]);
 	seq_printf(m, " precision_ppm %u estimate slot-mean\n",
 		   kstats_precision_ppm(node->cmd.bits));
 
 	for_each_possible_cpu(cpu)
-		ks_show_rows(m, copy + (size_t)cpu * n, n, "CPU", cpu);
-	ks_show_rows(m, all, n, "CPUS", num_possible_cpus());
+		ks_show_rows(m, copy + (size_t)cpu * n, n, KS_ROW_CPU, cpu);
+	ks_show_rows(m, all, n, KS_ROW_CPUS, num_possible_cpus());
 	kvfree(copy);
 	kvfree(all);
 	return 0;

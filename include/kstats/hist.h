@@ -26,22 +26,13 @@
 #define _KSTATS_HIST_H
 
 #include <linux/types.h>
+#include <kstats/contract.h>	/* the reported percentiles */
 
 #define KSTATS_BITS_MAX		8	/* 256 sub-slots per power of two */
 #define KSTATS_BITS_DEFAULT	3
 
 /* Power-of-two ranges above the linear part; default covers up to 2^40. */
 #define KSTATS_RANGE_BITS	40
-
-/* The percentiles every report shows, in thousandths. */
-#define KSTATS_NR_PCT		7
-static const __u32 kstats_pct_milli[KSTATS_NR_PCT] = {
-	100, 500, 900, 950, 980, 990, 999
-};
-
-static const char * const kstats_pct_name[KSTATS_NR_PCT] = {
-	"p10", "p50", "p90", "p95", "p98", "p99", "p99.9"
-};
 
 /* One slot: how many values fell in it and their sum. */
 struct kstats_slot {

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * kstats contract: what the module and its readers (the CLI, the tests,
+ * and through snapshots the plots) must agree on, written once.
+ *
+ *   - limits of the _control grammar (kmod/ks_cmd.c checks them, the CLI
+ *     checks with that same parser; tests/unit/test_contract.c feeds every
+ *     boundary to both);
+ *   - the percentiles every report shows, with names and indices;
+ *   - the keywords of the node text (docs/format.md), printed by
+ *     kmod/kstats_main.c and read by tools/ks_parse.c.
+ *
+ * Freestanding like hist.h: only <linux/types.h>, nothing to link.
+ */
+#ifndef _KSTATS_CONTRACT_H
+#define _KSTATS_CONTRACT_H
+
+#include <linux/types.h>
+
+/* ---- limits ---- */
+
+#define KS_NAME_MAX	64	/* node names and symbols, NUL included */
+#define KS_COMM_MAX	16	/* comm filter, NUL included (TASK_COMM_LEN) */
+#define KS_CPUS_MAX	64	/* text of a cpulist filter, NUL included */
+#define KS_BUCKETS_MAX	64	/* power-of-two ranges, and at most 64 - bits */
+#define KS_SAMPLE_MAX	1000000	/* sample N: one call in N */
+#define KS_MAXACTIVE_MAX 4096	/* kretprobe/fprobe instances in flight */
+#define KS_PID_MAX	0x3fffffff	/* pid/tgid filters: FUTEX_TID_MASK */
+#define KS_NODES_MAX	256	/* nodes at once */
+#define KS_SYMS_MAX	16	/* symbols of one node: a function and its clones */
+#define KS_GAP_PREFIX	"GAP-"	/* name of a node's time-between-calls twin */
+/*
+ * bits: 0..KSTATS_BITS_MAX, in hist.h with the slot math it bounds;
+ * command length: KS_CMD_MAX, in kmod/ks_cmd.h next to the grammar.
+ */
+
+/* ---- percentiles ---- */
+
+/* Index of each reported percentile in every pct[] array. */
+enum kstats_pct {
+	KSTATS_P10,
+	KSTATS_P50,
+	KSTATS_P90,
+	KSTATS_P95,
+	KSTATS_P98,
+	KSTATS_P99,
+	KSTATS_P999,
+	KSTATS_NR_PCT
+};
+
+/* The percentiles, in thousandths. */
+static const __u32 kstats_pct_milli[KSTATS_NR_PCT] = {
+	[KSTATS_P10] = 100, [KSTATS_P50] = 500, [KSTATS_P90] = 900,
+	[KSTATS_P95] = 950, [KSTATS_P98] = 980, [KSTATS_P99] = 990,
+	[KSTATS_P999] = 999,
+};
+
+/* Their names in the node text, snapshots and tables. */
+static const char * const kstats_pct_name[KSTATS_NR_PCT] = {
+	[KSTATS_P10] = "p10", [KSTATS_P50] = "p50", [KSTATS_P90] = "p90",
+	[KSTATS_P95] = "p95", [KSTATS_P98] = "p98", [KSTATS_P99] = "p99",
+	[KSTATS_P999] = "p99.9",
+};
+
+/* ---- node text (docs/format.md) ---- */
+
+/* The # lines: "#", a blank, one of these words, then the line's words. */
+#define KS_LINE_HEAD	"kstats"	/* NAME key=value... */
+#define KS_LINE_SAMPLES	"samples"	/* N missed N min N avg N max N floor N */
+#define KS_LINE_SAMPLED	"sampled"	/* 1 in N: estimated calls M */
+#define KS_LINE_CLAMPED	"clamped"	/* N: ... recorded as 0 */
+#define KS_LINE_PCT	"percentiles"	/* pNN V... precision_ppm P estimate E */
+
+/* key= words of the head line; the filters appear only when set. */
+#define KS_KEY_ATTACH	"attach"	/* BACKEND:SYM[,SYM...] */
+#define KS_KEY_CLOCK	"clock"
+#define KS_KEY_UNIT	"unit"
+#define KS_KEY_BITS	"bits"
+#define KS_KEY_BUCKETS	"buckets"
+#define KS_KEY_SAMPLE	"sample"
+#define KS_KEY_MAXACTIVE "maxactive"
+#define KS_KEY_STATE	"state"
+#define KS_KEY_PID	"pid"
+#define KS_KEY_TGID	"tgid"
+#define KS_KEY_COMM	"comm"
+#define KS_KEY_CPUS	"cpus"
+
+/* Values of clock=, unit= and state=. */
+#define KS_CLOCK_NAME_LOCAL	"local"
+#define KS_CLOCK_NAME_TSC	"tsc"
+#define KS_UNIT_NS		"ns"
+#define KS_UNIT_CYCLES		"cycles"
+#define KS_STATE_ACTIVE		"active"
+#define KS_STATE_STOPPED	"stopped"
+
+/* Rows: "slot S CPU c ..." per CPU, "slot S CPUS n ..." merged. */
+#define KS_ROW_SLOT	"slot"
+#define KS_ROW_CPU	"CPU"
+#define KS_ROW_CPUS	"CPUS"
+
+#endif /* _KSTATS_CONTRACT_H */
