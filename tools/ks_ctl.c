@@ -72,13 +72,6 @@ int ks_ctl_ready(char *err, size_t errlen)
 	return -1;
 }
 
-int ks_name_ok(const char *name)
-{
-	return *name && !strchr(name, '/') && strcmp(name, ".") &&
-		strcmp(name, "..") && strcmp(name, "_control") &&
-		strlen(name) < 128 && !strpbrk(name, " \t\n");
-}
-
 /* Compiler clones of @name in kallsyms ("NAME.constprop.0"), up to @len. */
 static void ks_find_clones(const char *name, char *out, size_t len)
 {

@@ -46,12 +46,4 @@ int ks_ctl_cmd(const char *file, const char *cmd, char *err, size_t errlen);
  */
 char *ks_read_file(const char *path, size_t *len);
 
-/**
- * ks_name_ok() - whether @name can be a node name (not a path, not _control)
- * @name: candidate
- *
- * Return: 1 or 0.
- */
-int ks_name_ok(const char *name);
-
 #endif /* KS_CTL_H */

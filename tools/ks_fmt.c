@@ -11,6 +11,9 @@
 
 #define KS_BAR_WIDTH	40
 
+/* Why calls are clamped to 0, as show and compare say it. */
+#define KS_CLAMPED_WHY	"they ended on a CPU whose clock read earlier than the start's"
+
 static const struct ks_scale ks_ns_scales[] = {
 	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
 };
@@ -109,6 +112,21 @@ void ks_print_summary(FILE *f, const struct ks_node *node)
 	if (node->missed)
 		fprintf(f, "warning: %llu events were missed by the backend (not in the histogram)\n",
 			(unsigned long long)node->missed);
+	if (node->clamped)
+		fprintf(f, "warning: %llu calls recorded as 0: %s\n",
+			(unsigned long long)node->clamped, KS_CLAMPED_WHY);
+	if (node->pid >= 0 || node->tgid >= 0 || node->comm[0] || node->cpulist[0]) {
+		fputs("filters:", f);
+		if (node->pid >= 0)
+			fprintf(f, " pid %d", node->pid);
+		if (node->tgid >= 0)
+			fprintf(f, " tgid %d", node->tgid);
+		if (node->comm[0])
+			fprintf(f, " comm %s", node->comm);
+		if (node->cpulist[0])
+			fprintf(f, " cpus %s", node->cpulist);
+		fputs(": only matching calls are recorded\n", f);
+	}
 }
 
 void ks_print_cpu_table(FILE *f, const struct ks_node *node)
@@ -264,6 +282,14 @@ static void ks_note_thin_tails(FILE *f, int markdown,
 	int i, k, notes = 0;
 
 	for (i = 0; i < n; i++) {
+		if (nodes[i]->clamped) {
+			if (markdown && !notes++)
+				fputc('\n', f);
+			fprintf(f, "%s%s: %llu calls recorded as 0 (clamped: %s)%s\n",
+				markdown ? "Note: " : "# ", labels[i],
+				(unsigned long long)nodes[i]->clamped, KS_CLAMPED_WHY,
+				markdown ? ".  " : "");
+		}
 		for (k = 0; k < KSTATS_NR_PCT; k++)
 			if (nodes[i]->samples / 1000 * (1000 - kstats_pct_milli[k]) +
 			    nodes[i]->samples % 1000 * (1000 - kstats_pct_milli[k]) / 1000 < 10)
@@ -293,7 +319,7 @@ void ks_print_compare(FILE *f, struct ks_node *const *nodes,
 		n = 64;
 	for (k = 0; k < KSTATS_NR_PCT; k++)
 		head[2 + k] = kstats_pct_name[k];
-	ks_scale_pick(&sc, nodes[0]->pct[1], nodes[0]->unit);
+	ks_scale_pick(&sc, nodes[0]->pct[KSTATS_P50], nodes[0]->unit);
 	for (i = 0; i < n; i++) {
 		show_missed |= nodes[i]->missed != 0;
 		same_name &= !strcmp(nodes[i]->name, nodes[0]->name);

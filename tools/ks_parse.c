@@ -4,6 +4,7 @@
  *
  *   # kstats NAME key=value...
  *   # samples N missed N min N avg N max N floor N
+ *   # clamped N: ...                                (only when N > 0)
  *   # percentiles p10 N ... p99.9 N precision_ppm P estimate WORD
  *   slot S CPU  c count N avg N p F n N
  *   slot S CPUS n count N avg N p F n N
@@ -209,7 +210,7 @@ static int ks_parse_head(struct ks_parser *ps, struct ks_node *node,
 		if (!val)
 			continue;
 		*val++ = '\0';
-		if (!strcmp(key, "attach")) {
+		if (!strcmp(key, KS_KEY_ATTACH)) {
 			char *syms = strchr(val, ':');
 
 			if (syms)
@@ -219,21 +220,33 @@ static int ks_parse_head(struct ks_parser *ps, struct ks_node *node,
 			node->symbols = strdup(syms ? syms : "");
 			if (!node->symbols)
 				return ks_fail(ps, ps->line, "out of memory");
-		} else if (!strcmp(key, "clock")) {
+		} else if (!strcmp(key, KS_KEY_CLOCK)) {
 			bad = ks_copy(node->clock, sizeof(node->clock), val);
-		} else if (!strcmp(key, "unit")) {
+		} else if (!strcmp(key, KS_KEY_UNIT)) {
 			bad = ks_copy(node->unit, sizeof(node->unit), val);
 			ps->have_unit = 1;
-		} else if (!strcmp(key, "state")) {
+		} else if (!strcmp(key, KS_KEY_STATE)) {
 			bad = ks_copy(node->state, sizeof(node->state), val);
-		} else if (!strcmp(key, "bits")) {
+		} else if (!strcmp(key, KS_KEY_BITS)) {
 			bad = ks_parse_u32(val, KSTATS_BITS_MAX, &node->bits);
 			ps->have_bits = 1;
-		} else if (!strcmp(key, "buckets")) {
-			bad = ks_parse_u32(val, 64, &node->buckets);
+		} else if (!strcmp(key, KS_KEY_BUCKETS)) {
+			bad = ks_parse_u32(val, KS_BUCKETS_MAX, &node->buckets);
 			ps->have_buckets = 1;
-		} else if (!strcmp(key, "sample")) {
-			bad = ks_parse_u32(val, ~0U, &node->sample);
+		} else if (!strcmp(key, KS_KEY_SAMPLE)) {
+			bad = ks_parse_u32(val, KS_SAMPLE_MAX, &node->sample) ||
+			      !node->sample;
+		} else if (!strcmp(key, KS_KEY_MAXACTIVE)) {
+			bad = ks_parse_u32(val, KS_MAXACTIVE_MAX, &node->maxactive);
+		} else if (!strcmp(key, KS_KEY_PID) || !strcmp(key, KS_KEY_TGID)) {
+			__u32 v = 0;
+
+			bad = ks_parse_u32(val, KS_PID_MAX, &v);
+			*(key[0] == 'p' ? &node->pid : &node->tgid) = (__s32)v;
+		} else if (!strcmp(key, KS_KEY_COMM)) {
+			bad = ks_copy(node->comm, sizeof(node->comm), val);
+		} else if (!strcmp(key, KS_KEY_CPUS)) {
+			bad = ks_copy(node->cpulist, sizeof(node->cpulist), val);
 		}
 		if (bad)
 			return ks_fail(ps, ps->line, "bad value '%s' for '%s'",
@@ -280,6 +293,20 @@ static int ks_parse_samples(struct ks_parser *ps, struct ks_node *node,
 	}
 	ps->have_samples = 1;
 	ps->samples_line = ps->line;
+	return 0;
+}
+
+/* "# clamped N: ...": calls recorded as 0 because the clock stepped back. */
+static int ks_parse_clamped(struct ks_parser *ps, struct ks_node *node,
+			    char **tok, int ntok)
+{
+	size_t n = ntok > 2 ? strlen(tok[2]) : 0;
+
+	if (n < 2 || tok[2][n - 1] != ':')
+		return ks_fail(ps, ps->line, "'# clamped' without 'N:'");
+	tok[2][n - 1] = '\0';
+	if (ks_parse_u64(tok[2], &node->clamped))
+		return ks_fail(ps, ps->line, "bad number '%s' for 'clamped'", tok[2]);
 	return 0;
 }
 
@@ -336,9 +363,9 @@ static int ks_parse_row(struct ks_parser *ps, struct ks_node *node,
 			       tok[1], node->nr_slots, node->bits, node->buckets);
 	if (ks_parse_u32(tok[3], 1U << 20, &v))
 		return ks_fail(ps, ps->line, "bad CPU number '%s'", tok[3]);
-	if (!strcmp(tok[2], "CPU")) {
+	if (!strcmp(tok[2], KS_ROW_CPU)) {
 		r.cpu = v;
-	} else if (!strcmp(tok[2], "CPUS")) {
+	} else if (!strcmp(tok[2], KS_ROW_CPUS)) {
 		r.cpu = -1;
 		r.ncpus = v;
 	} else {
@@ -618,6 +645,8 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 
 	memset(node, 0, sizeof(*node));
 	node->sample = 1;
+	node->pid = -1;
+	node->tgid = -1;
 	if (!copy)
 		return ks_fail(&ps, 0, "out of memory");
 	for (line = copy; line; line = next) {
@@ -636,23 +665,26 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 			/* "# WORD ...": unknown words are later additions */
 			if (strcmp(tok[0], "#") || ntok < 2)
 				continue;
-			if (!strcmp(tok[1], "kstats")) {
+			if (!strcmp(tok[1], KS_LINE_HEAD)) {
 				if (ps.have_head) {
 					ks_fail(&ps, ps.line, "second '# kstats' header");
 					goto out;
 				}
 				if (ks_parse_head(&ps, node, tok, ntok))
 					goto out;
-			} else if (!strcmp(tok[1], "samples")) {
+			} else if (!strcmp(tok[1], KS_LINE_SAMPLES)) {
 				if (ks_parse_samples(&ps, node, tok + 1, ntok - 1))
 					goto out;
-			} else if (!strcmp(tok[1], "percentiles")) {
+			} else if (!strcmp(tok[1], KS_LINE_CLAMPED)) {
+				if (ks_parse_clamped(&ps, node, tok, ntok))
+					goto out;
+			} else if (!strcmp(tok[1], KS_LINE_PCT)) {
 				if (ks_parse_pct(&ps, node, tok + 2, ntok - 2))
 					goto out;
 			}
 			continue;
 		}
-		if (strcmp(tok[0], "slot")) {
+		if (strcmp(tok[0], KS_ROW_SLOT)) {
 			ks_fail(&ps, ps.line, "unexpected line starting with '%s'", tok[0]);
 			goto out;
 		}
@@ -713,6 +745,8 @@ int ks_node_delta(struct ks_node *out, const struct ks_node *cur,
 	if (!out->symbols)
 		goto nomem;
 	out->missed = reset ? cur->missed : cur->missed - prev->missed;
+	out->clamped = reset || cur->clamped < prev->clamped ? cur->clamped :
+		       cur->clamped - prev->clamped;
 
 	for (c = 0; c <= cur->nr_cpus; c++) {
 		const struct kstats_slot *a, *b = NULL;

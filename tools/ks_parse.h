@@ -12,18 +12,18 @@
 
 #include <stddef.h>
 #include <linux/types.h>
-#include "kstats/hist.h"
+#include "kstats/hist.h"		/* and kstats/contract.h: KS_NAME_MAX... */
 
-#define KS_NAME_MAX	128
+#define KS_META_MAX	128	/* kernel release, host name, label */
 #define KS_WORD_MAX	64
 
 /* Where a node came from and when (filled for snapshots). */
 struct ks_meta {
-	char kernel[KS_NAME_MAX];
+	char kernel[KS_META_MAX];
 	char date[KS_WORD_MAX];
-	char hostname[KS_NAME_MAX];
+	char hostname[KS_META_MAX];
 	char tool[KS_WORD_MAX];
-	char label[KS_NAME_MAX];
+	char label[KS_META_MAX];
 };
 
 /* The histogram of one CPU. */
@@ -45,8 +45,12 @@ struct ks_node {
 	char unit[KS_WORD_MAX];
 	char state[KS_WORD_MAX];
 	char estimate[KS_WORD_MAX];
-	__u32 bits, buckets, sample, ncpus, precision_ppm;
+	__u32 bits, buckets, sample, maxactive, ncpus, precision_ppm;
+	__s32 pid, tgid;		/* filters, -1: any */
+	char comm[KS_COMM_MAX];		/* filter, "": any */
+	char cpulist[KS_CPUS_MAX];	/* filter (cpus=), "": any */
 	__u64 samples, missed, min, avg, max, floor;
+	__u64 clamped;			/* calls recorded as 0 (clock steps) */
 	__u64 pct[KSTATS_NR_PCT];
 	int has_pct;
 	__u32 nr_slots;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ks_snap: write and read snapshot files (schema kstats-snapshot/1).
+ * ks_snap: write and read snapshot files (schema kstats-snapshot/2; 1 is
+ * read too).
  *
  * The reader is a small JSON parser into a tree (objects, arrays, strings,
  * numbers, true/false/null) followed by a schema walk.  Numbers must be
@@ -103,6 +104,22 @@ int ks_snap_write(FILE *f, const struct ks_node *node)
 	ks_json_u64(f, "bits", node->bits);
 	ks_json_u64(f, "buckets", node->buckets);
 	ks_json_u64(f, "sample", node->sample);
+	ks_json_u64(f, "maxactive", node->maxactive);
+	fputs("    \"filters\": {", f);
+	k = 0;
+	if (node->pid >= 0)
+		fprintf(f, "%s \"pid\": %d", k++ ? "," : "", node->pid);
+	if (node->tgid >= 0)
+		fprintf(f, "%s \"tgid\": %d", k++ ? "," : "", node->tgid);
+	if (node->comm[0]) {
+		fprintf(f, "%s \"comm\": ", k++ ? "," : "");
+		ks_json_str(f, node->comm);
+	}
+	if (node->cpulist[0]) {
+		fprintf(f, "%s \"cpus\": ", k++ ? "," : "");
+		ks_json_str(f, node->cpulist);
+	}
+	fputs(k ? " },\n" : "},\n", f);
 	ks_json_kv(f, 4, "state", node->state, 0);
 	ks_json_u64(f, "samples", node->samples);
 	ks_json_u64(f, "missed", node->missed);
@@ -110,6 +127,7 @@ int ks_snap_write(FILE *f, const struct ks_node *node)
 	ks_json_u64(f, "avg", node->avg);
 	ks_json_u64(f, "max", node->max);
 	ks_json_u64(f, "floor", node->floor);
+	ks_json_u64(f, "clamped", node->clamped);
 	fputs("    \"percentiles\": {", f);
 	for (k = 0; k < KSTATS_NR_PCT; k++)
 		fprintf(f, " \"%s\": %llu%s", kstats_pct_name[k],
@@ -635,6 +653,33 @@ static int ks_snap_slots(struct ks_schema *sc, struct ks_node *node,
 	return 0;
 }
 
+/* The optional "filters" object: pid, tgid, comm, cpus, each when set. */
+static int ks_snap_filters(struct ks_schema *sc, const struct ks_jv *nd,
+			   struct ks_node *node)
+{
+	const struct ks_jv *fl = ks_jget(nd, "filters");
+	__u32 v;
+
+	if (!fl)
+		return 0;
+	if (fl->type != KS_JOBJ)
+		return ks_sfail(sc, fl, "node.filters", "must be an object");
+	if (ks_jget(fl, "pid")) {
+		if (ks_jreq_u32(sc, fl, "node.filters", "pid", KS_PID_MAX, &v))
+			return -1;
+		node->pid = (__s32)v;
+	}
+	if (ks_jget(fl, "tgid")) {
+		if (ks_jreq_u32(sc, fl, "node.filters", "tgid", KS_PID_MAX, &v))
+			return -1;
+		node->tgid = (__s32)v;
+	}
+	return ks_jreq_str(sc, fl, "node.filters", "comm", node->comm,
+			   sizeof(node->comm), 1) ||
+	       ks_jreq_str(sc, fl, "node.filters", "cpus", node->cpulist,
+			   sizeof(node->cpulist), 1) ? -1 : 0;
+}
+
 /* Map the tree of a whole document onto @node. */
 static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
 			struct ks_node *node)
@@ -650,7 +695,8 @@ static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
 	v = ks_jget(root, "schema");
 	if (!v)
 		return ks_sfail(sc, root, "schema", "missing: not a kstats snapshot");
-	if (v->type != KS_JSTR || strcmp(v->str, KS_SNAP_SCHEMA))
+	if (v->type != KS_JSTR ||
+	    (strcmp(v->str, KS_SNAP_SCHEMA) && strcmp(v->str, KS_SNAP_SCHEMA_V1)))
 		return ks_sfail(sc, v, "schema", "'%s' is not supported (expected '%s')",
 				v->type == KS_JSTR ? v->str : "?", KS_SNAP_SCHEMA);
 	meta = ks_jreq(sc, root, "", "meta", KS_JOBJ);
@@ -671,7 +717,7 @@ static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
 	    ks_jreq_str(sc, nd, "node", "state", node->state, sizeof(node->state), 1) ||
 	    ks_jreq_str(sc, nd, "node", "estimate", node->estimate, sizeof(node->estimate), 1) ||
 	    ks_jreq_u32(sc, nd, "node", "bits", KSTATS_BITS_MAX, &bits) ||
-	    ks_jreq_u32(sc, nd, "node", "buckets", 64, &buckets))
+	    ks_jreq_u32(sc, nd, "node", "buckets", KS_BUCKETS_MAX, &buckets))
 		return -1;
 	if (!node->name[0])
 		return ks_sfail(sc, nd, "node.name", "empty");
@@ -682,8 +728,15 @@ static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
 		return ks_sfail(sc, nd, "node", "out of memory");
 	strcpy(node->attach, attach);
 	node->sample = 1;
+	node->pid = -1;
+	node->tgid = -1;
 	if ((ks_jget(nd, "sample") &&
-	     ks_jreq_u32(sc, nd, "node", "sample", ~0U, &node->sample)) ||
+	     ks_jreq_u32(sc, nd, "node", "sample", KS_SAMPLE_MAX, &node->sample)) ||
+	    (ks_jget(nd, "maxactive") &&
+	     ks_jreq_u32(sc, nd, "node", "maxactive", KS_MAXACTIVE_MAX,
+			 &node->maxactive)) ||
+	    (ks_jget(nd, "clamped") &&
+	     ks_jreq_u64(sc, nd, "node", "clamped", ~0ULL, &node->clamped)) ||
 	    ks_jreq_u64(sc, nd, "node", "samples", ~0ULL, &node->samples) ||
 	    ks_jreq_u64(sc, nd, "node", "missed", ~0ULL, &node->missed) ||
 	    ks_jreq_u64(sc, nd, "node", "min", ~0ULL, &node->min) ||
@@ -703,6 +756,11 @@ static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
 					"%u, but bits=%u means %u", ppm, bits,
 					node->precision_ppm);
 	}
+
+	if (node->sample < 1)
+		return ks_sfail(sc, ks_jget(nd, "sample"), "node.sample", "0 is out of range");
+	if (ks_snap_filters(sc, nd, node))
+		return -1;
 
 	v = ks_jget(nd, "symbols");
 	if (v) {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ks_snap: snapshot files, schema "kstats-snapshot/1" (docs/format.md).
- * Writing emits exactly that schema; reading accepts it (unknown keys are
- * ignored) and rejects anything else with a message naming the file, the
- * line and the field.
+ * ks_snap: snapshot files, schema "kstats-snapshot/2" (docs/format.md).
+ * Writing emits exactly that schema; reading accepts it and version 1
+ * (unknown keys are ignored) and rejects anything else with a message
+ * naming the file, the line and the field.
  */
 #ifndef KS_SNAP_H
 #define KS_SNAP_H
@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include "ks_parse.h"
 
-#define KS_SNAP_SCHEMA	"kstats-snapshot/1"
+#define KS_SNAP_SCHEMA	"kstats-snapshot/2"
+#define KS_SNAP_SCHEMA_V1 "kstats-snapshot/1"	/* read: no maxactive, clamped, filters */
 
 /**
  * ks_snap_write() - write @node as a snapshot document

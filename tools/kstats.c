@@ -15,6 +15,8 @@
  *   kstats check FUNC|-f FILE         verify a node's text or a snapshot
  *
  * The node text is parsed by ks_parse.c only; snapshots by ks_snap.c.
+ * A trace command is checked with the module's own parser (kmod/ks_cmd.c)
+ * before it is written, so a bad one fails here with the module's words.
  * $KSTATS_DEBUGFS overrides /sys/kernel/debug/kstats (used by the tests).
  */
 #include <errno.h>
@@ -30,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ks_cmd.h"
 #include "ks_ctl.h"
 #include "ks_export.h"
 #include "ks_fmt.h"
@@ -38,7 +41,6 @@
 
 #define KS_VERSION	"0.1"
 #define KS_ERR_MAX	1024
-#define KS_CMD_MAX	1024
 
 /* Print "kstats: MSG" on stderr. */
 static void ks_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -100,7 +102,7 @@ static const struct ks_help {
 	  "with COMMAND's status.  -o saves a snapshot (one NAME only).  Options:\n" },
 	{ "save", "usage: kstats save NAME [-o FILE] [--label L]\n"
 	  "       kstats save -f NODE_TEXT_FILE [-o FILE] [--label L]\n"
-	  "Write a snapshot (JSON, schema kstats-snapshot/1, see kstats(1)).\n"
+	  "Write a snapshot (JSON, schema kstats-snapshot/2, see kstats(1)).\n"
 	  "  -o, --output FILE  default NAME-LABEL.json or NAME-DATE.json; - is stdout\n"
 	  "  --label L          the name compare shows for this snapshot\n" },
 	{ "compare", "usage: kstats compare A B [C...] [--label L]... [--markdown]\n"
@@ -193,7 +195,7 @@ static int ks_load_live(const char *name, struct ks_node *node)
 	char *text;
 	int ret;
 
-	if (!ks_name_ok(name)) {
+	if (!ks_name_valid(name)) {
 		ks_err("'%s' is not a node name", name);
 		return -1;
 	}
@@ -340,79 +342,35 @@ struct ks_trace_opts {
 	int has_start, has_end;
 };
 
-/* Whether @s is a number no larger than @max. */
-static int ks_num_ok(const char *s, __u64 max)
-{
-	__u64 v;
-
-	return !ks_parse_u64(s, &v) && v <= max;
-}
-
-/* Whether @s is one of the |-separated words of @set. */
-static int ks_word_ok(const char *s, const char *set)
-{
-	size_t n = strlen(s);
-
-	while (*set) {
-		size_t m = strcspn(set, "|");
-
-		if (m == n && !strncmp(s, set, n))
-			return 1;
-		set += m + (set[m] == '|');
-	}
-	return 0;
-}
-
-/* Handle one trace option; 1 if @opt was one, 0 if not, -1 on a bad value. */
+/* Append " WORD ARG" for trace option @opt; 1 if @opt was one, 0 if not, -1 on error. */
 static int ks_trace_opt(struct ks_trace_opts *to, int opt, const char *arg)
 {
 	static const struct {
 		int opt;
-		const char *word, *check;	/* check: "#MAX" or "a|b|c" or NULL */
+		const char *word;
 	} tab[] = {
-		{ OPT_BITS, "bits", "#8" },
-		{ OPT_BUCKETS, "buckets", "#64" },
-		{ OPT_VIA, "via", "direct|fprobe|kretprobe" },
-		{ OPT_START, "start", NULL },
-		{ OPT_END, "end", NULL },
-		{ OPT_CLOCK, "clock", "local|tsc" },
-		{ OPT_PID, "pid", "#4194304" },
-		{ OPT_TGID, "tgid", "#4194304" },
-		{ OPT_COMM, "comm", NULL },
-		{ OPT_CPUS, "cpus", NULL },
-		{ OPT_SAMPLE, "sample", "#4294967295" },
-		{ OPT_CLONES, "clones", "yes|no" },
-		{ OPT_MAXACTIVE, "maxactive", "#4294967295" },
-		{ OPT_GAP, "gap", "yes|no" },
+		{ OPT_BITS, "bits" }, { OPT_BUCKETS, "buckets" }, { OPT_VIA, "via" },
+		{ OPT_START, "start" }, { OPT_END, "end" }, { OPT_CLOCK, "clock" },
+		{ OPT_PID, "pid" }, { OPT_TGID, "tgid" }, { OPT_COMM, "comm" },
+		{ OPT_CPUS, "cpus" }, { OPT_SAMPLE, "sample" },
+		{ OPT_CLONES, "clones" }, { OPT_MAXACTIVE, "maxactive" },
+		{ OPT_GAP, "gap" },
 	};
 	size_t i, len;
 
 	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
-		const char *chk = tab[i].check;
-		int ok;
-
 		if (tab[i].opt != opt)
 			continue;
-		if (!chk)
-			ok = *arg && !strpbrk(arg, " \t\n");
-		else if (*chk == '#')
-			ok = ks_num_ok(arg, strtoull(chk + 1, NULL, 10));
-		else
-			ok = ks_word_ok(arg, chk);
-		if (!ok) {
-			if (!chk)
-				ks_err("bad value '%s' for --%s", arg, tab[i].word);
-			else if (*chk == '#')
-				ks_err("bad value '%s' for --%s (a number up to %s)",
-				       arg, tab[i].word, chk + 1);
-			else
-				ks_err("bad value '%s' for --%s (one of %s)", arg,
-				       tab[i].word, chk);
+		/* one word each: the module's parser judges the value */
+		if (!*arg || strpbrk(arg, " \t\n")) {
+			ks_err("bad value '%s' for --%s (one word expected)", arg,
+			       tab[i].word);
 			return -1;
 		}
 		len = strlen(to->words);
 		if (len + strlen(tab[i].word) + strlen(arg) + 3 >= sizeof(to->words)) {
-			ks_err("too many trace options");
+			ks_err("too many trace options (a command is at most %d bytes)",
+			       KS_CMD_MAX);
 			return -1;
 		}
 		snprintf(to->words + len, sizeof(to->words) - len, " %s %s",
@@ -424,19 +382,50 @@ static int ks_trace_opt(struct ks_trace_opts *to, int opt, const char *arg)
 	return 0;
 }
 
-/* ---- subcommands ---- */
-
-/* Send "trace NAME OPTS"; prints the error. */
-static int ks_do_trace(const char *name, const struct ks_trace_opts *to)
+/**
+ * ks_cmd_check() - check @cmd as the module will, without the module
+ * @cmd: one command line, without newline
+ *
+ * Prints the module's own complaint ("bad command '...': why") on failure.
+ *
+ * Return: 0 when the module's parser accepts @cmd, -1 otherwise.
+ */
+static int ks_cmd_check(const char *cmd)
 {
-	char cmd[KS_CMD_MAX + 256], err[KS_ERR_MAX];
-	const char *bare = strncmp(name, "pcpu:", 5) ? name : name + 5;
+	char line[KS_CMD_MAX + 1];
+	struct ks_cmd parsed;
+	const char *why = "";
+	size_t len = strlen(cmd) + 1;	/* the newline a shell echo adds */
+	long bad;
 
-	if (!ks_name_ok(bare)) {
-		ks_err("'%s' is not a function or node name", name);
+	if (len > KS_CMD_MAX) {
+		ks_err("command longer than %d bytes: '%s'", KS_CMD_MAX, cmd);
 		return -1;
 	}
+	bad = ks_cmd_text(cmd, len - 1, &why);
+	if (bad >= 0) {
+		ks_err("%s 0x%02x at offset %ld of '%s'", why,
+		       (unsigned char)cmd[bad], bad, cmd);
+		return -1;
+	}
+	snprintf(line, sizeof(line), "%s", cmd);
+	if (ks_cmd_parse(line, &parsed, &why)) {
+		ks_err("bad command '%s': %s", cmd, why);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- subcommands ---- */
+
+/* Send "trace NAME OPTS", checked first; prints the error. */
+static int ks_do_trace(const char *name, const struct ks_trace_opts *to)
+{
+	char cmd[2 * KS_CMD_MAX], err[KS_ERR_MAX];
+
 	snprintf(cmd, sizeof(cmd), "trace %s%s", name, to->words);
+	if (ks_cmd_check(cmd))
+		return -1;
 	if (ks_ctl_cmd("_control", cmd, err, sizeof(err))) {
 		ks_err("%s", err);
 		return -1;
@@ -484,7 +473,7 @@ static int cmd_verb(int argc, char **argv)
 	if (argc < 2)
 		ks_bad_usage(verb, "NAME or all expected");
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "all") && !ks_name_ok(argv[i])) {
+		if (strcmp(argv[i], "all") && !ks_name_valid(argv[i])) {
 			ks_err("'%s' is not a node name", argv[i]);
 			ret = 1;
 			continue;
@@ -524,7 +513,7 @@ static int cmd_list(int argc, char **argv)
 	printf("%-24s %-11s %-8s %12s %8s %10s %10s\n", "NAME", "BACKEND", "STATE",
 	       "SAMPLES", "MISSED", "p50", "p99");
 	for (line = text; line && *line; line = next) {
-		char name[KS_NAME_MAX], backend[64], state[64], s1[32], s2[32];
+		char name[KS_META_MAX], backend[64], state[64], s1[32], s2[32];
 		char p50[32] = "-", p99[32] = "-";
 		struct ks_node node;
 		__u64 samples, missed;
@@ -536,15 +525,17 @@ static int cmd_list(int argc, char **argv)
 		    sscanf(line, "%127s %63s %63s %31s %31s", name, backend, state, s1, s2) != 5 ||
 		    ks_parse_u64(s1, &samples) || ks_parse_u64(s2, &missed))
 			continue;
-		if (ks_name_ok(name)) {
+		if (ks_name_valid(name)) {
 			char *nt;
 
 			snprintf(path, sizeof(path), "%s/%s", ks_root(), name);
 			nt = ks_read_file(path, NULL);
 			if (nt && !ks_parse_text(nt, path, 0, &node, err, sizeof(err))) {
 				if (node.samples) {
-					ks_fmt_value(p50, sizeof(p50), node.pct[1], node.unit);
-					ks_fmt_value(p99, sizeof(p99), node.pct[5], node.unit);
+					ks_fmt_value(p50, sizeof(p50), node.pct[KSTATS_P50],
+						     node.unit);
+					ks_fmt_value(p99, sizeof(p99), node.pct[KSTATS_P99],
+						     node.unit);
 				}
 				ks_node_free(&node);
 			}
@@ -766,7 +757,7 @@ static int cmd_compare(int argc, char **argv)
 		{ 0 }
 	};
 	const char *labels[64];
-	char names[64][KS_NAME_MAX];
+	char names[64][KS_META_MAX];
 	struct ks_set set = { 0 };
 	int opt, nl = 0, md = 0, i, ret = 0;
 
@@ -946,8 +937,8 @@ static int cmd_check(int argc, char **argv)
 		char path[4096], err[KS_ERR_MAX], *text;
 		struct ks_node node;
 
-		if (!ks_name_ok(argv[i]) || ks_ctl_ready(err, sizeof(err))) {
-			ks_err("%s", ks_name_ok(argv[i]) ? err : "bad node name");
+		if (!ks_name_valid(argv[i]) || ks_ctl_ready(err, sizeof(err))) {
+			ks_err("%s", ks_name_valid(argv[i]) ? err : "bad node name");
 			ret = 1;
 			continue;
 		}
@@ -1023,6 +1014,12 @@ static int ks_test_tick(const char *cmd, int tick)
 	return system(cmd);
 }
 
+/* The percentiles a watch line shows (all but p95 and p98: a short line). */
+static const int ks_watch_pct[] = {
+	KSTATS_P10, KSTATS_P50, KSTATS_P90, KSTATS_P99, KSTATS_P999,
+};
+#define KS_WATCH_NR_PCT	((int)(sizeof(ks_watch_pct) / sizeof(ks_watch_pct[0])))
+
 /* kstats watch NAME... [-i S] [-n N] [--hist] */
 static int cmd_watch(int argc, char **argv)
 {
@@ -1086,9 +1083,8 @@ static int cmd_watch(int argc, char **argv)
 		if (ks_value_width(prev[i].unit) > w)
 			w = ks_value_width(prev[i].unit);
 	printf("%8s %-20s %10s %10s %8s", "TIME", "NAME", "SAMPLES", "RATE/s", "MISSED");
-	for (i = 0; i < KSTATS_NR_PCT; i++)
-		if (i != 3 && i != 4)	/* p95 p98: keep the line short */
-			printf(" %*s", w, kstats_pct_name[i]);
+	for (i = 0; i < KS_WATCH_NR_PCT; i++)
+		printf(" %*s", w, kstats_pct_name[ks_watch_pct[i]]);
 	printf("\n");
 	fflush(stdout);
 	t0 = last = ks_now();
@@ -1129,10 +1125,10 @@ static int cmd_watch(int argc, char **argv)
 			       (unsigned long long)d.samples,
 			       secs > 0 ? (double)d.samples / secs : 0.0,
 			       (unsigned long long)d.missed);
-			for (k = 0; k < KSTATS_NR_PCT; k++)
-				if (k != 3 && k != 4)
-					printf(" %*s", w, d.samples ?
-					       ks_fmt_value(buf, sizeof(buf), d.pct[k], d.unit) : "-");
+			for (k = 0; k < KS_WATCH_NR_PCT; k++)
+				printf(" %*s", w, d.samples ?
+				       ks_fmt_value(buf, sizeof(buf), d.pct[ks_watch_pct[k]],
+						    d.unit) : "-");
 			printf("%s\n", reset ? "  (reset)" : "");
 			if (hist && d.samples)
 				ks_print_hist(stdout, &d, d.total, 0);

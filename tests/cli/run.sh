@@ -152,11 +152,42 @@ stop find_vma
 start find_vma
 EOF
 : >"$dbg/_control"
-fails "trace --bits 9 is refused before writing" 2 "bad value '9' for --bits" "$K" trace f --bits 9
-fails "trace --via bogus is refused" 2 "one of direct|fprobe|kretprobe" "$K" trace f --via bogus
+fails "trace --bits 9 is refused before writing, in the module's words" 1 "bad command 'trace f bits 9': bad value for option" "$K" trace f --bits 9
+fails "trace --via bogus is refused" 1 "bad command 'trace f via bogus': bad value for option" "$K" trace f --via bogus
+fails "trace --comm with a blank is refused" 2 "bad value 'a b' for --comm (one word expected)" "$K" trace f --comm 'a b'
+fails "trace --gap yes with a name too long for GAP- is refused" 1 "name too long for its GAP- node" "$K" trace f234567890123456789012345678901234567890123456789012345678901 --gap yes
 fails "trace --start without --end is refused" 2 "--start and --end go together" "$K" trace f --start a
-fails "trace of a path is refused" 1 "not a function or node name" "$K" trace ../x
+fails "trace of a path is refused" 1 "bad command 'trace ../x': invalid name" "$K" trace ../x
 if [ -s "$dbg/_control" ]; then notok "refused commands wrote nothing"; diag "$dbg/_control"; else ok "refused commands wrote nothing"; fi
+
+# ---- one contract: the CLI and the module's parser agree on every limit ----
+# tests/cli/contract prints each boundary of include/kstats/contract.h with
+# what the contract wants and what kmod/ks_cmd.c says; the CLI must agree.
+agree=0 disagree=0
+set -f
+"$here/contract" >"$tmp/cases"
+while read -r want mod name rest; do
+	set -- trace "$name"
+	# shellcheck disable=SC2086
+	[ -z "$rest" ] || set -- "$@" $(printf '%s\n' $rest | sed -n '1~2s/^/--/;p')
+	: >"$dbg/_control"
+	"$K" "$@" >/dev/null 2>"$tmp/err"
+	if [ $? = 0 ] && grep -qxF "trace $name${rest:+ $rest}" "$dbg/_control"; then cli=1; else cli=0; fi
+	if [ "$want" = "$mod" ] && [ "$want" = "$cli" ]; then
+		agree=$((agree + 1))
+	else
+		disagree=$((disagree + 1))
+		echo "# contract wants $want, module says $mod, CLI says $cli: $*"
+		diag "$tmp/err"
+	fi
+done <"$tmp/cases"
+set +f
+: >"$dbg/_control"
+if [ "$agree" -ge 40 ] && [ "$disagree" = 0 ]; then
+	ok "CLI and module agree on all $agree contract boundaries"
+else
+	notok "CLI and module agree on the contract boundaries ($agree agree, $disagree differ)"
+fi
 
 # ---- the module's errors, as one line each ----
 printf 'ffffffff81234560 t should_failslab.constprop.0\nffffffff81234570 T kmem_cache_alloc\n' >"$tmp/kallsyms"
@@ -196,7 +227,7 @@ if cmp -s "$tmp/live.csv" "$tmp/snap.csv"; then ok "snapshot keeps every slot co
 r sh -c "'$K' save -f '$hand' -o - --label 'x\"y' | grep -v '\"hostname\"'"
 same "save -f: the snapshot schema" <<'EOF'
 {
-  "schema": "kstats-snapshot/1",
+  "schema": "kstats-snapshot/2",
   "meta": {
     "kernel": "",
     "date": "2026-09-21T14:13:20Z",
@@ -212,6 +243,8 @@ same "save -f: the snapshot schema" <<'EOF'
     "bits": 3,
     "buckets": 37,
     "sample": 1,
+    "maxactive": 64,
+    "filters": {},
     "state": "active",
     "samples": 13,
     "missed": 0,
@@ -219,6 +252,7 @@ same "save -f: the snapshot schema" <<'EOF'
     "avg": 184,
     "max": 1000,
     "floor": 0,
+    "clamped": 0,
     "percentiles": { "p10": 99, "p50": 110, "p90": 200, "p95": 1000, "p98": 1000, "p99": 1000, "p99.9": 1000 },
     "precision_ppm": 125000,
     "estimate": "slot-mean",
@@ -241,6 +275,39 @@ same "save -f: the snapshot schema" <<'EOF'
   }
 }
 EOF
+
+# ---- nothing dropped: clamped calls and filters reach show, snapshots, compare ----
+sed -e 's/ state=active/ state=active pid=4242 comm=ksworker cpus=0-1/' \
+    -e 's/^# percentiles/# clamped 3: ended on a CPU whose clock read earlier than the start'"'"'s, recorded as 0\n&/' \
+    "$hand" >"$tmp/clamped.txt"
+check "a node with clamped calls and filters is consistent" "$K" check -f "$tmp/clamped.txt"
+r "$K" show -f "$tmp/clamped.txt" --no-hist
+if grep -qxF "warning: 3 calls recorded as 0: they ended on a CPU whose clock read earlier than the start's" "$tmp/out" &&
+   grep -qxF "filters: pid 4242 comm ksworker cpus 0-1: only matching calls are recorded" "$tmp/out"; then
+	ok "show: clamped calls and filters"
+else
+	notok "show: clamped calls and filters"; diag "$tmp/out"
+fi
+r "$K" save -f "$tmp/clamped.txt" -o - --label clamped
+if grep -qxF '    "clamped": 3,' "$tmp/out" &&
+   grep -qxF '    "filters": { "pid": 4242, "comm": "ksworker", "cpus": "0-1" },' "$tmp/out"; then
+	ok "snapshot: clamped and filters"
+else
+	notok "snapshot: clamped and filters"; diag "$tmp/out"
+fi
+cp "$tmp/out" "$tmp/clamped.json"
+r "$K" export --json -f "$tmp/clamped.json"
+if cmp -s "$tmp/out" "$tmp/clamped.json"; then ok "clamped and filters read back from a snapshot"; else notok "clamped and filters read back"; diff "$tmp/clamped.json" "$tmp/out" | diag; fi
+r "$K" compare "$hand" "$tmp/clamped.json"
+if grep -qxF "# clamped: 3 calls recorded as 0 (clamped: they ended on a CPU whose clock read earlier than the start's)" "$tmp/out"; then
+	ok "compare notes clamped calls"
+else
+	notok "compare notes clamped calls"; diag "$tmp/out"
+fi
+"$K" save -f "$hand" -o - 2>/dev/null | sed -e 's/kstats-snapshot\/2/kstats-snapshot\/1/' \
+	-e '/"maxactive":/d' -e '/"filters":/d' -e '/"clamped":/d' >"$tmp/v1.json"
+r "$K" show -f "$tmp/v1.json" --no-hist
+if [ $rc = 0 ] && grep -q "^find_vma: kretprobe:find_vma" "$tmp/out"; then ok "a kstats-snapshot/1 file still reads"; else notok "a kstats-snapshot/1 file still reads"; diag "$tmp/out" "$tmp/err"; fi
 (cd "$tmp" && "$K" save -f "$hand" --label base >/dev/null 2>&1)
 if [ -f "$tmp/find_vma-base.json" ]; then ok "save without -o: NAME-LABEL.json"; else notok "save without -o: NAME-LABEL.json"; fi
 r "$K" show -f "$tmp/a.json"
@@ -291,7 +358,7 @@ if [ ! -s "$tmp/out" ]; then ok "no table printed for different bits"; else noto
 fails "compare of a missing file" 1 "$tmp/missing.json: No such file or directory" "$K" compare "$tmp/nd.json" "$tmp/missing.json"
 head -c 700 "$tmp/nd.json" >"$tmp/trunc.json"
 fails "truncated snapshot" 1 "truncated" "$K" compare "$tmp/nd.json" "$tmp/trunc.json"
-sed 's/kstats-snapshot\/1/kstats-snapshot\/9/' "$tmp/nd.json" >"$tmp/schema.json"
+sed 's/kstats-snapshot\/2/kstats-snapshot\/9/' "$tmp/nd.json" >"$tmp/schema.json"
 fails "wrong schema" 1 "schema: 'kstats-snapshot/9' is not supported" "$K" show -f "$tmp/schema.json"
 sed 's/"samples": 200000/"samples": 2e5/' "$tmp/nd.json" >"$tmp/num.json"
 fails "bad number in a snapshot" 1 "node.samples: '2e5' is not an unsigned 64-bit integer" "$K" show -f "$tmp/num.json"

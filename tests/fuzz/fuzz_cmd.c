@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the module's control-command parser, kmod/ks_cmd.c
- * itself (built through tests/unit/ks_shim.h as the unit tests do).
+ * itself (built through tools/ks_shim.h as the unit tests do).
  *
  * Each input is one write(): checked as text (ks_cmd_text()) the way the
  * module's write handler does, then parsed, whatever the text check says
