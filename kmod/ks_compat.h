@@ -7,6 +7,13 @@
 #define _KSTATS_COMPAT_H
 
 #include <linux/ftrace.h>
+#include <linux/overflow.h>
+
+/* struct_size_t() came to 6.1 in a stable update (6.1.0-50 lacks it) */
+#ifndef struct_size_t
+#define struct_size_t(type, member, count) \
+	struct_size((type *)NULL, member, count)
+#endif
 
 #ifdef KS_FTRACE_DIRECT_MULTI
 /* up to 6.5: the ops-based direct API carries a _multi suffix */
