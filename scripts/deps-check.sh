@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Exit 0 when everything 'make test' and 'make demo' need is installed:
 # tools, busybox, QEMU, matplotlib, and three Debian kernels (image +
-# headers): 6.1 and 6.12 on this machine, 7.x in the trixie build root.
+# headers): 6.1 and 6.12 on this machine, 7.x in the trixie build root;
+# the Debian packaging tools, and the Debian 12 root of the package test.
 missing=""
-for c in gcc make qemu-system-x86_64 cpio xz zstd /bin/busybox promtool bpftrace perf debootstrap unshare; do
+for c in gcc make qemu-system-x86_64 cpio xz zstd /bin/busybox promtool bpftrace perf debootstrap unshare \
+	dpkg-buildpackage dh_dkms dkms lintian fakeroot; do
 	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 done
 /usr/bin/python3 -c 'import matplotlib, pytest' 2>/dev/null || missing="$missing python3-matplotlib/pytest"
@@ -28,6 +30,9 @@ for b in "$trixie"/lib/modules/7.*/build; do
 	[ -f "$trixie/boot/vmlinuz-$r" ] && [ -x "$trixie/usr/bin/gcc" ] && found=$r
 done
 [ -n "$found" ] || missing="$missing linux-7.x (build root $trixie)"
+[ -x "$trixie/usr/sbin/dkms" ] || missing="$missing dkms (in $trixie)"
+bookworm=${KSTATS_ROOTS:-/var/lib/kstats}/bookworm
+[ -x "$bookworm/usr/sbin/dkms" ] || missing="$missing Debian 12 package-test root ($bookworm)"
 [ -z "$missing" ] && exit 0
 echo "deps: missing:$missing" >&2
 exit 1

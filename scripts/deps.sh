@@ -56,6 +56,7 @@ hdr612=$(dep_of linux-headers-amd64 bookworm-backports)
 pkgs="build-essential make gcc bc kmod xz-utils zstd cpio busybox-static debootstrap
       qemu-system-x86 python3 python3-matplotlib python3-pytest prometheus
       bpftrace linux-perf clang libclang-rt-14-dev
+      dpkg-dev debhelper dh-dkms dkms fakeroot lintian
       $img61 $hdr61 $img612 $hdr612"
 missing=""
 for p in $pkgs; do
@@ -103,7 +104,7 @@ khdr=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-
 	awk '/Depends: linux-headers-/ { print $2; exit }')
 [ -n "$kimg" ] && [ -n "$khdr" ] || { echo "deps: no kernel in trixie-backports" >&2; exit 1; }
 missing=""
-for p in make gcc kmod xz-utils zstd initramfs-tools "$kimg" "$khdr"; do
+for p in make gcc kmod xz-utils zstd initramfs-tools dkms python3-matplotlib "$kimg" "$khdr"; do
 	in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing="$missing $p"
 done
@@ -113,4 +114,38 @@ if [ -n "$missing" ]; then
 		-o Dpkg::Options::=--force-confold -t trixie-backports $missing
 	in_root apt-get clean
 fi
+# A clean Debian 12 root for the package test (tests/deb/run.sh): what
+# the kstats-dkms and kstats packages depend on, the headers of bookworm's
+# kernel, and the bookworm-backports headers downloaded but not installed,
+# for a kernel upgrade.  Nothing of kstats: the test installs the .debs into
+# a throwaway overlay of it.  No image: it is not a boot root.
+broot=$KSTATS_ROOTS/bookworm
+if [ ! -x "$broot/usr/bin/apt-get" ]; then
+	mirror=$(debian_mirror)
+	[ -n "$mirror" ] || { echo "deps: no bookworm entry in the apt sources" >&2; exit 1; }
+	echo "deps: creating the Debian 12 package-test root $broot from $mirror"
+	rm -rf "$broot"
+	debootstrap --variant=minbase bookworm "$broot.new" "$mirror" > "$KSTATS_ROOTS/debootstrap-bookworm.log" 2>&1 || {
+		tail -n 20 "$KSTATS_ROOTS/debootstrap-bookworm.log" >&2
+		echo "deps: debootstrap failed (log: $KSTATS_ROOTS/debootstrap-bookworm.log)" >&2
+		exit 1
+	}
+	printf 'Types: deb\nURIs: %s\nSuites: bookworm bookworm-updates bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		"$mirror" > "$broot.new/etc/apt/sources.list.d/debian.sources"
+	rm -f "$broot.new/etc/apt/sources.list"
+	mv "$broot.new" "$broot"
+fi
+cp /etc/resolv.conf "$broot/etc/resolv.conf" 2>/dev/null || true
+ks_in_root "$broot" apt-get update -q > /dev/null
+missing=""
+for p in make gcc kmod dkms python3-matplotlib linux-headers-amd64; do
+	ks_in_root "$broot" dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "deps: installing in $broot:$missing"
+	ks_in_root "$broot" apt-get install -y -q --no-install-recommends $missing
+fi
+ks_in_root "$broot" apt-get install -y -q --download-only --no-install-recommends \
+	-t bookworm-backports linux-headers-amd64 > /dev/null
 echo "deps: kernels: $(./scripts/kernels.sh list | tr '\n' ' ')"
