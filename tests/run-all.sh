@@ -6,6 +6,8 @@
 # failure, so a crash never passes silently.  Last line: N passed, N failed.
 #
 #   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm bench (default: all)
+#                                   deb: the packages in clean Debian roots
+#                                   (make deb-test, about 8 minutes): only by name
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 logs=$(mktemp -d)
@@ -45,6 +47,7 @@ for s in $suites; do
 	plots)	[ -d plots/tests ] && suite plots /usr/bin/python3 -m pytest -q -rA -p no:cacheprovider plots/tests ;;
 	vm)	suite vm make -s -j2 vm ;;
 	bench)	suite bench tests/bench-check.sh ;;
+	deb)	suite deb make -s deb-test ;;
 	*)	echo "run-all: unknown suite '$s'" >&2; exit 2 ;;
 	esac
 done
