@@ -112,27 +112,6 @@ prepare_out() {
 		"$out"/report.txt "$out"/vm-tap.txt "$out"/console.log
 }
 
-# extract LOG DIR: the files the guest printed between KS-DEMO-FILE
-# markers; each is checked against the md5sum printed with it.
-extract() {
-	local log=$1 dir=$2 name sum got bad=0
-	tr -d '\r' < "$log" | awk -v dir="$dir" '
-		/^KS-DEMO-FILE-BEGIN / { f = dir "/" $2; sums[$2] = $3; printf "" > f; next }
-		/^KS-DEMO-FILE-END /   { close(f); f = ""; next }
-		f != ""                { print >> f }
-		END { for (n in sums) print n, sums[n] > (dir "/.sums") }'
-	[ -f "$dir/.sums" ] || return 1
-	while read -r name sum; do
-		got=$(md5sum < "$dir/$name" | cut -c1-32)
-		if [ "$got" != "$sum" ]; then
-			echo "demo: $name was garbled on the console (md5 $got, guest $sum)" >&2
-			bad=1
-		fi
-	done < "$dir/.sums"
-	rm -f "$dir/.sums"
-	return $bad
-}
-
 run_vm() {
 	local vmout=${KS_DEMO_VMOUT:-$REPO/demo-out/.vm}
 	local f log rc args=()
@@ -177,7 +156,7 @@ run_vm() {
 	cp "$log" "$out/console.log" 2>/dev/null
 	grep -E '^(not ok|# )' "$out/vm-tap.txt" | grep -v '^# ---' | head -n 80
 	tail -n 1 "$out/vm-tap.txt"
-	extract "$out/console.log" "$out" || rc=1
+	"$REPO/scripts/guest-files.sh" "$out/console.log" "$out" || rc=1
 	return $rc
 }
 
