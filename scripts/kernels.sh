@@ -7,7 +7,10 @@
 # by scripts/deps.sh under $KSTATS_ROOTS (default /var/lib/kstats) for a
 # kernel whose headers need a newer compiler than this machine has.  Each
 # root holds its image, its modules and its headers, and modules for its
-# kernels are built inside it with chroot.
+# kernels are built inside it with chroot.  A third kind, kernels built
+# from source by scripts/build-kernel.sh (A/B variants), is known by the
+# variant's name and lives in $KSTATS_CACHE/kernels/NAME (default
+# /var/cache/kstats); those are not in the default list.
 #
 # As a command:
 #   scripts/kernels.sh list               every bootable KVER, oldest first
@@ -28,6 +31,13 @@
 # ks_kelf, ks_kbtf.
 
 KSTATS_ROOTS=${KSTATS_ROOTS:-/var/lib/kstats}
+KSTATS_CACHE=${KSTATS_CACHE:-/var/cache/kstats}
+
+# ks_kbuilt NAME: is NAME a kernel built from source (build-kernel.sh)?
+ks_kbuilt() {
+	case $1 in */*|'') return 1 ;; esac
+	[ -f "$KSTATS_CACHE/kernels/$1/bzImage" ] && [ -f "$KSTATS_CACHE/kernels/$1/objdir" ]
+}
 
 # ks_kernels: every KVER with an image and a build tree, oldest first.
 ks_kernels() {
@@ -57,6 +67,7 @@ ks_kroot() {
 	if [ -f "/boot/vmlinuz-$1" ] && [ -d "/lib/modules/$1/build" ]; then
 		return 0
 	fi
+	ks_kbuilt "$1" && return 0
 	for _ks_r in "$KSTATS_ROOTS"/*/; do
 		[ -f "$_ks_r.kstats-root" ] || continue
 		if [ -f "${_ks_r}boot/vmlinuz-$1" ]; then
@@ -69,12 +80,20 @@ ks_kroot() {
 
 # ks_kimage KVER: the kernel image to boot.
 ks_kimage() {
+	if ks_kbuilt "$1"; then
+		echo "$KSTATS_CACHE/kernels/$1/bzImage"
+		return 0
+	fi
 	_ks_root=$(ks_kroot "$1") || return 1
 	echo "$_ks_root/boot/vmlinuz-$1"
 }
 
 # ks_kconfig KVER: the kernel's .config.
 ks_kconfig() {
+	if ks_kbuilt "$1"; then
+		echo "$KSTATS_CACHE/kernels/$1/config"
+		return 0
+	fi
 	_ks_root=$(ks_kroot "$1") || return 1
 	echo "$_ks_root/boot/config-$1"
 }
@@ -84,6 +103,7 @@ ks_kconfig() {
 ks_kmodprobe() {
 	_ks_k=$1
 	shift
+	ks_kbuilt "$_ks_k" && return 1	# built in: nothing to load
 	_ks_root=$(ks_kroot "$_ks_k") || return 1
 	modprobe -d "${_ks_root:-/}" -S "$_ks_k" "$@"
 }
@@ -159,6 +179,10 @@ ks_kmake() {
 		echo "kernels: no kernel $_ks_k" >&2
 		return 1
 	}
+	if ks_kbuilt "$_ks_k"; then
+		make -C "$_ks_top/$_ks_sub" KDIR="$(cat "$KSTATS_CACHE/kernels/$_ks_k/objdir")" "$@"
+		return
+	fi
 	if [ -z "$_ks_root" ]; then
 		make -C "$_ks_top/$_ks_sub" KDIR="/lib/modules/$_ks_k/build" "$@"
 		return
