@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest side of tools/kstats-ab: one kernel, the same trace commands
+# and workload as on every other kernel of the comparison.  _env.sh
+# (written by kstats-ab) sets AB_TRACES (one "NAME [OPTIONS]" per line),
+# AB_WORKLOAD (a shell command) and AB_RUNS.  For each run: reset every
+# node, run the workload, stop the nodes, publish each node's text as
+# NAME.rR.txt; the workload's last result line goes to ab.facts.
+# shellcheck source=demo/scenarios/_lib.sh
+. "${0%/*}/_lib.sh"
+
+runs=${AB_RUNS:-3}
+demo_up || exit 0
+fact kernel.release "$(uname -r)"
+fact kernel.version "$(uname -v)"
+
+# Untraced first: the workload's own figures.
+say "untraced: $AB_WORKLOAD"
+wl untraced sh -c "$AB_WORKLOAD" || { demo_down; demo_publish "$KS_SCENARIO.facts"; exit 0; }
+
+names=""
+while IFS= read -r t; do
+	[ -n "$t" ] || continue
+	n=${t%% *}
+	if demo_trace $t; then
+		names="$names $n"
+		fact "node.$n.attach" "$(node_field "$n" attach)"
+	elif [ $? = 2 ]; then
+		fact "node.$n.absent" 1
+		say "$n: not in this kernel"
+		ok "$n: absent here, reported as such"
+	fi
+done <<TRACES
+$AB_TRACES
+TRACES
+
+files=""
+r=1
+while [ $r -le "$runs" ]; do
+	for n in $names; do ctl "reset $n"; ctl "start $n"; done
+	wl "run$r" sh -c "$AB_WORKLOAD" || break
+	for n in $names; do
+		ctl "stop $n"
+		cat "$KS_DIR/$n" > "$DEMO_OUT/$n.r$r.txt"
+		files="$files $n.r$r.txt"
+		say "run $r: $n: $(node_field "$n" samples) samples, p50 $(node_field "$n" p50), avg $(node_field "$n" avg)"
+	done
+	r=$((r + 1))
+done
+fact runs "$((r - 1))"
+demo_down
+# shellcheck disable=SC2086 # one word per file
+demo_publish $files "$KS_SCENARIO.facts"
