@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 """kstats_plot - figures for patch reviews from kstats snapshot files.
 
-Reads snapshot files written by `kstats save` (schema kstats-snapshot/1,
-docs/format.md) and draws one of four figures as PNG (1200x700) and SVG:
+Reads snapshot files written by `kstats save` (schema kstats-snapshot/2,
+docs/format.md, through kstats_snapshot.py) and draws one of four figures as PNG (1200x700) and SVG:
 
   hist  latency histogram of each capture, p50/p90/p99 marked
   cdf   CDF overlay of the captures, with a log-scale tail (1 - CDF) panel
@@ -20,10 +20,16 @@ matplotlib Figure, so callers and tests can inspect what was drawn.
 """
 
 import argparse
-import json
 import math
 import os
 import sys
+
+# kstats_snapshot.py sits next to this file, or in ../share/kstats when
+# installed as kstats-plot (install.mk).
+_HERE = os.path.dirname(os.path.realpath(__file__))
+for _d in (os.path.join(_HERE, "..", "share", "kstats"), _HERE):
+    if os.path.exists(os.path.join(_d, "kstats_snapshot.py")):
+        sys.path.insert(0, _d)
 
 import matplotlib
 
@@ -35,17 +41,14 @@ from matplotlib.colors import LogNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 import numpy as np  # noqa: E402
 
-SCHEMA = "kstats-snapshot/1"
+from kstats_snapshot import (  # noqa: E402
+    PCT_FRACTION, PCT_NAMES, U64_MAX, Snapshot, SnapshotError, check_units,
+    display_unit, fmt_precision, fmt_value, load_snapshot)
+
 PROG = "kstats_plot"
 
-# The percentiles every snapshot carries, with the fraction each stands for.
-PCT_NAMES = ("p10", "p50", "p90", "p95", "p98", "p99", "p99.9")
-PCT_FRACTION = {"p10": 0.1, "p50": 0.5, "p90": 0.9, "p95": 0.95,
-                "p98": 0.98, "p99": 0.99, "p99.9": 0.999}
 # The percentiles marked on the histogram.
 HIST_MARKS = ("p50", "p90", "p99")
-
-U64_MAX = (1 << 64) - 1
 
 # Okabe-Ito, ordered for contrast on white (yellow last but one).
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#E69F00",
@@ -75,184 +78,6 @@ METADATA = {
     "png": {"Software": PROG},
     "svg": {"Creator": PROG, "Date": None},
 }
-
-# Node fields by type.  Unknown fields are ignored (format.md).
-_NODE_STR = ("name", "attach", "clock", "unit", "estimate")
-_NODE_INT = ("bits", "buckets", "samples", "missed", "min", "avg", "max",
-             "floor", "precision_ppm", "ncpus")
-_NODE_OPT_INT = ("sample",)
-_SLOT_INT = ("slot", "lo", "hi", "cpu", "count", "avg")
-_TOTAL_INT = ("slot", "lo", "hi", "count", "avg")
-
-
-class SnapshotError(Exception):
-    """A snapshot cannot be used: the message names the file and the cause."""
-
-
-class Snapshot:
-    """One loaded, validated snapshot file.
-
-    Attributes: path, data (the whole JSON document), meta, node, label
-    (meta.label, else the file name without .json), unit, name, kernel,
-    total (merged slot rows), slots (per-CPU slot rows), percentiles.
-    """
-
-    def __init__(self, path, data):
-        self.path = path
-        self.data = data
-        self.meta = data["meta"]
-        self.node = data["node"]
-        label = self.meta.get("label")
-        if not isinstance(label, str) or not label:
-            label = os.path.basename(path)
-            if label.endswith(".json"):
-                label = label[:-len(".json")]
-        self.label = label
-        self.unit = self.node["unit"]
-        self.name = self.node["name"]
-        self.kernel = self.meta["kernel"]
-        self.total = self.node["total"]
-        self.slots = self.node["slots"]
-        self.percentiles = self.node["percentiles"]
-
-    def __repr__(self):
-        return "Snapshot(%r)" % self.path
-
-
-def _is_uint(v):
-    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= U64_MAX
-
-
-def _need(cond, path, what):
-    if not cond:
-        raise SnapshotError("snapshot %s: %s" % (path, what))
-
-
-def _check_ints(obj, keys, path, where):
-    _need(isinstance(obj, dict), path, "%s must be an object" % where)
-    for k in keys:
-        _need(k in obj, path, "%s.%s is missing" % (where, k))
-        _need(_is_uint(obj[k]), path,
-              "%s.%s must be a non-negative integer, not %s"
-              % (where, k, json.dumps(obj[k])))
-
-
-def load_snapshot(path):
-    """Read and validate the snapshot file @path; return a Snapshot.
-
-    Raises SnapshotError, with a one-line message naming the file, when the
-    file cannot be read, is not (complete) JSON, has another schema than
-    kstats-snapshot/1, lacks a field the figures use, holds a non-integer
-    where an integer belongs, or has no samples.
-    """
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise SnapshotError("cannot read snapshot %s: %s"
-                            % (path, e.strerror or e)) from None
-    if not raw.strip():
-        raise SnapshotError("snapshot %s is empty" % path)
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as e:
-        raise SnapshotError("snapshot %s is not UTF-8 text (byte %d)"
-                            % (path, e.start)) from None
-    except json.JSONDecodeError as e:
-        raise SnapshotError("snapshot %s is not valid JSON (truncated?): "
-                            "%s at line %d column %d"
-                            % (path, e.msg, e.lineno, e.colno)) from None
-
-    _need(isinstance(data, dict), path, "top level must be a JSON object")
-    schema = data.get("schema")
-    _need(schema == SCHEMA, path, "schema is %s, expected %s"
-          % (json.dumps(schema), SCHEMA))
-
-    meta = data.get("meta")
-    _need(isinstance(meta, dict), path, "meta is missing")
-    _need(isinstance(meta.get("kernel"), str), path,
-          "meta.kernel is missing or not a string")
-
-    node = data.get("node")
-    _need(isinstance(node, dict), path, "node is missing")
-    for k in _NODE_STR:
-        _need(isinstance(node.get(k), str), path,
-              "node.%s is missing or not a string" % k)
-    syms = node.get("symbols")
-    _need(isinstance(syms, list) and all(isinstance(s, str) for s in syms),
-          path, "node.symbols is missing or not a list of strings")
-    _check_ints(node, _NODE_INT, path, "node")
-    for k in _NODE_OPT_INT:
-        if k in node:
-            _check_ints(node, (k,), path, "node")
-    _check_ints(node.get("percentiles"), PCT_NAMES, path, "node.percentiles")
-
-    for key, fields in (("slots", _SLOT_INT), ("total", _TOTAL_INT)):
-        rows = node.get(key)
-        _need(isinstance(rows, list), path,
-              "node.%s is missing or not a list" % key)
-        for i, row in enumerate(rows):
-            where = "node.%s[%d]" % (key, i)
-            _check_ints(row, fields, path, where)
-            _need(row["lo"] <= row["hi"], path, "%s: lo > hi" % where)
-        if key == "slots":
-            for i, row in enumerate(rows):
-                _need(row["cpu"] < node["ncpus"], path,
-                      "node.slots[%d]: cpu %d >= ncpus %d"
-                      % (i, row["cpu"], node["ncpus"]))
-
-    total = node["total"]
-    if not total or not sum(row["count"] for row in total):
-        raise SnapshotError("snapshot %s has no samples" % path)
-    for i in range(1, len(total)):
-        _need(total[i]["lo"] > total[i - 1]["hi"], path,
-              "node.total is not in ascending, non-overlapping slot order "
-              "at [%d]" % i)
-    return Snapshot(path, data)
-
-
-def check_units(snaps):
-    """Return the unit all @snaps share; SnapshotError if they differ."""
-    first = snaps[0]
-    for s in snaps[1:]:
-        if s.unit != first.unit:
-            raise SnapshotError(
-                "cannot mix units in one figure: %s is in %s, %s is in %s"
-                % (first.path, first.unit, s.path, s.unit))
-    return first.unit
-
-
-def display_unit(unit, ref):
-    """Pick the unit to show values of @unit around @ref in.
-
-    Returns (name, divisor): ns become ns, µs or ms so that @ref reads
-    between 1 and 999; other units (cycles) stay as they are.
-    """
-    if unit != "ns":
-        return unit, 1
-    if ref >= 1000000:
-        return "ms", 1000000
-    if ref >= 1000:
-        return "µs", 1000
-    return "ns", 1
-
-
-def fmt_value(v, div):
-    """Format value @v (in the snapshot's unit) divided by @div for a label."""
-    if div == 1:
-        return "{:,}".format(int(round(v)))
-    x = v / div
-    if x >= 100:
-        return "{:,.0f}".format(x)
-    if x >= 10:
-        return "%.1f" % x
-    return "%.2f" % x
-
-
-def fmt_precision(ppm):
-    """Slot precision from parts per million: 125000 -> '±12.5%'."""
-    return "±%g%%" % (ppm / 10000.0)
-
 
 def slot_span(row):
     """Value range [lo, hi + 1) a slot row covers, for drawing on a log axis.
@@ -328,6 +153,11 @@ def caption_line(snap, label, dunit, div, with_label):
     ]
     if n.get("sample", 1) > 1:
         parts.append("sampled 1 in %d" % n["sample"])
+    if snap.clamped:
+        parts.append("{:,} clamped to 0".format(snap.clamped))
+    for k in ("pid", "tgid", "comm", "cpus"):
+        if k in snap.filters:
+            parts.append("%s %s" % (k, snap.filters[k]))
     parts.append("percentiles: %s" % n["estimate"])
     line = " · ".join(parts)
     return "%s: %s" % (label, line) if with_label else line

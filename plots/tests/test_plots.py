@@ -25,7 +25,7 @@ import kstats_plot as kp  # noqa: E402
 
 SCRIPT = os.path.join(PLOTS, "kstats_plot.py")
 FIXTURES = sorted(glob.glob(os.path.join(HERE, "fixtures", "*.json")))
-DIVISOR = {"ns": 1, "µs": 1000, "ms": 1000000, "cycles": 1}
+DIVISOR = {"ns": 1, "us": 1000, "ms": 1000000, "s": 1000000000, "cycles": 1}
 U64_MAX = (1 << 64) - 1
 
 
@@ -52,8 +52,8 @@ def by_gid(fig, gid):
 
 
 def unit_of(label):
-    """Unit named in an axis label such as 'latency per call (µs, log)'."""
-    m = re.search(r"\((ns|µs|ms|cycles)\b", label)
+    """Unit named in an axis label such as 'latency per call (us, log)'."""
+    m = re.search(r"\((ns|us|ms|s|cycles)\b", label)
     assert m, "no unit in axis label %r" % label
     return m.group(1)
 
@@ -122,7 +122,7 @@ def test_hist_percentile_markers(path):
         line = by_gid(fig, "hist0-%s" % name)
         assert list(line.get_xdata()) == [approx(v / div)] * 2
         text = by_gid(fig, "hist0-%s-label" % name).get_text()
-        m = re.fullmatch(r"%s ([\d.,]+) (ns|µs|ms|cycles)" % re.escape(name),
+        m = re.fullmatch(r"%s ([\d.,]+) (ns|us|ms|s|cycles)" % re.escape(name),
                          text)
         assert m, text
         shown = float(m.group(1).replace(",", "")) * DIVISOR[m.group(2)]
@@ -185,8 +185,11 @@ def test_titles_and_units(kind, paths):
 
 def test_display_unit():
     assert kp.display_unit("ns", 115) == ("ns", 1)
-    assert kp.display_unit("ns", 2500) == ("µs", 1000)
+    assert kp.display_unit("ns", 2500) == ("us", 1000)
     assert kp.display_unit("ns", 7500000) == ("ms", 1000000)
+    assert kp.display_unit("ns", 999) == ("ns", 1)
+    assert kp.display_unit("ns", 1000) == ("us", 1000)
+    assert kp.display_unit("ns", 2 * 10**9) == ("s", 1000000000)
     assert kp.display_unit("cycles", 7500000) == ("cycles", 1)
 
 
@@ -443,7 +446,7 @@ def bad_snapshot(tmp_path, how):
         data["node"]["total"] = []
         data["node"]["slots"] = []
     elif how == "wrong-schema":
-        data["schema"] = "kstats-snapshot/2"
+        data["schema"] = "kstats-snapshot/9"
     elif how == "missing-field":
         del data["node"]["percentiles"]["p99"]
     elif how == "float-count":
@@ -461,8 +464,8 @@ BAD = {
     "empty-file": r"snapshot .*empty-file\.json is empty$",
     "truncated": r"snapshot .*truncated\.json is not valid JSON \(truncated\?\)",
     "no-samples": r"^snapshot .*no-samples\.json has no samples$",
-    "wrong-schema": r"schema is \"kstats-snapshot/2\", expected "
-                    r"kstats-snapshot/1",
+    "wrong-schema": r"schema is \"kstats-snapshot/9\", expected "
+                    r"kstats-snapshot/2",
     "missing-field": r"node\.percentiles\.p99 is missing",
     "float-count": r"node\.total\[0\]\.count must be a non-negative integer",
     "string-count": r"node\.slots\[0\]\.count must be a non-negative integer",

@@ -1,0 +1,236 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+"""kstats_snapshot - load, validate and describe kstats snapshot files.
+
+The one Python reader of the snapshots `kstats save` writes (schema
+kstats-snapshot/2, and /1, docs/format.md), and the one place Python turns
+values into text.  plots/kstats_plot.py, demo/report.py and bench/report.py
+use it.  Units and their cut-offs are those of the C tool
+(tools/ks_fmt.c): ns, us, ms, s, switching at 10^3, 10^6 and 10^9 ns, with
+the same digits, so a table and a figure of one snapshot read the same.
+"""
+
+import json
+import os
+
+SCHEMA = "kstats-snapshot/2"
+# Every schema this reader accepts; /1 lacks maxactive, filters and clamped.
+SCHEMAS = (SCHEMA, "kstats-snapshot/1")
+
+# The percentiles every snapshot carries, with the fraction each stands for.
+PCT_NAMES = ("p10", "p50", "p90", "p95", "p98", "p99", "p99.9")
+PCT_FRACTION = {"p10": 0.1, "p50": 0.5, "p90": 0.9, "p95": 0.95,
+                "p98": 0.98, "p99": 0.99, "p99.9": 0.999}
+
+U64_MAX = (1 << 64) - 1
+
+# Node fields by type.  Unknown fields are ignored (format.md).
+_NODE_STR = ("name", "attach", "clock", "unit", "estimate")
+_NODE_INT = ("bits", "buckets", "samples", "missed", "min", "avg", "max",
+             "floor", "precision_ppm", "ncpus")
+_NODE_OPT_INT = ("sample", "maxactive", "clamped")
+_SLOT_INT = ("slot", "lo", "hi", "cpu", "count", "avg")
+_TOTAL_INT = ("slot", "lo", "hi", "count", "avg")
+
+
+class SnapshotError(Exception):
+    """A snapshot cannot be used: the message names the file and the cause."""
+
+
+class Snapshot:
+    """One loaded, validated snapshot file.
+
+    Attributes: path, data (the whole JSON document), meta, node, label
+    (meta.label, else the file name without .json), unit, name, kernel,
+    total (merged slot rows), slots (per-CPU slot rows), percentiles,
+    clamped (calls the module recorded as 0, 0 for schema /1) and filters
+    (the trace filters that were set, {} when none or schema /1).
+    """
+
+    def __init__(self, path, data):
+        self.path = path
+        self.data = data
+        self.meta = data["meta"]
+        self.node = data["node"]
+        label = self.meta.get("label")
+        if not isinstance(label, str) or not label:
+            label = os.path.basename(path)
+            if label.endswith(".json"):
+                label = label[:-len(".json")]
+        self.label = label
+        self.unit = self.node["unit"]
+        self.name = self.node["name"]
+        self.kernel = self.meta["kernel"]
+        self.total = self.node["total"]
+        self.slots = self.node["slots"]
+        self.percentiles = self.node["percentiles"]
+        self.clamped = self.node.get("clamped", 0)
+        self.filters = self.node.get("filters", {})
+
+    def __repr__(self):
+        return "Snapshot(%r)" % self.path
+
+
+def _is_uint(v):
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= U64_MAX
+
+
+def _need(cond, path, what):
+    if not cond:
+        raise SnapshotError("snapshot %s: %s" % (path, what))
+
+
+def _check_ints(obj, keys, path, where):
+    _need(isinstance(obj, dict), path, "%s must be an object" % where)
+    for k in keys:
+        _need(k in obj, path, "%s.%s is missing" % (where, k))
+        _need(_is_uint(obj[k]), path,
+              "%s.%s must be a non-negative integer, not %s"
+              % (where, k, json.dumps(obj[k])))
+
+
+def load_snapshot(path, allow_empty=False):
+    """Read and validate the snapshot file @path; return a Snapshot.
+
+    Raises SnapshotError, with a one-line message naming the file, when the
+    file cannot be read, is not (complete) JSON, has a schema other than
+    SCHEMAS, lacks a field the figures use, holds a non-integer where an
+    integer belongs, or (unless @allow_empty) has no samples.
+    """
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise SnapshotError("cannot read snapshot %s: %s"
+                            % (path, e.strerror or e)) from None
+    if not raw.strip():
+        raise SnapshotError("snapshot %s is empty" % path)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise SnapshotError("snapshot %s is not UTF-8 text (byte %d)"
+                            % (path, e.start)) from None
+    except json.JSONDecodeError as e:
+        raise SnapshotError("snapshot %s is not valid JSON (truncated?): "
+                            "%s at line %d column %d"
+                            % (path, e.msg, e.lineno, e.colno)) from None
+
+    _need(isinstance(data, dict), path, "top level must be a JSON object")
+    schema = data.get("schema")
+    _need(schema in SCHEMAS, path, "schema is %s, expected %s"
+          % (json.dumps(schema), SCHEMA))
+
+    meta = data.get("meta")
+    _need(isinstance(meta, dict), path, "meta is missing")
+    _need(isinstance(meta.get("kernel"), str), path,
+          "meta.kernel is missing or not a string")
+
+    node = data.get("node")
+    _need(isinstance(node, dict), path, "node is missing")
+    for k in _NODE_STR:
+        _need(isinstance(node.get(k), str), path,
+              "node.%s is missing or not a string" % k)
+    syms = node.get("symbols")
+    _need(isinstance(syms, list) and all(isinstance(s, str) for s in syms),
+          path, "node.symbols is missing or not a list of strings")
+    _check_ints(node, _NODE_INT, path, "node")
+    for k in _NODE_OPT_INT:
+        if k in node:
+            _check_ints(node, (k,), path, "node")
+    _check_ints(node.get("percentiles"), PCT_NAMES, path, "node.percentiles")
+    filters = node.get("filters", {})
+    _need(isinstance(filters, dict), path, "node.filters must be an object")
+
+    for key, fields in (("slots", _SLOT_INT), ("total", _TOTAL_INT)):
+        rows = node.get(key)
+        _need(isinstance(rows, list), path,
+              "node.%s is missing or not a list" % key)
+        for i, row in enumerate(rows):
+            where = "node.%s[%d]" % (key, i)
+            _check_ints(row, fields, path, where)
+            _need(row["lo"] <= row["hi"], path, "%s: lo > hi" % where)
+        if key == "slots":
+            for i, row in enumerate(rows):
+                _need(row["cpu"] < node["ncpus"], path,
+                      "node.slots[%d]: cpu %d >= ncpus %d"
+                      % (i, row["cpu"], node["ncpus"]))
+
+    total = node["total"]
+    if not allow_empty and (not total or
+                            not sum(row["count"] for row in total)):
+        raise SnapshotError("snapshot %s has no samples" % path)
+    for i in range(1, len(total)):
+        _need(total[i]["lo"] > total[i - 1]["hi"], path,
+              "node.total is not in ascending, non-overlapping slot order "
+              "at [%d]" % i)
+    return Snapshot(path, data)
+
+
+def check_units(snaps):
+    """Return the unit all @snaps share; SnapshotError if they differ."""
+    first = snaps[0]
+    for s in snaps[1:]:
+        if s.unit != first.unit:
+            raise SnapshotError(
+                "cannot mix units in one figure: %s is in %s, %s is in %s"
+                % (first.path, first.unit, s.path, s.unit))
+    return first.unit
+
+
+# Display units of ns values, as tools/ks_fmt.c picks them.
+NS_SCALES = (("ns", 1), ("us", 1000), ("ms", 1000000), ("s", 1000000000))
+
+
+def display_unit(unit, ref):
+    """Pick the unit to show values of @unit around @ref in.
+
+    Returns (name, divisor): ns values become us, ms or s once @ref reaches
+    10^3, 10^6 or 10^9 (ks_scale_pick()); other units (cycles) stay.
+    """
+    if unit != "ns":
+        return unit, 1
+    name, div = NS_SCALES[0]
+    for n, d in NS_SCALES[1:]:
+        if ref >= d:
+            name, div = n, d
+    return name, div
+
+
+def fmt_value(v, div):
+    """@v (in the snapshot's unit) divided by @div, as ks_fmt_scaled() does.
+
+    Integers in the snapshot's own unit, else three significant digits.
+    """
+    if div == 1:
+        return "%d" % int(round(v))
+    x = v / div
+    if x < 9.995:
+        return "%.2f" % x
+    if x < 99.95:
+        return "%.1f" % x
+    return "%.0f" % x
+
+
+def fmt_duration(v, unit="ns"):
+    """@v with the unit that reads best, as ks_fmt_value(): '109 ns', '2.04 us'.
+
+    None gives '-'.
+    """
+    if v is None:
+        return "-"
+    name, div = display_unit(unit, abs(v))
+    return "%s %s" % (fmt_value(v, div), name)
+
+
+def load_node(path):
+    """The node object of snapshot @path, or None if it cannot be used."""
+    try:
+        return load_snapshot(path, allow_empty=True).node
+    except SnapshotError:
+        return None
+
+
+def fmt_precision(ppm):
+    """Slot precision from parts per million: 125000 -> '±12.5%'."""
+    return "±%g%%" % (ppm / 10000.0)
+
+

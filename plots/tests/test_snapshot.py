@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+"""Tests of plots/kstats_snapshot.py: units as the C tool prints them,
+clamped calls and filters kept from the node to the figure's caption."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PLOTS = os.path.dirname(HERE)
+REPO = os.path.dirname(PLOTS)
+sys.path.insert(0, PLOTS)
+
+import kstats_snapshot as ks  # noqa: E402
+import kstats_plot as kp  # noqa: E402
+
+KSTATS = os.path.join(REPO, "tools", "kstats")
+CLI_FIXTURES = os.path.join(REPO, "tests", "cli", "fixtures")
+
+
+@pytest.mark.parametrize("v,text", [
+    (0, "0 ns"), (999, "999 ns"), (1000, "1.00 us"), (9994, "9.99 us"),
+    (9995, "10.0 us"), (99949, "99.9 us"), (99950, "100 us"),
+    (999999, "1000 us"), (1000000, "1.00 ms"), (2 * 10**9, "2.00 s"),
+])
+def test_fmt_duration_cutoffs(v, text):
+    assert ks.fmt_duration(v) == text
+
+
+def test_cycles_stay_cycles():
+    assert ks.fmt_duration(12345678, "cycles") == "12345678 cycles"
+
+
+def _cli(*args):
+    return subprocess.run([KSTATS] + list(args), capture_output=True,
+                          text=True, check=True,
+                          env=dict(os.environ, SOURCE_DATE_EPOCH="1790000000",
+                                   LC_ALL="C")).stdout
+
+
+def _snapshot(tmp_path, text_file, edit=None):
+    text = open(text_file).read()
+    if edit:
+        text = edit(text)
+    src = tmp_path / "node.txt"
+    src.write_text(text)
+    out = tmp_path / "node.json"
+    _cli("save", "-f", str(src), "-o", str(out), "--label", "x")
+    return out
+
+
+@pytest.mark.skipif(not os.access(KSTATS, os.X_OK),
+                    reason="tools/kstats not built")
+@pytest.mark.parametrize("fixture", sorted(
+    f for f in os.listdir(CLI_FIXTURES) if f.endswith(".txt")))
+def test_units_agree_with_the_cli(tmp_path, fixture):
+    """`kstats show` and fmt_duration() print the percentiles alike."""
+    snap = _snapshot(tmp_path, os.path.join(CLI_FIXTURES, fixture))
+    s = ks.load_snapshot(str(snap), allow_empty=True)
+    lines = _cli("show", "-f", str(snap), "--no-hist").split("\n")
+    k = next(i for i, line in enumerate(lines)
+             if line.split() == list(ks.PCT_NAMES))
+    cells = re.split(r"\s{2,}", lines[k + 1].strip())
+    want = [ks.fmt_duration(s.percentiles[p], s.unit) if s.node["samples"]
+            else "-" for p in ks.PCT_NAMES]
+    assert cells == want
+
+
+@pytest.mark.skipif(not os.access(KSTATS, os.X_OK),
+                    reason="tools/kstats not built")
+def test_clamped_and_filters_reach_the_caption(tmp_path):
+    def edit(text):
+        text = text.replace(" state=active",
+                            " state=active pid=4242 comm=ksworker", 1)
+        return text.replace("# percentiles",
+                            "# clamped 3: recorded as 0\n# percentiles", 1)
+    snap = _snapshot(tmp_path,
+                     os.path.join(CLI_FIXTURES, "hand-bits3.txt"), edit)
+    data = json.loads(snap.read_text())
+    assert data["schema"] == ks.SCHEMA
+    s = ks.load_snapshot(str(snap))
+    assert s.clamped == 3
+    assert s.filters == {"pid": 4242, "comm": "ksworker"}
+    line = kp.caption_line(s, s.label, "ns", 1, False)
+    assert "3 clamped to 0" in line and "pid 4242" in line and \
+        "comm ksworker" in line
+
+
+def test_version_1_reads_with_nothing_clamped(tmp_path):
+    fixture = os.path.join(HERE, "fixtures")
+    path = sorted(os.path.join(fixture, f) for f in os.listdir(fixture)
+                  if f.endswith(".json"))[0]
+    data = json.load(open(path))
+    data["schema"] = "kstats-snapshot/1"
+    for k in ("clamped", "filters", "maxactive"):
+        data["node"].pop(k, None)
+    p = tmp_path / "v1.json"
+    p.write_text(json.dumps(data))
+    s = ks.load_snapshot(str(p))
+    assert s.clamped == 0 and s.filters == {}
