@@ -12,8 +12,12 @@
 # variant's name and lives in $KSTATS_CACHE/kernels/NAME (default
 # /var/cache/kstats); those are not in the default list.
 #
+# PREEMPT_RT kernels (Debian's linux-image-rt-amd64) are left out of the
+# list unless asked for: KSTATS_KERNELS=rt lists only them, =all both.
+#
 # As a command:
 #   scripts/kernels.sh list               every bootable KVER, oldest first
+#   scripts/kernels.sh list --rt          the PREEMPT_RT ones (--all: all)
 #   scripts/kernels.sh newest             the newest one
 #   scripts/kernels.sh root KVER          its build root ("" if none)
 #   scripts/kernels.sh image KVER         its kernel image
@@ -39,8 +43,24 @@ ks_kbuilt() {
 	[ -f "$KSTATS_CACHE/kernels/$1/bzImage" ] && [ -f "$KSTATS_CACHE/kernels/$1/objdir" ]
 }
 
-# ks_kernels: every KVER with an image and a build tree, oldest first.
+# ks_kernels: every KVER with an image and a build tree, oldest first;
+# which kind (KSTATS_KERNELS: generic, the default, rt or all) as above.
 ks_kernels() {
+	ks_kernels_all | while read -r _ks_k; do
+		case ${KSTATS_KERNELS:-generic} in
+		all)	echo "$_ks_k" ;;
+		rt)	ks_is_rt "$_ks_k" && echo "$_ks_k" ;;
+		*)	ks_is_rt "$_ks_k" || echo "$_ks_k" ;;
+		esac
+	done
+}
+
+# ks_is_rt KVER: is KVER a PREEMPT_RT kernel?
+ks_is_rt() {
+	_ks_cfg=$(ks_kconfig "$1") && grep -qx 'CONFIG_PREEMPT_RT=y' "$_ks_cfg"
+}
+
+ks_kernels_all() {
 	{
 		for _ks_img in /boot/vmlinuz-*; do
 			[ -f "$_ks_img" ] || continue
@@ -214,7 +234,11 @@ kernels.sh)
 	cmd=${1:-list}
 	[ $# -gt 0 ] && shift
 	case $cmd in
-	list)	ks_kernels ;;
+	list)	case ${1:-} in
+		--rt)	KSTATS_KERNELS=rt ;;
+		--all)	KSTATS_KERNELS=all ;;
+		esac
+		ks_kernels ;;
 	newest)	ks_newest_kernel ;;
 	root)	ks_kroot "$1" ;;
 	image)	ks_kimage "$1" ;;
