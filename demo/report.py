@@ -17,7 +17,6 @@ import argparse
 import contextlib
 import glob
 import io
-import json
 import os
 import subprocess
 import sys
@@ -25,6 +24,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(REPO, "plots"))
+
+import kstats_snapshot as ks  # noqa: E402
 
 MIN_PLOT_SAMPLES = 10
 
@@ -57,13 +59,8 @@ def load_facts(d):
 
 
 def load_snap(d, name):
-    if not name:
-        return None
-    try:
-        with open(os.path.join(d, name)) as f:
-            return json.load(f)["node"]
-    except (OSError, ValueError, KeyError):
-        return None
+    """The node of snapshot DIR/NAME, or None (missing, invalid)."""
+    return ks.load_node(os.path.join(d, name)) if name else None
 
 
 def num(facts, key, default=None):
@@ -82,20 +79,6 @@ def per_op(facts, prefix, ops):
     return max(s1 - s0, 0) / ops
 
 
-def fmt_ns(v):
-    """A duration in ns, readable."""
-    if v is None:
-        return "-"
-    a = abs(v)
-    if a >= 1e9:
-        return "%.2f s" % (v / 1e9)
-    if a >= 1e6:
-        return "%.2f ms" % (v / 1e6)
-    if a >= 1e4:
-        return "%.1f us" % (v / 1e3)
-    return "%.0f ns" % v
-
-
 def fmt_count(v):
     if v is None:
         return "-"
@@ -106,11 +89,9 @@ def fmt_count(v):
     return "%.0f" % v
 
 
-def zero_samples(node):
-    """Samples in slot 0: the exit clock read behind the entry clock."""
-    if not node:
-        return 0
-    return sum(r["count"] for r in node.get("total", []) if r["hi"] == 0)
+def clamped_calls(node):
+    """Calls the module recorded as 0: the exit clock read behind the entry's."""
+    return node.get("clamped", 0) if node else 0
 
 
 def table(rows, header, align):
@@ -148,23 +129,6 @@ class Tools:
             os.path.join(self.d, f))]
         if not files:
             return None
-        if len(files) == 1:     # compare wants two: show the one as a row
-            files = files * 2
-            labels = (labels or [None])[:1] * 2
-            out = self._compare(files, labels)
-            if out is None:
-                return None
-            keep, seen = [], 0
-            for line in out.split("\n"):
-                if line.startswith("  change") or line.startswith("# change"):
-                    continue
-                if line and not line.startswith("#") and \
-                        not line.startswith("CONFIGURATION"):
-                    seen += 1
-                    if seen > 1:
-                        continue
-                keep.append(line)
-            return "\n".join(keep)
         return self._compare(files, labels)
 
     def _compare(self, files, labels):
@@ -180,7 +144,6 @@ class Tools:
 
 def plots(d, jobs):
     """Draw figures with plots/kstats_plot.py in this process."""
-    sys.path.insert(0, os.path.join(REPO, "plots"))
     try:
         import kstats_plot
     except Exception as e:  # matplotlib missing or broken
@@ -213,7 +176,7 @@ def section_find_vma(r, f, d, tools, jobs):
     node = load_snap(d, snaps[0])
     r("    %d x (mmap %s pages, fault each in from the kernel, munmap); %s; floor %s"
       % (n, f.get("pf.pages", "?"), f.get("find_vma.attach", "?"),
-         fmt_ns(node["floor"]) if node else "?"))
+         ks.fmt_duration(node["floor"]) if node else "?"))
     r()
     out = tools.compare(snaps)
     if out:
@@ -224,7 +187,7 @@ def section_find_vma(r, f, d, tools, jobs):
         node = load_snap(d, f.get("pf%s.snap" % m))
         ops = num(f, "pf%s.ops" % m)
         c = per_op(f, "pf%s" % m, ops)
-        z = zero_samples(node)
+        z = clamped_calls(node)
         rows.append(["%s VMAs" % f.get("pf%s.vmas" % m, m),
                      "%.2f" % c if c is not None else "-",
                      "%.2f" % (c / float(f.get("pf.pages", 1)))
@@ -234,7 +197,7 @@ def section_find_vma(r, f, d, tools, jobs):
                      node["floor"] if node else "-",
                      "%d" % z])
     r.block(table(rows, ["CONFIGURATION", "calls/op", "calls/page",
-                         "samples", "missed", "floor", "zero"],
+                         "samples", "missed", "floor", "clamped"],
                   "lrrrrrr"))
     cu = per_op(f, "pfuser", num(f, "pfuser.ops"))
     if cu is not None:
@@ -253,10 +216,10 @@ def section_failslab(r, f, d, tools, jobs):
         return
     fs = f.get("open.fs", "?")
     r("    ks-openmiss: open(\"non_existent\") in a %s directory, %s ops, %s per op untraced"
-      % (fs, f.get("open.base.ops", "?"), fmt_ns(num(f, "open.base.ns_per_op"))))
+      % (fs, f.get("open.base.ops", "?"), ks.fmt_duration(num(f, "open.base.ns_per_op"))))
     r("    ks-alloc -m %s: %s ops, %s per op untraced"
       % (f.get("alloc.mode", "?"), f.get("alloc.base.ops", "?"),
-         fmt_ns(num(f, "alloc.base.ns_per_op"))))
+         ks.fmt_duration(num(f, "alloc.base.ns_per_op"))))
     present = [fn for fn in funcs if f.get(fn + ".present") == "1"]
     for fn in funcs:
         if f.get(fn + ".present") == "0":
@@ -321,9 +284,9 @@ def section_fork(r, f, d, tools, jobs):
     rss = num(f, "fork.rss_pages") or num(f, "fork.base.rss_pages")
     base = num(f, "fork.base.ns_per_op")
     r("    %d forks of a %s MiB process (%d resident pages, THP off); untraced %s per fork"
-      % (n, f.get("fork.mib", "?"), rss or 0, fmt_ns(base)))
+      % (n, f.get("fork.mib", "?"), rss or 0, ks.fmt_duration(base)))
     r("    (fork + the child's exit + wait; the fork() call alone %s)"
-      % fmt_ns(num(f, "fork.base.fork_ns_per_op")))
+      % ks.fmt_duration(num(f, "fork.base.fork_ns_per_op")))
     node = load_snap(d, "vm_normal_page-fork.json")
     c = per_op(f, "fork", num(f, "fork.ops"))
     if node and c is not None:
@@ -333,10 +296,10 @@ def section_fork(r, f, d, tools, jobs):
         r.block(table([
             ["calls per fork", "%.0f" % c],
             ["calls per resident page", "%.2f" % (c / rss) if rss else "-"],
-            ["p50 / avg per call", "%s / %s" % (fmt_ns(p50), fmt_ns(node["avg"]))],
-            ["floor (empty function)", fmt_ns(floor)],
-            ["net per call (p50 - floor)", fmt_ns(net)],
-            ["in vm_normal_page per fork", "%s (calls x net)" % fmt_ns(c * max(net, 0))],
+            ["p50 / avg per call", "%s / %s" % (ks.fmt_duration(p50), ks.fmt_duration(node["avg"]))],
+            ["floor (empty function)", ks.fmt_duration(floor)],
+            ["net per call (p50 - floor)", ks.fmt_duration(net)],
+            ["in vm_normal_page per fork", "%s (calls x net)" % ks.fmt_duration(c * max(net, 0))],
             ["share of the untraced fork", "%.1f%%" % (100 * c * max(net, 0) / base)
              if base else "-"],
         ], ["vm_normal_page (%s)" % f.get("vm_normal_page.attach", "?"), ""], "lr"))
@@ -403,10 +366,10 @@ def main(argv=None):
                            or "none"))
         r("(each also as .svg)")
     snaps = sorted(os.path.basename(p) for p in glob.glob(os.path.join(d, "*.json")))
-    zeros = [(x, zero_samples(load_snap(d, x)), load_snap(d, x)["samples"])
-             for x in snaps if zero_samples(load_snap(d, x))]
+    zeros = [(x, clamped_calls(load_snap(d, x)), load_snap(d, x)["samples"])
+             for x in snaps if clamped_calls(load_snap(d, x))]
     if zeros:
-        r("note: samples that read 0 ns (the exit clock behind the entry clock,")
+        r("note: calls recorded as 0 ns (the exit clock read behind the entry clock,")
         r("clamped by the module): %s" % ", ".join(
             "%s %d of %d" % (x, z, n) for x, z, n in zeros))
     r("snapshots: %s" % ", ".join(snaps))
