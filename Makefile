@@ -81,7 +81,13 @@ demo: deps-check
 demo-host:
 	@+demo/demo.sh --host --build $(if $(DEMO_OUT),-o $(DEMO_OUT))
 
-.PHONY: demo demo-host
+# The seeds' three comparisons on kernels built from Debian's
+# linux-source-6.12 (demo/README.md): a first build of tens of minutes,
+# cached in /var/cache/kstats; then minutes.
+demo-ab: deps-check
+	@+demo/demo-ab.sh $(if $(DEMO_OUT),-o $(DEMO_OUT))
+
+.PHONY: demo demo-host demo-ab
 
 # Overhead benchmark (bench/README.md): every installed kernel under QEMU
 # -icount, table on stdout, bench-out/bench.json; about 5 minutes.

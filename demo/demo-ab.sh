@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make demo-ab: the seeds' three comparisons on kernels built from Debian's
+# linux-source-6.12 (scripts/build-kernel.sh, cached in /var/cache/kstats),
+# each run with tools/kstats-ab under QEMU -icount:
+#   find_vma        no-debug / debug (CONFIG_DEBUG_VM) / debug without
+#                   mmap_assert_locked() in find_vma()
+#   fork            vm_normal_page() out of line / __always_inline
+#   fault hooks     should_failslab()/should_fail_alloc_page() behind their
+#                   CONFIG_ options (6.12 as shipped) / called on every
+#                   allocation (the state the 2024 revert undid)
+# Output: demo-out/ab/{find_vma,fork,hooks}/ (report.md, tables, plots,
+# snapshots) and demo-out/ab/summary.md.
+#
+#   demo/demo-ab.sh [-o DIR] [--only find_vma|fork|hooks]
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+out=$REPO/demo-out/ab only=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o)	out=$2; shift ;;
+	--only)	only=$2; shift ;;
+	*)	echo "usage: $0 [-o DIR] [--only find_vma|fork|hooks]" >&2; exit 2 ;;
+	esac
+	shift
+done
+mkdir -p "$out"
+[ -f "$REPO/demo-out/.gitignore" ] || echo '*' > "$REPO/demo-out/.gitignore"
+CACHE=${KSTATS_CACHE:-/var/cache/kstats}
+K=$REPO/kernels
+
+# What building kernels needs, from Debian, installed when missing.
+need=""
+for p in linux-source-6.12 ccache flex bison libelf-dev libssl-dev dwarves bc; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need="$need $p"
+done
+if [ -n "$need" ]; then
+	[ "$(id -u)" = 0 ] || { echo "demo-ab: needs$need (run as root)" >&2; exit 1; }
+	echo "demo-ab: installing$need"
+	apt-get install -y -q --no-install-recommends $need > /dev/null
+fi
+T0=$(date +%s)
+step() { printf '[%4ds] %s\n' $(($(date +%s) - T0)) "$*"; }
+
+want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
+
+# variant NAME ARGS...: build (or find cached) one kernel variant.
+variant() {
+	local name=$1
+	shift
+	if [ -f "$CACHE/kernels/$name/bzImage" ]; then
+		step "kernel $name: building if its inputs changed (cached: $(cat "$CACHE/kernels/$name/kver"))"
+	else
+		step "kernel $name: not cached, building"
+	fi
+	"$REPO/scripts/build-kernel.sh" "$@" "$name" | sed 's/^/    /'
+}
+
+if ! ls "$CACHE"/obj/*/vmlinux > /dev/null 2>&1; then
+	step "no kernel built yet: the first build of the VM configuration takes about" \
+	     "${KS_AB_FIRST_MIN:-25} minutes on 2 cores (measured: README), each variant after it 1-15"
+fi
+want find_vma || want fork || want hooks
+variant ab-base
+if want find_vma; then
+	step "a CONFIG_DEBUG_VM kernel recompiles most of the tree (about 15 minutes on 2 cores)"
+	variant ab-debug -c "$K/debug-vm.config"
+	variant ab-debug-noassert -c "$K/debug-vm.config" -p "$K/patches/find_vma-no-assert.patch"
+fi
+want fork && variant ab-inline -p "$K/patches/vm_normal_page-inline.patch"
+want hooks && variant ab-hooks -p "$K/patches/fault-hooks-unconditional.patch"
+
+ab() { # NAME kstats-ab ARGS...
+	local name=$1
+	shift
+	step "comparison: $name"
+	"$REPO/tools/kstats-ab" -o "$out/$name" "$@" 2>&1 | sed 's/^/    /'
+}
+status=0
+if want find_vma; then
+	ab find_vma -t "find_vma bits 3" -w "ks-pagefault -n ${DEMO_PF_N:-20000} -p 4 -m 2048 -t kernel" \
+		no-debug=ab-base debug=ab-debug debug-no-assert=ab-debug-noassert || status=1
+fi
+if want fork; then
+	ab fork -t "kernel_clone bits 3" -t "copy_page_range bits 3" \
+		-w "ks-fork -n ${DEMO_FORK_N:-30} -s ${DEMO_FORK_MIB:-64}" \
+		out-of-line=ab-base inline=ab-inline || status=1
+fi
+if want hooks; then
+	ab hooks -t "kmem_cache_alloc_noprof bits 5" -t "__alloc_pages_noprof bits 5" \
+		-w "ks-alloc -n ${DEMO_ALLOC_N:-20000} -m pipe" \
+		behind-config=ab-base unconditional=ab-hooks || status=1
+fi
+
+step "summary: $out/summary.md"
+/usr/bin/python3 "$REPO/demo/ab_summary.py" "$out" | tee "$out/summary.md"
+exit $status
