@@ -43,21 +43,27 @@ fi
 
 apt-get update -q
 
-# The concrete kernel packages behind the metapackages of each suite.
+# The concrete kernel packages behind the metapackages of each suite
+# (linux-image-rt-amd64 depends on linux-base-rt-amd64 too: match the kind).
 dep_of() { # $1 = metapackage, $2 = default release or ""
+	_kind=${1%%-amd64}
+	_kind=${_kind%-rt}
 	apt-cache ${2:+-o APT::Default-Release=$2} depends "$1" |
-		awk '/Depends: linux-/ { print $2; exit }'
+		awk -v k="$_kind" '$1 == "Depends:" && index($2, k "-") == 1 { print $2; exit }'
 }
 img61=$(dep_of linux-image-amd64 "")
 hdr61=$(dep_of linux-headers-amd64 "")
 img612=$(dep_of linux-image-amd64 bookworm-backports)
 hdr612=$(dep_of linux-headers-amd64 bookworm-backports)
+# The PREEMPT_RT builds of both (make test-rt; make test leaves them out).
+rt="$(dep_of linux-image-rt-amd64 "") $(dep_of linux-headers-rt-amd64 "")
+    $(dep_of linux-image-rt-amd64 bookworm-backports) $(dep_of linux-headers-rt-amd64 bookworm-backports)"
 
 pkgs="build-essential make gcc bc kmod xz-utils zstd cpio busybox-static debootstrap
       qemu-system-x86 python3 python3-matplotlib python3-pytest prometheus
       bpftrace linux-perf clang libclang-rt-14-dev
       dpkg-dev debhelper dh-dkms dkms fakeroot lintian
-      $img61 $hdr61 $img612 $hdr612"
+      $img61 $hdr61 $img612 $hdr612 $rt"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -103,8 +109,10 @@ kimg=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-
 khdr=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-headers-amd64 |
 	awk '/Depends: linux-headers-/ { print $2; exit }')
 [ -n "$kimg" ] && [ -n "$khdr" ] || { echo "deps: no kernel in trixie-backports" >&2; exit 1; }
+krt=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-image-rt-amd64 linux-headers-rt-amd64 |
+	awk '/Depends: linux-(image|headers)-[0-9]/ { print $2 }')
 missing=""
-for p in make gcc kmod xz-utils zstd initramfs-tools dkms python3-matplotlib "$kimg" "$khdr"; do
+for p in make gcc kmod xz-utils zstd initramfs-tools dkms python3-matplotlib "$kimg" "$khdr" $krt; do
 	in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing="$missing $p"
 done
