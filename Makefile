@@ -7,6 +7,8 @@
 #   make uninstall       remove what install wrote (same KDIR=, PREFIX=)
 #   make test            unit, fuzz (1 min) and VM tests on every installed Debian kernel
 #   make fuzz            the parser fuzzers, FUZZ_TIME seconds each (default 20)
+#   make test-stress     SMP stress on 4 vCPUs, STRESS (10) times make test's
+#   make test-rt         VM tests on the PREEMPT_RT kernels
 #   make demo            the three kernel-thread measurements in a VM
 #   make bench           overhead benchmark under QEMU -icount (bench-short: quick)
 #   make deps            install what the above need (Debian packages, root)
@@ -66,6 +68,28 @@ fuzz:
 
 vm: vm-stage
 	tests/vm/run.sh
+
+# SMP stress (tests/vm/stress/85-stress.sh) on 4 vCPUs: make test runs it
+# once per kernel; test-stress with STRESS times the iterations (default
+# 10).  test-rt: the VM suite and the stress on the PREEMPT_RT kernels
+# (scripts/kernels.sh list --rt), which make test leaves out.
+STRESS_RUN = KS_VM_SCENARIOS=$(CURDIR)/tests/vm/stress tests/vm/run.sh --smp 4
+RT_KVERS = $(shell scripts/kernels.sh list --rt)
+
+vm-stress: vm-stage
+	KS_VM_SCENARIO_TIMEOUT=300 $(STRESS_RUN)
+
+test-stress: deps-check vm-stage
+	KS_VM_SCENARIO_TIMEOUT=$$((300 * $(or $(STRESS),10))) KS_VM_TIMEOUT=$$((400 * $(or $(STRESS),10))) \
+		KS_VM_APPEND=ks.stress=$(or $(STRESS),10) $(STRESS_RUN)
+
+test-rt: deps-check
+	@test -n "$(RT_KVERS)" || { echo "no PREEMPT_RT kernel: run 'make deps'" >&2; exit 1; }
+	@$(MAKE) -s -j2 vm-stage KVERS="$(RT_KVERS)"
+	KSTATS_KERNELS=rt tests/vm/run.sh
+	KSTATS_KERNELS=rt KS_VM_SCENARIO_TIMEOUT=300 $(STRESS_RUN)
+
+.PHONY: vm-stress test-stress test-rt
 
 test: deps-check
 	./tests/run-all.sh

@@ -5,7 +5,9 @@
 # to the same.  A suite that fails without a 'not ok' line counts as one
 # failure, so a crash never passes silently.  Last line: N passed, N failed.
 #
-#   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm bench (default: all)
+#   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm stress bench (default: all)
+#                                   stress: tests/vm/stress on 4 vCPUs,
+#                                   with the modules vm staged
 #                                   deb: the packages in clean Debian roots
 #                                   (make deb-test, about 8 minutes): only by name
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,7 +40,7 @@ suite() { # name command...
 	failed=$((failed + f))
 }
 
-suites=${*:-unit fuzz cli plots vm bench}
+suites=${*:-unit fuzz cli plots vm stress bench}
 for s in $suites; do
 	case $s in
 	unit)	suite unit make -s -C tests/unit run ;;
@@ -46,6 +48,8 @@ for s in $suites; do
 	cli)	[ -f tests/cli/Makefile ] && suite cli make -s -C tests/cli run ;;
 	plots)	[ -d plots/tests ] && suite plots /usr/bin/python3 -m pytest -q -rA -p no:cacheprovider plots/tests ;;
 	vm)	suite vm make -s -j2 vm ;;
+	stress)	suite stress env KS_VM_SCENARIOS="$top/tests/vm/stress" KS_VM_SCENARIO_TIMEOUT=300 \
+			tests/vm/run.sh --smp 4 ;;
 	bench)	suite bench tests/bench-check.sh ;;
 	deb)	suite deb make -s deb-test ;;
 	*)	echo "run-all: unknown suite '$s'" >&2; exit 2 ;;
