@@ -21,7 +21,7 @@ const char *ks_root(void)
 {
 	const char *r = getenv("KSTATS_DEBUGFS");
 
-	return r && *r ? r : KS_DEBUGFS_DEFAULT;
+	return r && *r ? r : KSTATS_DEBUGFS_DEFAULT;
 }
 
 /* Whether a debugfs is mounted on @dir, from /proc/self/mounts. */
@@ -73,7 +73,7 @@ int ks_ctl_ready(char *err, size_t errlen)
 }
 
 /* Compiler clones of @name in kallsyms ("NAME.constprop.0"), up to @len. */
-static void ks_find_clones(const char *name, char *out, size_t len)
+static void ks_kallsyms_clones(const char *name, char *out, size_t len)
 {
 	const char *path = getenv("KSTATS_KALLSYMS");
 	size_t nlen = strlen(name), used = 0;
@@ -122,7 +122,7 @@ static void ks_explain(int e, const char *file, const char *cmd, char *err,
 				 strcmp(file, "_control") ? file : name);
 			break;
 		}
-		ks_find_clones(sym, clones, sizeof(clones));
+		ks_kallsyms_clones(sym, clones, sizeof(clones));
 		if (*clones)
 			snprintf(err, errlen,
 				 "'%s': no function '%s' to attach to, but the compiler made clones of it: %s; trace those with --clones yes (or give a clone's full name)",
@@ -204,7 +204,7 @@ int ks_ctl_cmd(const char *file, const char *cmd, char *err, size_t errlen)
 	return 0;
 }
 
-char *ks_read_file(const char *path, size_t *len)
+char *ks_text_read(const char *path, size_t *len)
 {
 	size_t cap = 65536, used = 0;
 	char *buf = malloc(cap), *nb;

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#define KS_DEBUGFS_DEFAULT	"/sys/kernel/debug/kstats"
+#define KSTATS_DEBUGFS_DEFAULT	"/sys/kernel/debug/kstats"
 
 /**
  * ks_root() - the kstats debugfs directory ($KSTATS_DEBUGFS or the default)
@@ -38,12 +38,12 @@ int ks_ctl_ready(char *err, size_t errlen);
 int ks_ctl_cmd(const char *file, const char *cmd, char *err, size_t errlen);
 
 /**
- * ks_read_file() - whole contents of a file (debugfs files report size 0)
+ * ks_text_read() - whole contents of a file (debugfs files report size 0)
  * @path: file
  * @len:  if not NULL, the length read
  *
  * Return: a NUL-terminated malloc'ed buffer, or NULL with errno set.
  */
-char *ks_read_file(const char *path, size_t *len);
+char *ks_text_read(const char *path, size_t *len);
 
 #endif /* KS_CTL_H */

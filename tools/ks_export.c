@@ -8,7 +8,7 @@
 #include "ks_export.h"
 
 /* CSV rows of one histogram; @cpu < 0 for the merge. */
-static void ks_csv_rows(FILE *f, const struct ks_node *node,
+static void ks_csv_rows(FILE *f, const struct ks_view *node,
 			const struct kstats_slot *slots, long cpu)
 {
 	__u64 total = kstats_total(slots, node->nr_slots), seen = 0;
@@ -32,7 +32,7 @@ static void ks_csv_rows(FILE *f, const struct ks_node *node,
 	}
 }
 
-int ks_export_csv(FILE *f, struct ks_node *const *nodes, int n,
+int ks_export_csv(FILE *f, struct ks_view *const *nodes, int n,
 		  unsigned int flags)
 {
 	__u32 c;
@@ -81,7 +81,7 @@ static void ks_prom_value(FILE *f, __u64 v, int seconds)
 }
 
 /* The labels {function="...",cpu="..."} with an optional le. */
-static void ks_prom_labels(FILE *f, const struct ks_node *node, long cpu)
+static void ks_prom_labels(FILE *f, const struct ks_view *node, long cpu)
 {
 	fputs("{function=\"", f);
 	ks_prom_label(f, node->name);
@@ -93,7 +93,7 @@ static void ks_prom_labels(FILE *f, const struct ks_node *node, long cpu)
 
 /* One series: buckets, +Inf, _sum and _count of @slots. */
 static void ks_prom_series(FILE *f, const char *metric,
-			   const struct ks_node *node,
+			   const struct ks_view *node,
 			   const struct kstats_slot *slots, long cpu,
 			   unsigned int flags, int seconds)
 {
@@ -126,7 +126,7 @@ static void ks_prom_series(FILE *f, const char *metric,
 	fprintf(f, "} %llu\n", (unsigned long long)seen);
 }
 
-int ks_export_prometheus(FILE *f, struct ks_node *const *nodes, int n,
+int ks_export_prometheus(FILE *f, struct ks_view *const *nodes, int n,
 			 unsigned int flags)
 {
 	static const struct {
@@ -156,7 +156,7 @@ int ks_export_prometheus(FILE *f, struct ks_node *const *nodes, int n,
 
 		head = 0;
 		for (i = 0; i < n; i++) {
-			const struct ks_node *node = nodes[i];
+			const struct ks_view *node = nodes[i];
 
 			if (strcmp(node->unit, fam[k].unit))
 				continue;

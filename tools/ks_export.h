@@ -26,7 +26,7 @@
  *
  * Return: 0, or -1 on a write error.
  */
-int ks_export_csv(FILE *f, struct ks_node *const *nodes, int n,
+int ks_export_csv(FILE *f, struct ks_view *const *nodes, int n,
 		  unsigned int flags);
 
 /**
@@ -43,7 +43,7 @@ int ks_export_csv(FILE *f, struct ks_node *const *nodes, int n,
  *
  * Return: 0, or -1 on a write error.
  */
-int ks_export_prometheus(FILE *f, struct ks_node *const *nodes, int n,
+int ks_export_prometheus(FILE *f, struct ks_view *const *nodes, int n,
 			 unsigned int flags);
 
 #endif /* KS_EXPORT_H */

@@ -71,7 +71,7 @@ static void ks_print_cells(FILE *f, const char *const *cells, int n, int w)
 	fputc('\n', f);
 }
 
-void ks_print_summary(FILE *f, const struct ks_node *node)
+void ks_print_summary(FILE *f, const struct ks_view *node)
 {
 	static const char * const head[] = { "samples", "missed", "min", "avg", "max" };
 	char cells[KSTATS_NR_PCT][32];
@@ -129,7 +129,7 @@ void ks_print_summary(FILE *f, const struct ks_node *node)
 	}
 }
 
-void ks_print_cpu_table(FILE *f, const struct ks_node *node)
+void ks_print_cpu_table(FILE *f, const struct ks_view *node)
 {
 	int k, w = ks_value_width(node->unit);
 	__u64 pct[KSTATS_NR_PCT];
@@ -176,7 +176,7 @@ static int ks_digits(__u64 v)
 	return n;
 }
 
-void ks_print_hist(FILE *f, const struct ks_node *node,
+void ks_print_hist(FILE *f, const struct ks_view *node,
 		   const struct kstats_slot *slots, int log2)
 {
 	__u32 ovf = kstats_overflow_slot(node->bits, node->buckets);
@@ -276,7 +276,7 @@ static void ks_fmt_change(char *buf, size_t len, __u64 v, __u64 base)
  * samples above them: such tails are single events, not a distribution.
  */
 static void ks_note_thin_tails(FILE *f, int markdown,
-			       struct ks_node *const *nodes,
+			       struct ks_view *const *nodes,
 			       const char *const *labels, int n)
 {
 	int i, k, notes = 0;
@@ -305,7 +305,7 @@ static void ks_note_thin_tails(FILE *f, int markdown,
 	}
 }
 
-void ks_print_compare(FILE *f, struct ks_node *const *nodes,
+void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 		      const char *const *labels, int n, int markdown)
 {
 	char val[64][KS_CMP_COLS][32], chg[64][KS_CMP_COLS][32];

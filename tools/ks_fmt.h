@@ -60,14 +60,14 @@ int ks_value_width(const char *unit);
  * @f:    output
  * @node: node
  */
-void ks_print_summary(FILE *f, const struct ks_node *node);
+void ks_print_summary(FILE *f, const struct ks_view *node);
 
 /**
  * ks_print_cpu_table() - one line of count and percentiles per CPU
  * @f:    output
  * @node: node
  */
-void ks_print_cpu_table(FILE *f, const struct ks_node *node);
+void ks_print_cpu_table(FILE *f, const struct ks_view *node);
 
 /**
  * ks_print_hist() - "lo -> hi : count |****|" bars of @slots
@@ -79,7 +79,7 @@ void ks_print_cpu_table(FILE *f, const struct ks_node *node);
  * Slots from the first to the last non-empty one are shown; a run of
  * three or more empty slots is shown as one line.
  */
-void ks_print_hist(FILE *f, const struct ks_node *node,
+void ks_print_hist(FILE *f, const struct ks_view *node,
 		   const struct kstats_slot *slots, int log2);
 
 /**
@@ -91,7 +91,7 @@ void ks_print_hist(FILE *f, const struct ks_node *node,
  * @n:        number of nodes
  * @markdown: a Markdown table instead of aligned plain text
  */
-void ks_print_compare(FILE *f, struct ks_node *const *nodes,
+void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 		      const char *const *labels, int n, int markdown);
 
 #endif /* KS_FMT_H */

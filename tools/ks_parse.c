@@ -124,7 +124,7 @@ static int ks_split(char *line, char **tok)
 	return n;
 }
 
-int ks_node_setup(struct ks_node *node, __u32 bits, __u32 buckets)
+int ks_view_setup(struct ks_view *node, __u32 bits, __u32 buckets)
 {
 	if (bits > KSTATS_BITS_MAX || buckets < 1 ||
 	    buckets > kstats_max_buckets(bits))
@@ -139,7 +139,7 @@ int ks_node_setup(struct ks_node *node, __u32 bits, __u32 buckets)
 	return node->total ? 0 : -1;
 }
 
-struct kstats_slot *ks_node_cpu(struct ks_node *node, __u32 cpu)
+struct kstats_slot *ks_view_cpu(struct ks_view *node, __u32 cpu)
 {
 	struct ks_cpu *c;
 	__u32 i;
@@ -165,7 +165,7 @@ struct kstats_slot *ks_node_cpu(struct ks_node *node, __u32 cpu)
 	return c[i].slots;
 }
 
-void ks_node_free(struct ks_node *node)
+void ks_view_free(struct ks_view *node)
 {
 	__u32 i;
 
@@ -194,7 +194,7 @@ __u64 ks_slots_sum(const struct kstats_slot *slots, __u32 n)
 }
 
 /* Line 1: "# kstats NAME key=value...". */
-static int ks_parse_head(struct ks_parser *ps, struct ks_node *node,
+static int ks_parse_head(struct ks_parser *ps, struct ks_view *node,
 			 char **tok, int ntok)
 {
 	int i;
@@ -261,14 +261,14 @@ static int ks_parse_head(struct ks_parser *ps, struct ks_node *node,
 			       node->buckets, node->bits);
 	if (!ps->have_unit)
 		strcpy(node->unit, strcmp(node->clock, "tsc") ? "ns" : "cycles");
-	if (ks_node_setup(node, node->bits, node->buckets))
+	if (ks_view_setup(node, node->bits, node->buckets))
 		return ks_fail(ps, ps->line, "out of memory");
 	ps->have_head = 1;
 	return 0;
 }
 
 /* Line 2: "# samples N missed N min N avg N max N floor N". */
-static int ks_parse_samples(struct ks_parser *ps, struct ks_node *node,
+static int ks_parse_samples(struct ks_parser *ps, struct ks_view *node,
 			    char **tok, int ntok)
 {
 	static const char * const keys[] = {
@@ -297,7 +297,7 @@ static int ks_parse_samples(struct ks_parser *ps, struct ks_node *node,
 }
 
 /* "# clamped N: ...": calls recorded as 0 because the clock stepped back. */
-static int ks_parse_clamped(struct ks_parser *ps, struct ks_node *node,
+static int ks_parse_clamped(struct ks_parser *ps, struct ks_view *node,
 			    char **tok, int ntok)
 {
 	size_t n = ntok > 2 ? strlen(tok[2]) : 0;
@@ -311,7 +311,7 @@ static int ks_parse_clamped(struct ks_parser *ps, struct ks_node *node,
 }
 
 /* Line 3: "# percentiles p10 N ... precision_ppm P estimate WORD". */
-static int ks_parse_pct(struct ks_parser *ps, struct ks_node *node,
+static int ks_parse_pct(struct ks_parser *ps, struct ks_view *node,
 			char **tok, int ntok)
 {
 	int i, k, seen = 0;
@@ -347,7 +347,7 @@ static int ks_parse_pct(struct ks_parser *ps, struct ks_node *node,
 }
 
 /* "slot S CPU c count N avg N p F n N" or "slot S CPUS n ...". */
-static int ks_parse_row(struct ks_parser *ps, struct ks_node *node,
+static int ks_parse_row(struct ks_parser *ps, struct ks_view *node,
 			char **tok, int ntok)
 {
 	struct ks_row r = { .line = ps->line };
@@ -415,10 +415,10 @@ static int ks_parse_row(struct ks_parser *ps, struct ks_node *node,
 /*
  * Put one row's count and count * avg into @sl, refusing duplicates.  An
  * avg outside its slot (a read that raced an update; KS_PARSE_STRICT
- * reports it) is kept inside the slot bounds, as ks_node_delta() does,
+ * reports it) is kept inside the slot bounds, as ks_view_delta() does,
  * so that what was read can be saved and read back as a snapshot.
  */
-static int ks_fill_slot(struct ks_parser *ps, struct ks_node *node,
+static int ks_fill_slot(struct ks_parser *ps, struct ks_view *node,
 			struct kstats_slot *sl, const struct ks_row *r)
 {
 	__u64 lo = kstats_slot_lo(r->slot, node->bits);
@@ -435,7 +435,7 @@ static int ks_fill_slot(struct ks_parser *ps, struct ks_node *node,
 }
 
 /* Build the per-CPU and merged histograms from the rows. */
-static int ks_build(struct ks_parser *ps, struct ks_node *node)
+static int ks_build(struct ks_parser *ps, struct ks_view *node)
 {
 	int have_cpus_rows = 0;
 	size_t i;
@@ -456,7 +456,7 @@ static int ks_build(struct ks_parser *ps, struct ks_node *node)
 				return -1;
 			continue;
 		}
-		sl = ks_node_cpu(node, (__u32)r->cpu);
+		sl = ks_view_cpu(node, (__u32)r->cpu);
 		if (!sl)
 			return ks_fail(ps, r->line, "out of memory");
 		if (ks_fill_slot(ps, node, &sl[r->slot], r))
@@ -481,7 +481,7 @@ static int ks_build(struct ks_parser *ps, struct ks_node *node)
  * strictly ascending order.  The module prints CPU after CPU, then the
  * CPUS rows; rows interleaved slot by slot read the same.
  */
-static int ks_check_order(struct ks_parser *ps, struct ks_node *node)
+static int ks_check_order(struct ks_parser *ps, struct ks_view *node)
 {
 	long *last = malloc((node->nr_cpus + 1) * sizeof(*last));
 	size_t i;
@@ -528,7 +528,7 @@ static int ks_check_order(struct ks_parser *ps, struct ks_node *node)
 }
 
 /* The n and p columns: cumulative count and fraction of each histogram. */
-static int ks_check_cumulative(struct ks_parser *ps, struct ks_node *node)
+static int ks_check_cumulative(struct ks_parser *ps, struct ks_view *node)
 {
 	size_t i;
 	__u32 c;
@@ -558,7 +558,7 @@ static int ks_check_cumulative(struct ks_parser *ps, struct ks_node *node)
 }
 
 /* CPU rows add up to the CPUS rows, counts and means. */
-static int ks_check_merge(struct ks_parser *ps, struct ks_node *node)
+static int ks_check_merge(struct ks_parser *ps, struct ks_view *node)
 {
 	__u32 s, c;
 
@@ -585,7 +585,7 @@ static int ks_check_merge(struct ks_parser *ps, struct ks_node *node)
 }
 
 /* Header figures against the rows. */
-static int ks_check_header(struct ks_parser *ps, struct ks_node *node)
+static int ks_check_header(struct ks_parser *ps, struct ks_view *node)
 {
 	__u64 total = kstats_total(node->total, node->nr_slots);
 	__u64 pct[KSTATS_NR_PCT];
@@ -634,7 +634,7 @@ static int ks_check_header(struct ks_parser *ps, struct ks_node *node)
 }
 
 int ks_parse_text(const char *text, const char *src, unsigned int flags,
-		  struct ks_node *node, char *err, size_t errlen)
+		  struct ks_view *node, char *err, size_t errlen)
 {
 	struct ks_parser ps = {
 		.src = src, .flags = flags, .err = err, .errlen = errlen,
@@ -719,12 +719,12 @@ out:
 	free(ps.rows);
 	free(copy);
 	if (ret)
-		ks_node_free(node);
+		ks_view_free(node);
 	return ret;
 }
 
-int ks_node_delta(struct ks_node *out, const struct ks_node *cur,
-		  const struct ks_node *prev)
+int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
+		  const struct ks_view *prev)
 {
 	int reset = 0;
 	__u32 c, s;
@@ -739,7 +739,7 @@ int ks_node_delta(struct ks_node *out, const struct ks_node *cur,
 
 	*out = *cur;
 	out->symbols = NULL;
-	if (ks_node_setup(out, cur->bits, cur->buckets))
+	if (ks_view_setup(out, cur->bits, cur->buckets))
 		return -1;
 	out->symbols = strdup(cur->symbols ? cur->symbols : "");
 	if (!out->symbols)
@@ -783,7 +783,7 @@ int ks_node_delta(struct ks_node *out, const struct ks_node *cur,
 			if (mean > hi)
 				mean = hi;
 			if (!d) {
-				d = ks_node_cpu(out, cur->cpus[c].cpu);
+				d = ks_view_cpu(out, cur->cpus[c].cpu);
 				if (!d)
 					goto nomem;
 			}
@@ -806,6 +806,6 @@ int ks_node_delta(struct ks_node *out, const struct ks_node *cur,
 	out->has_pct = 1;
 	return reset;
 nomem:
-	ks_node_free(out);
+	ks_view_free(out);
 	return -1;
 }

@@ -3,7 +3,7 @@
  * ks_parse: the one reader of /sys/kernel/debug/kstats/NAME (docs/format.md).
  *
  * A node, whether read from debugfs, from a captured text file or from a
- * snapshot, ends up in a struct ks_node: the header figures, the merged
+ * snapshot, ends up in a struct ks_view: the header figures, the merged
  * ("CPUS") histogram and one histogram per CPU that has samples.  Slot
  * bounds always come from include/kstats/hist.h.
  */
@@ -33,10 +33,11 @@ struct ks_cpu {
 };
 
 /*
- * One node.  Slot sums are count * avg as printed by the module, so the
+ * What a reader knows of one node (the module's own is struct ks_node).
+ * Slot sums are count * avg as printed by the module, so the
  * mean of every slot is exactly the printed avg.
  */
-struct ks_node {
+struct ks_view {
 	struct ks_meta meta;
 	char name[KS_NAME_MAX];
 	char attach[KS_WORD_MAX];	/* backend: kretprobe, fprobe, ... */
@@ -67,7 +68,7 @@ struct ks_node {
  * @text:  NUL-terminated node text
  * @src:   name used in error messages (file or node path)
  * @flags: 0 or KS_PARSE_STRICT
- * @node:  filled on success (free with ks_node_free())
+ * @node:  filled on success (free with ks_view_free())
  * @err:   on failure, "SRC:LINE: what is wrong"
  * @errlen: size of @err
  *
@@ -79,35 +80,35 @@ struct ks_node {
  * Return: 0 on success, -1 on failure.
  */
 int ks_parse_text(const char *text, const char *src, unsigned int flags,
-		  struct ks_node *node, char *err, size_t errlen);
+		  struct ks_view *node, char *err, size_t errlen);
 
 /**
- * ks_node_setup() - start an empty node with a slot layout
+ * ks_view_setup() - start an empty node with a slot layout
  * @node:    node to initialise (any previous content is dropped, not freed)
  * @bits:    fractional bits
  * @buckets: power-of-two ranges
  *
  * Return: 0, or -1 when out of memory or the layout is invalid.
  */
-int ks_node_setup(struct ks_node *node, __u32 bits, __u32 buckets);
+int ks_view_setup(struct ks_view *node, __u32 bits, __u32 buckets);
 
 /**
- * ks_node_cpu() - histogram of one CPU, created empty on first use
- * @node: node set up with ks_node_setup()
+ * ks_view_cpu() - histogram of one CPU, created empty on first use
+ * @node: node set up with ks_view_setup()
  * @cpu:  CPU number
  *
  * Return: the CPU's nr_slots slots, or NULL when out of memory.
  */
-struct kstats_slot *ks_node_cpu(struct ks_node *node, __u32 cpu);
+struct kstats_slot *ks_view_cpu(struct ks_view *node, __u32 cpu);
 
 /**
- * ks_node_free() - release what a node owns
+ * ks_view_free() - release what a node owns
  * @node: node (may be zeroed or half built)
  */
-void ks_node_free(struct ks_node *node);
+void ks_view_free(struct ks_view *node);
 
 /**
- * ks_node_delta() - histogram of what happened between two reads
+ * ks_view_delta() - histogram of what happened between two reads
  * @out:  set up here; @cur's header strings, counts @cur - @prev
  * @cur:  later read
  * @prev: earlier read of the same node
@@ -118,8 +119,8 @@ void ks_node_free(struct ks_node *node);
  * Return: 0, 1 when a reset was detected, -1 on error (layouts differ,
  * out of memory).
  */
-int ks_node_delta(struct ks_node *out, const struct ks_node *cur,
-		  const struct ks_node *prev);
+int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
+		  const struct ks_view *prev);
 
 /**
  * ks_slots_sum() - sum of all values in @n slots (count * mean per slot)

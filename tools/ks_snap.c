@@ -41,7 +41,7 @@ static void ks_json_str(FILE *f, const char *s)
 }
 
 /* Write one slot object; @cpu < 0 for the merged ("total") list. */
-static void ks_json_slot(FILE *f, const struct ks_node *node, __u32 s,
+static void ks_json_slot(FILE *f, const struct ks_view *node, __u32 s,
 			 const struct kstats_slot *sl, long cpu, int last)
 {
 	fprintf(f, "      { \"slot\": %u, \"lo\": %llu, \"hi\": %llu, ", s,
@@ -69,7 +69,7 @@ static void ks_json_kv(FILE *f, int indent, const char *key, const char *v,
 	fputs(last ? "\n" : ",\n", f);
 }
 
-int ks_snap_write(FILE *f, const struct ks_node *node)
+int ks_snap_write(FILE *f, const struct ks_view *node)
 {
 	const char *sym = node->symbols ? node->symbols : "";
 	__u32 c, s, left;
@@ -601,7 +601,7 @@ static int ks_jreq_str(struct ks_schema *sc, const struct ks_jv *obj,
 }
 
 /* One list of slot objects: "slots" (per CPU) or "total". */
-static int ks_snap_slots(struct ks_schema *sc, struct ks_node *node,
+static int ks_snap_slots(struct ks_schema *sc, struct ks_view *node,
 			 const struct ks_jv *arr, int per_cpu)
 {
 	const char *what = per_cpu ? "node.slots" : "node.total";
@@ -643,7 +643,7 @@ static int ks_snap_slots(struct ks_schema *sc, struct ks_node *node,
 			return ks_sfail(sc, o, path, "out of order or duplicate (sorted by cpu, then slot)");
 		last_cpu = cpu;
 		last_slot = slot;
-		dst = per_cpu ? ks_node_cpu(node, cpu) : node->total;
+		dst = per_cpu ? ks_view_cpu(node, cpu) : node->total;
 		if (!dst)
 			return ks_sfail(sc, o, path, "out of memory");
 		if (__builtin_mul_overflow(count, avg, &dst[slot].sum))
@@ -655,7 +655,7 @@ static int ks_snap_slots(struct ks_schema *sc, struct ks_node *node,
 
 /* The optional "filters" object: pid, tgid, comm, cpus, each when set. */
 static int ks_snap_filters(struct ks_schema *sc, const struct ks_jv *nd,
-			   struct ks_node *node)
+			   struct ks_view *node)
 {
 	const struct ks_jv *fl = ks_jget(nd, "filters");
 	__u32 v;
@@ -682,7 +682,7 @@ static int ks_snap_filters(struct ks_schema *sc, const struct ks_jv *nd,
 
 /* Map the tree of a whole document onto @node. */
 static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
-			struct ks_node *node)
+			struct ks_view *node)
 {
 	const struct ks_jv *v, *meta, *nd, *pct, *slots, *total;
 	char attach[KS_WORD_MAX];
@@ -724,7 +724,7 @@ static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
 	if (buckets < 1 || buckets > kstats_max_buckets(bits))
 		return ks_sfail(sc, ks_jget(nd, "buckets"), "node.buckets",
 				"%u out of range for bits=%u", buckets, bits);
-	if (ks_node_setup(node, bits, buckets))
+	if (ks_view_setup(node, bits, buckets))
 		return ks_sfail(sc, nd, "node", "out of memory");
 	strcpy(node->attach, attach);
 	node->sample = 1;
@@ -799,7 +799,7 @@ static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
 	return 0;
 }
 
-int ks_snap_read(const char *text, const char *src, struct ks_node *node,
+int ks_snap_read(const char *text, const char *src, struct ks_view *node,
 		 char *err, size_t errlen)
 {
 	struct ks_jparser jp = {
@@ -826,6 +826,6 @@ int ks_snap_read(const char *text, const char *src, struct ks_node *node,
 out:
 	ks_jfree(&root);
 	if (ret)
-		ks_node_free(node);
+		ks_view_free(node);
 	return ret;
 }

@@ -21,19 +21,19 @@
  *
  * Return: 0, or -1 on a write error (errno set).
  */
-int ks_snap_write(FILE *f, const struct ks_node *node);
+int ks_snap_write(FILE *f, const struct ks_view *node);
 
 /**
  * ks_snap_read() - parse a snapshot document
  * @text:   NUL-terminated JSON text
  * @src:    name for error messages
- * @node:   filled on success (free with ks_node_free())
+ * @node:   filled on success (free with ks_view_free())
  * @err:    on failure, "SRC:LINE: what is wrong" or "SRC: FIELD: ..."
  * @errlen: size of @err
  *
  * Return: 0 or -1.
  */
-int ks_snap_read(const char *text, const char *src, struct ks_node *node,
+int ks_snap_read(const char *text, const char *src, struct ks_view *node,
 		 char *err, size_t errlen);
 
 #endif /* KS_SNAP_H */

@@ -154,7 +154,7 @@ static void ks_usage(FILE *f)
 	      "  compare A B [C...]            compare snapshots (--markdown)\n"
 	      "  export --json|--csv|--prometheus [NAME] [-f FILE]\n"
 	      "  check NAME | -f FILE          verify node text or a snapshot\n"
-	      "Environment: KSTATS_DEBUGFS (default " KS_DEBUGFS_DEFAULT ")\n", f);
+	      "Environment: KSTATS_DEBUGFS (default " KSTATS_DEBUGFS_DEFAULT ")\n", f);
 }
 
 /* Bad usage of @cmd: message, then exit 2. */
@@ -189,7 +189,7 @@ static void ks_meta_now(struct ks_meta *m, const char *label, time_t when)
 }
 
 /* Read the live node @name. */
-static int ks_load_live(const char *name, struct ks_node *node)
+static int ks_load_live(const char *name, struct ks_view *node)
 {
 	char path[4096], err[KS_ERR_MAX];
 	char *text;
@@ -204,7 +204,7 @@ static int ks_load_live(const char *name, struct ks_node *node)
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/%s", ks_root(), name);
-	text = ks_read_file(path, NULL);
+	text = ks_text_read(path, NULL);
 	if (!text) {
 		if (errno == ENOENT)
 			ks_err("no node named '%s' (kstats list shows them; kstats trace %s adds it)",
@@ -226,7 +226,7 @@ static int ks_load_live(const char *name, struct ks_node *node)
 }
 
 /* Read @path: a snapshot when it starts with '{', else node text. */
-static int ks_load_file(const char *path, unsigned int flags, struct ks_node *node)
+static int ks_load_file(const char *path, unsigned int flags, struct ks_view *node)
 {
 	char err[KS_ERR_MAX];
 	const char *p;
@@ -234,7 +234,7 @@ static int ks_load_file(const char *path, unsigned int flags, struct ks_node *no
 	char *text;
 	int ret;
 
-	text = ks_read_file(path, NULL);
+	text = ks_text_read(path, NULL);
 	if (!text) {
 		ks_err("%s: %s", path, errno == EILSEQ ? "binary data, not a snapshot" :
 		       strerror(errno));
@@ -263,7 +263,7 @@ static int ks_load_file(const char *path, unsigned int flags, struct ks_node *no
 
 /* A list of nodes from live names and files. */
 struct ks_set {
-	struct ks_node **nodes;
+	struct ks_view **nodes;
 	const char **srcs;
 	int n;
 };
@@ -272,7 +272,7 @@ struct ks_set {
 static int ks_set_add(struct ks_set *set, const char *src, int live,
 		      unsigned int flags)
 {
-	struct ks_node *node = calloc(1, sizeof(*node));
+	struct ks_view *node = calloc(1, sizeof(*node));
 	void *p;
 
 	if (!node)
@@ -286,7 +286,7 @@ static int ks_set_add(struct ks_set *set, const char *src, int live,
 		set->nodes = p;
 	p = p ? realloc(set->srcs, (set->n + 1) * sizeof(*set->srcs)) : NULL;
 	if (!p) {
-		ks_node_free(node);
+		ks_view_free(node);
 		free(node);
 		return -1;
 	}
@@ -302,7 +302,7 @@ static void ks_set_free(struct ks_set *set)
 	int i;
 
 	for (i = 0; i < set->n; i++) {
-		ks_node_free(set->nodes[i]);
+		ks_view_free(set->nodes[i]);
 		free(set->nodes[i]);
 	}
 	free(set->nodes);
@@ -504,7 +504,7 @@ static int cmd_list(int argc, char **argv)
 		return 1;
 	}
 	snprintf(path, sizeof(path), "%s/_control", ks_root());
-	text = ks_read_file(path, NULL);
+	text = ks_text_read(path, NULL);
 	if (!text) {
 		ks_err("%s: %s%s", path, strerror(errno),
 		       errno == EACCES || errno == EPERM ? ": kstats needs root" : "");
@@ -515,7 +515,7 @@ static int cmd_list(int argc, char **argv)
 	for (line = text; line && *line; line = next) {
 		char name[KS_META_MAX], backend[64], state[64], s1[32], s2[32];
 		char p50[32] = "-", p99[32] = "-";
-		struct ks_node node;
+		struct ks_view node;
 		__u64 samples, missed;
 
 		next = strchr(line, '\n');
@@ -529,7 +529,7 @@ static int cmd_list(int argc, char **argv)
 			char *nt;
 
 			snprintf(path, sizeof(path), "%s/%s", ks_root(), name);
-			nt = ks_read_file(path, NULL);
+			nt = ks_text_read(path, NULL);
 			if (nt && !ks_parse_text(nt, path, 0, &node, err, sizeof(err))) {
 				if (node.samples) {
 					ks_fmt_value(p50, sizeof(p50), node.pct[KSTATS_P50],
@@ -537,7 +537,7 @@ static int cmd_list(int argc, char **argv)
 					ks_fmt_value(p99, sizeof(p99), node.pct[KSTATS_P99],
 						     node.unit);
 				}
-				ks_node_free(&node);
+				ks_view_free(&node);
 			}
 			free(nt);
 		}
@@ -552,7 +552,7 @@ static int cmd_list(int argc, char **argv)
 }
 
 /* Print one node as show does. */
-static void ks_show_node(const struct ks_node *node, int per_cpu, long only_cpu,
+static void ks_show_node(const struct ks_view *node, int per_cpu, long only_cpu,
 			 int log2, int hist)
 {
 	__u32 c;
@@ -637,7 +637,7 @@ static int cmd_show(int argc, char **argv)
 }
 
 /* Write a snapshot of @node to @out ("-" for stdout), atomically. */
-static int ks_save_node(const struct ks_node *node, const char *out)
+static int ks_save_node(const struct ks_view *node, const char *out)
 {
 	char tmp[4096];
 	FILE *f;
@@ -661,7 +661,7 @@ static int ks_save_node(const struct ks_node *node, const char *out)
 }
 
 /* Default snapshot file name: NAME-LABEL.json or NAME-DATE.json. */
-static void ks_default_out(char *buf, size_t len, const struct ks_node *node)
+static void ks_default_out(char *buf, size_t len, const struct ks_view *node)
 {
 	char date[KS_WORD_MAX], *p;
 
@@ -691,7 +691,7 @@ static int cmd_save(int argc, char **argv)
 	};
 	const char *out = NULL, *label = NULL, *file = NULL;
 	char def[4096];
-	struct ks_node node;
+	struct ks_view node;
 	int opt, ret;
 
 	while ((opt = getopt_long(argc, argv, "o:f:h", lo, NULL)) != -1) {
@@ -725,12 +725,12 @@ static int cmd_save(int argc, char **argv)
 		out = def;
 	}
 	ret = ks_save_node(&node, out);
-	ks_node_free(&node);
+	ks_view_free(&node);
 	return ret ? 1 : 0;
 }
 
 /* Row name of a snapshot: its label, else the file name without .json. */
-static void ks_label_of(char *buf, size_t len, const struct ks_node *node,
+static void ks_label_of(char *buf, size_t len, const struct ks_view *node,
 			const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -791,7 +791,7 @@ static int cmd_compare(int argc, char **argv)
 	if (ret)
 		goto out;
 	for (i = 1; i < set.n; i++) {
-		const struct ks_node *a = set.nodes[0], *b = set.nodes[i];
+		const struct ks_view *a = set.nodes[0], *b = set.nodes[i];
 
 		if (a->bits != b->bits) {
 			ks_err("compare: %s has bits=%u but %s has bits=%u: their percentiles have different resolution; record both with the same --bits",
@@ -935,7 +935,7 @@ static int cmd_check(int argc, char **argv)
 	}
 	for (i = optind; i < argc; i++) {
 		char path[4096], err[KS_ERR_MAX], *text;
-		struct ks_node node;
+		struct ks_view node;
 
 		if (!ks_name_valid(argv[i]) || ks_ctl_ready(err, sizeof(err))) {
 			ks_err("%s", ks_name_valid(argv[i]) ? err : "bad node name");
@@ -943,7 +943,7 @@ static int cmd_check(int argc, char **argv)
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/%s", ks_root(), argv[i]);
-		text = ks_read_file(path, NULL);
+		text = ks_text_read(path, NULL);
 		if (!text) {
 			ks_err("%s: %s", path, strerror(errno));
 			ret = 1;
@@ -955,7 +955,7 @@ static int cmd_check(int argc, char **argv)
 		} else {
 			printf("ok %s: %llu samples, %u CPUs with samples\n", path,
 			       (unsigned long long)node.samples, node.nr_cpus);
-			ks_node_free(&node);
+			ks_view_free(&node);
 		}
 		free(text);
 	}
@@ -980,7 +980,7 @@ static void ks_on_signal(int sig)
 }
 
 /* Monotonic time in seconds. */
-static double ks_now(void)
+static double ks_mono_seconds(void)
 {
 	struct timespec ts;
 
@@ -993,7 +993,7 @@ static void ks_sleep_until(double t)
 {
 	double d;
 
-	while (!ks_stop && (d = t - ks_now()) > 0) {
+	while (!ks_stop && (d = t - ks_mono_seconds()) > 0) {
 		struct timespec ts = {
 			.tv_sec = (time_t)d,
 			.tv_nsec = (long)((d - (double)(time_t)d) * 1e9),
@@ -1034,7 +1034,7 @@ static int cmd_watch(int argc, char **argv)
 	const char *tick_cmd = NULL;
 	double interval = 1.0, t0, last, now;
 	long count = -1, it;
-	struct ks_node *prev;
+	struct ks_view *prev;
 	int opt, nn, i, hist = 0, ret = 0, w = 0;
 	char *end;
 
@@ -1087,7 +1087,7 @@ static int cmd_watch(int argc, char **argv)
 		printf(" %*s", w, kstats_pct_name[ks_watch_pct[i]]);
 	printf("\n");
 	fflush(stdout);
-	t0 = last = ks_now();
+	t0 = last = ks_mono_seconds();
 	for (it = 1; count < 0 || it <= count; it++) {
 		double secs;
 
@@ -1102,11 +1102,11 @@ static int cmd_watch(int argc, char **argv)
 			ks_sleep_until(t0 + (double)it * interval);
 			if (ks_stop)
 				break;
-			now = ks_now();
+			now = ks_mono_seconds();
 		}
 		secs = now - last;
 		for (i = 0; i < nn; i++) {
-			struct ks_node cur, d;
+			struct ks_view cur, d;
 			char buf[32];
 			int k, reset;
 
@@ -1114,10 +1114,10 @@ static int cmd_watch(int argc, char **argv)
 				ret = 1;
 				goto out;
 			}
-			reset = ks_node_delta(&d, &cur, &prev[i]);
+			reset = ks_view_delta(&d, &cur, &prev[i]);
 			if (reset < 0) {
 				ks_err("%s: the slot layout changed (node re-created?)", cur.name);
-				ks_node_free(&cur);
+				ks_view_free(&cur);
 				ret = 1;
 				goto out;
 			}
@@ -1132,8 +1132,8 @@ static int cmd_watch(int argc, char **argv)
 			printf("%s\n", reset ? "  (reset)" : "");
 			if (hist && d.samples)
 				ks_print_hist(stdout, &d, d.total, 0);
-			ks_node_free(&d);
-			ks_node_free(&prev[i]);
+			ks_view_free(&d);
+			ks_view_free(&prev[i]);
 			prev[i] = cur;
 		}
 		last = now;
@@ -1141,7 +1141,7 @@ static int cmd_watch(int argc, char **argv)
 	}
 out:
 	for (i = 0; i < nn; i++)
-		ks_node_free(&prev[i]);
+		ks_view_free(&prev[i]);
 	free(prev);
 	return ret;
 }
@@ -1235,7 +1235,7 @@ static int cmd_run(int argc, char **argv)
 
 	for (i = 0; i < nf; i++) {
 		const char *name = argv[optind + i];
-		struct ks_node node;
+		struct ks_view node;
 
 		if (!strncmp(name, "pcpu:", 5))
 			name += 5;
@@ -1255,7 +1255,7 @@ static int cmd_run(int argc, char **argv)
 			if (ks_save_node(&node, out))
 				ret = ret ? ret : 1;
 		}
-		ks_node_free(&node);
+		ks_view_free(&node);
 	}
 cleanup:
 	for (i = 0; i < traced; i++) {

@@ -8,7 +8,7 @@
  *                                          independent consistency checks,
  *                                          snapshot round trip
  *   test_parse --builtin HAND.txt          broken variants of a good node
- *   test_parse --delta OLD NEW EXPECTED    ks_node_delta(NEW, OLD) == EXPECTED
+ *   test_parse --delta OLD NEW EXPECTED    ks_view_delta(NEW, OLD) == EXPECTED
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -101,7 +101,7 @@ static int raw_scan(const char *text, char *why, size_t len)
 }
 
 /* Whether two nodes hold the same figures and slots. */
-static int same_node(const struct ks_node *a, const struct ks_node *b,
+static int same_node(const struct ks_view *a, const struct ks_view *b,
 		     char *why, size_t len)
 {
 	__u32 c, s;
@@ -145,14 +145,14 @@ static int same_node(const struct ks_node *a, const struct ks_node *b,
 static void test_fixture(const char *path)
 {
 	char err[1024], why[256] = "", *text, *json = NULL;
-	struct ks_node node, back;
+	struct ks_view node, back;
 	__u64 pct[KSTATS_NR_PCT];
 	size_t jlen = 0;
 	int ok, k;
 	__u32 c, s;
 	FILE *f;
 
-	text = ks_read_file(path, NULL);
+	text = ks_text_read(path, NULL);
 	check(text != NULL, "%s: readable", path);
 	if (!text)
 		return;
@@ -200,11 +200,11 @@ static void test_fixture(const char *path)
 			check(ok, "%s: snapshot round trip keeps every figure and slot", path);
 			if (!ok)
 				diag(why);
-			ks_node_free(&back);
+			ks_view_free(&back);
 		}
 	}
 	free(json);
-	ks_node_free(&node);
+	ks_view_free(&node);
 	free(text);
 }
 
@@ -226,7 +226,7 @@ static void broken(const char *text, const char *what, const char *from,
 		   const char *to, const char *msg, int lenient_ok)
 {
 	char err[1024];
-	struct ks_node node;
+	struct ks_view node;
 	char *bad = subst(text, from, to);
 	int r;
 
@@ -236,13 +236,13 @@ static void broken(const char *text, const char *what, const char *from,
 	}
 	r = ks_parse_text(bad, "bad.txt", KS_PARSE_STRICT, &node, err, sizeof(err));
 	if (!r)
-		ks_node_free(&node);
+		ks_view_free(&node);
 	check(r && strstr(err, msg), "strict parse rejects %s", what);
 	if (!r || !strstr(err, msg))
 		diag(r ? err : "accepted");
 	r = ks_parse_text(bad, "bad.txt", 0, &node, err, sizeof(err));
 	if (!r)
-		ks_node_free(&node);
+		ks_view_free(&node);
 	check((!r) == lenient_ok, "lenient parse %s %s", lenient_ok ? "accepts" : "rejects", what);
 	if ((!r) != lenient_ok)
 		diag(r ? err : "accepted");
@@ -254,7 +254,7 @@ static void bad_snap(const char *json, const char *what, const char *from,
 		     const char *to, const char *msg)
 {
 	char err[1024];
-	struct ks_node node;
+	struct ks_view node;
 	char *bad = subst(json, from, to);
 	int r;
 
@@ -264,7 +264,7 @@ static void bad_snap(const char *json, const char *what, const char *from,
 	}
 	r = ks_snap_read(bad, "bad.json", &node, err, sizeof(err));
 	if (!r)
-		ks_node_free(&node);
+		ks_view_free(&node);
 	check(r && strstr(err, msg), "snapshot reader rejects %s", what);
 	if (!r || !strstr(err, msg))
 		diag(r ? err : "accepted");
@@ -274,8 +274,8 @@ static void bad_snap(const char *json, const char *what, const char *from,
 /* Broken variants of a known-good node and snapshot. */
 static void test_builtin(const char *path)
 {
-	char err[1024], *text = ks_read_file(path, NULL), *json = NULL, *extra;
-	struct ks_node node;
+	char err[1024], *text = ks_text_read(path, NULL), *json = NULL, *extra;
+	struct ks_view node;
 	size_t jlen = 0, cut;
 	int all, r;
 	FILE *f;
@@ -330,7 +330,7 @@ static void test_builtin(const char *path)
 			"slot 44   CPUS 2    count        1  avg      200  p 0.923077  n       12\n"
 			"slot 63   CPU  1    count        1  avg     1000  p 1.000000  n        4\n"
 			"slot 63   CPUS 2    count        1  avg     1000  p 1.000000  n       13\n";
-		struct ks_node a, b;
+		struct ks_view a, b;
 		char why[256] = "";
 
 		r = ks_parse_text(inter, "inter.txt", KS_PARSE_STRICT, &a, err, sizeof(err));
@@ -338,9 +338,9 @@ static void test_builtin(const char *path)
 			r = ks_parse_text(text, path, KS_PARSE_STRICT, &b, err, sizeof(err));
 			if (!r) {
 				r = !same_node(&a, &b, why, sizeof(why));
-				ks_node_free(&b);
+				ks_view_free(&b);
 			}
-			ks_node_free(&a);
+			ks_view_free(&a);
 		}
 		check(!r, "rows interleaved slot by slot parse to the same node");
 		if (r)
@@ -354,7 +354,7 @@ static void test_builtin(const char *path)
 	if (r)
 		diag(err);
 	else
-		ks_node_free(&node);
+		ks_view_free(&node);
 	free(extra);
 
 	/* snapshots */
@@ -369,19 +369,19 @@ static void test_builtin(const char *path)
 	f = open_memstream(&json, &jlen);
 	ks_snap_write(f, &node);
 	fclose(f);
-	ks_node_free(&node);
+	ks_view_free(&node);
 	r = ks_snap_read(json, "good.json", &node, err, sizeof(err));
 	check(!r && !strcmp(node.meta.label, "a \"quoted\" label\twith tab"),
 	      "snapshot strings escape and unescape");
 	if (!r)
-		ks_node_free(&node);
+		ks_view_free(&node);
 
 	for (all = 1, cut = 1; cut < jlen - 2; cut += 7) {
 		char *t = strndup(json, cut);
 
 		r = ks_snap_read(t, "cut.json", &node, err, sizeof(err));
 		if (!r) {
-			ks_node_free(&node);
+			ks_view_free(&node);
 			all = 0;
 			printf("# truncated at %zu accepted\n", cut);
 		}
@@ -409,13 +409,13 @@ static void test_builtin(const char *path)
 	free(text);
 }
 
-/* ks_node_delta(new, old) against a fixture made of exactly the difference. */
+/* ks_view_delta(new, old) against a fixture made of exactly the difference. */
 static void test_delta(const char *oldp, const char *newp, const char *expp)
 {
 	char err[1024], why[256];
-	char *a = ks_read_file(oldp, NULL), *b = ks_read_file(newp, NULL);
-	char *e = ks_read_file(expp, NULL);
-	struct ks_node o, n, x, d;
+	char *a = ks_text_read(oldp, NULL), *b = ks_text_read(newp, NULL);
+	char *e = ks_text_read(expp, NULL);
+	struct ks_view o, n, x, d;
 	int r;
 
 	if (!a || !b || !e || ks_parse_text(a, oldp, KS_PARSE_STRICT, &o, err, sizeof(err)) ||
@@ -424,7 +424,7 @@ static void test_delta(const char *oldp, const char *newp, const char *expp)
 		check(0, "delta fixtures parse");
 		return;
 	}
-	r = ks_node_delta(&d, &n, &o);
+	r = ks_view_delta(&d, &n, &o);
 	check(r == 0, "delta of two reads: no reset detected");
 	if (!r) {
 		/* exact min/max are not knowable from a difference */
@@ -435,15 +435,15 @@ static void test_delta(const char *oldp, const char *newp, const char *expp)
 		check(r, "delta slots, counts and percentiles == the added samples");
 		if (!r)
 			diag(why);
-		ks_node_free(&d);
+		ks_view_free(&d);
 	}
-	r = ks_node_delta(&d, &o, &n);
+	r = ks_view_delta(&d, &o, &n);
 	check(r == 1 && d.samples == o.samples, "a count going down is a reset: the delta is the new read");
 	if (r >= 0)
-		ks_node_free(&d);
-	ks_node_free(&o);
-	ks_node_free(&n);
-	ks_node_free(&x);
+		ks_view_free(&d);
+	ks_view_free(&o);
+	ks_view_free(&n);
+	ks_view_free(&x);
 	free(a);
 	free(b);
 	free(e);

@@ -6,7 +6,7 @@
  * Each input is parsed leniently and strictly.  A node that parses must
  * have a consistent layout; it then goes through the snapshot writer and
  * reader (tools/ks_snap.c) and must come back with the same histograms,
- * and through ks_node_delta() against itself.
+ * and through ks_view_delta() against itself.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const unsigned int flags[] = { 0, KS_PARSE_STRICT };
-	struct ks_node node, delta;
+	struct ks_view node, delta;
 	char err[256];
 	unsigned int i;
 	char *text;
@@ -42,13 +42,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		ks_fuzz_check_node(&node);
 		ks_fuzz_roundtrip(&node);
-		if (ks_node_delta(&delta, &node, &node) == 0) {
+		if (ks_view_delta(&delta, &node, &node) == 0) {
 			ks_fuzz_check_node(&delta);
 			if (delta.samples)
 				abort();	/* nothing happened in between */
-			ks_node_free(&delta);
+			ks_view_free(&delta);
 		}
-		ks_node_free(&node);
+		ks_view_free(&node);
 	}
 	free(text);
 	return 0;

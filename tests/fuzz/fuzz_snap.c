@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ks_node node;
+	struct ks_view node;
 	char err[256];
 	char *text;
 
@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		ks_fuzz_check_node(&node);
 		ks_fuzz_roundtrip(&node);
-		ks_node_free(&node);
+		ks_view_free(&node);
 	}
 	free(text);
 	return 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Checks shared by the CLI fuzz targets: the invariants of a parsed
- * struct ks_node, and a snapshot write + read round trip.
+ * struct ks_view, and a snapshot write + read round trip.
  */
 #ifndef KS_FUZZ_H
 #define KS_FUZZ_H
@@ -15,7 +15,7 @@
 #define KS_FUZZ_MAX	65536	/* bytes of one input */
 
 /* Layout and histograms of @node agree with include/kstats/hist.h. */
-static inline void ks_fuzz_check_node(const struct ks_node *node)
+static inline void ks_fuzz_check_node(const struct ks_view *node)
 {
 	__u32 c, s;
 
@@ -56,9 +56,9 @@ static inline int ks_fuzz_same_slots(const struct kstats_slot *a,
 }
 
 /* Write @node as a snapshot, read it back: the same node must return. */
-static inline void ks_fuzz_roundtrip(const struct ks_node *node)
+static inline void ks_fuzz_roundtrip(const struct ks_view *node)
 {
-	struct ks_node back;
+	struct ks_view back;
 	char err[256], *doc = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -88,7 +88,7 @@ static inline void ks_fuzz_roundtrip(const struct ks_node *node)
 		    !ks_fuzz_same_slots(back.cpus[c].slots, node->cpus[c].slots,
 					node->nr_slots))
 			abort();
-	ks_node_free(&back);
+	ks_view_free(&back);
 	free(doc);
 }
 

@@ -9,8 +9,8 @@
 # on success and 1 on failure, so `check ... || return` style works, but a
 # scenario need not stop at the first failure.
 
-KS_DEBUGFS=/sys/kernel/debug
-KS_DIR=$KS_DEBUGFS/kstats
+KS_DEBUGFS_MNT=/sys/kernel/debug
+KS_DIR=$KS_DEBUGFS_MNT/kstats
 KS_CTL=$KS_DIR/_control
 KS_MODDIR=/modules
 KS_STATE=/tmp/.ks		# counters shared by all scenarios of one boot
