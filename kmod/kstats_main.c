@@ -25,6 +25,7 @@
 #include <linux/kprobes.h>
 #include <linux/delay.h>
 #include <linux/workqueue.h>
+#include <linux/security.h>
 #include <asm/tsc.h>
 #include "ks_compat.h"
 #include "ks_node.h"
@@ -631,23 +632,17 @@ static u64 ks_floor(const struct ks_node *model)
 		kstats_merge(all, per_cpu_ptr(node->pcpu, cpu)->slots,
 			     node->nslots);
 	kstats_percentiles(all, node->nslots, cmd.bits, pct);
-	*floor = pct[1];
+	*floor = pct[KSTATS_P50];
 out:
 	kvfree(all);
 	ks_node_destroy(node);
 	return *floor;
 }
 
-/* GAP- nodes have no hooks of their own: their parent's feed them. */
-static int ks_gap_attach(struct ks_node *node)
-{
-	return 0;
-}
-
-static void ks_gap_detach(struct ks_node *node)
-{
-}
-
+/*
+ * GAP- nodes have no hooks of their own: their parent's feed them, so
+ * nothing ever attaches or detaches them (no priv), only reads missed.
+ */
 static u64 ks_gap_missed(struct ks_node *node)
 {
 	return 0;
@@ -655,8 +650,6 @@ static u64 ks_gap_missed(struct ks_node *node)
 
 static const struct ks_backend ks_gap_backend = {
 	.name = "gap",
-	.attach = ks_gap_attach,
-	.detach = ks_gap_detach,
 	.missed = ks_gap_missed,
 };
 
@@ -920,7 +913,17 @@ static const struct file_operations ks_control_fops = {
 static int __init kstats_init(void)
 {
 	struct dentry *d;
+	int ret;
 
+	/*
+	 * A locked-down kernel (Secure Boot, lockdown=) lets nobody open a
+	 * writable debugfs file: _control could never be used.
+	 */
+	ret = security_locked_down(LOCKDOWN_DEBUGFS);
+	if (ret) {
+		pr_err("the kernel is locked down (/sys/kernel/security/lockdown): debugfs refuses kstats' files, not loading\n");
+		return ret;
+	}
 	ks_dir = debugfs_create_dir("kstats", NULL);
 	if (IS_ERR(ks_dir)) {
 		pr_err("cannot create debugfs directory: error %ld\n",
