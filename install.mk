@@ -25,6 +25,8 @@ KRELEASE ?= $(or $(patsubst /lib/modules/%/build,%,$(filter /lib/modules/%/build
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+# the plot script and its modules; kstats-plot in BINDIR links to it
+DATADIR ?= $(PREFIX)/share/kstats
 # kstats_snapshot.py, which kstats-plot imports
 KS_DATADIR ?= $(PREFIX)/share/kstats
 INSTALL_MOD_DIR ?= updates
@@ -44,7 +46,9 @@ install-module: module
 install-tools: tools
 	install -D -m 755 tools/kstats $(DESTDIR)$(BINDIR)/kstats
 	install -D -m 644 tools/kstats.1 $(DESTDIR)$(MANDIR)/man1/kstats.1
-	install -D -m 755 plots/kstats_plot.py $(DESTDIR)$(BINDIR)/kstats-plot
+	install -D -m 755 -t $(DESTDIR)$(DATADIR) plots/kstats_plot.py
+	install -m 644 $(filter-out plots/kstats_plot.py,$(wildcard plots/*.py)) $(DESTDIR)$(DATADIR)/
+	ln -sf $(DATADIR)/kstats_plot.py $(DESTDIR)$(BINDIR)/kstats-plot
 	install -D -m 644 plots/kstats_snapshot.py $(DESTDIR)$(KS_DATADIR)/kstats_snapshot.py
 	install -D -m 644 plots/kstats-plot.1 $(DESTDIR)$(MANDIR)/man1/kstats-plot.1
 
@@ -54,6 +58,7 @@ uninstall:
 	$(if $(DESTDIR),,depmod -a $(KRELEASE))
 	rm -f $(DESTDIR)$(BINDIR)/kstats $(DESTDIR)$(MANDIR)/man1/kstats.1
 	rm -f $(DESTDIR)$(BINDIR)/kstats-plot $(DESTDIR)$(MANDIR)/man1/kstats-plot.1
+	rm -rf $(DESTDIR)$(DATADIR)
 	rm -rf $(DESTDIR)$(KS_DATADIR)
 
 # What DKMS builds from: dkms.conf, the kernel sources and the headers
