@@ -40,7 +40,7 @@ suite() { # name command...
 	failed=$((failed + f))
 }
 
-suites=${*:-unit fuzz cli plots vm stress bench}
+suites=${*:-unit fuzz cli plots vm stress ab bench}
 for s in $suites; do
 	case $s in
 	unit)	suite unit make -s -C tests/unit run ;;
@@ -50,6 +50,7 @@ for s in $suites; do
 	vm)	suite vm make -s -j2 vm ;;
 	stress)	suite stress env KS_VM_SCENARIOS="$top/tests/vm/stress" KS_VM_SCENARIO_TIMEOUT=300 \
 			tests/vm/run.sh --smp 4 ;;
+	ab)	suite ab tests/ab/run.sh ;;
 	bench)	suite bench tests/bench-check.sh ;;
 	deb)	suite deb make -s deb-test ;;
 	*)	echo "run-all: unknown suite '$s'" >&2; exit 2 ;;

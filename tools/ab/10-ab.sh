@@ -3,7 +3,9 @@
 # The guest side of tools/kstats-ab: one kernel, the same trace commands
 # and workload as on every other kernel of the comparison.  _env.sh
 # (written by kstats-ab) sets AB_TRACES (one "NAME [OPTIONS]" per line),
-# AB_WORKLOAD (a shell command) and AB_RUNS.  For each run: reset every
+# AB_WORKLOAD (a shell command), AB_RUNS, AB_OPS (operations per run when
+# the workload does not print ops=) and AB_TARGET (1: load the test target
+# module too).  For each run: reset every
 # node, run the workload, stop the nodes, publish each node's text as
 # NAME.rR.txt; the workload's last result line goes to ab.facts.
 # shellcheck source=demo/scenarios/_lib.sh
@@ -11,6 +13,10 @@
 
 runs=${AB_RUNS:-3}
 demo_up || exit 0
+if [ "${AB_TARGET:-0}" = 1 ]; then
+	check "insmod kstats_target" insmod /modules/kstats_target.ko || exit 0
+fi
+[ -n "${AB_OPS:-}" ] && fact ops "$AB_OPS"
 fact kernel.release "$(uname -r)"
 fact kernel.version "$(uname -v)"
 
@@ -49,5 +55,6 @@ while [ $r -le "$runs" ]; do
 done
 fact runs "$((r - 1))"
 demo_down
+[ "${AB_TARGET:-0}" = 1 ] && check "rmmod kstats_target" rmmod kstats_target
 # shellcheck disable=SC2086 # one word per file
 demo_publish $files "$KS_SCENARIO.facts"

@@ -76,7 +76,7 @@ def matters(opt):
 
 def wl_ops(fx, run):
     """Operations of one workload run: ops= of its result line."""
-    v = fx.get("run%d.ops" % run)
+    v = fx.get("run%d.ops" % run) or fx.get("ops")
     try:
         return int(v)
     except (TypeError, ValueError):
