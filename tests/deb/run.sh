@@ -61,7 +61,8 @@ check "dpkg -i kstats-dkms kstats" \
 for k in $before; do
 	module_ok "$k"
 done
-if ls /var/cache/apt/archives/linux-headers-*.deb > /dev/null 2>&1; then
+if grep -rqs bookworm-backports /etc/apt/sources.list.d/ &&
+	ls /var/cache/apt/archives/linux-headers-*.deb > /dev/null 2>&1; then
 	check "kernel upgrade: bookworm-backports headers" \
 		apt-get install -y -q --no-download --no-install-recommends -t bookworm-backports linux-headers-amd64
 	for k in $(kernels); do
