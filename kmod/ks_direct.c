@@ -183,4 +183,5 @@ const struct ks_backend ks_direct_backend = {
 	.detach = ks_direct_detach,
 	.missed = ks_direct_missed,
 	.busy = ks_direct_busy,
+	.by_address = true,
 };

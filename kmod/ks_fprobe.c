@@ -108,4 +108,5 @@ const struct ks_backend ks_fprobe_backend = {
 	.attach = ks_fp_attach,
 	.detach = ks_fp_detach,
 	.missed = ks_fp_missed,
+	.by_address = true,
 };

@@ -37,6 +37,9 @@ struct ks_pcpu {
  * @missed: events the hooks dropped so far
  * @busy: calls still running a traced body after @detach, which will
  *	still record into the node when they return (NULL: none can)
+ * @by_address: hooks through an ftrace_ops filter, which keeps a function's
+ *	address after its module goes (kprobes forget such probes themselves):
+ *	the node must be detached before that module is freed
  */
 struct ks_backend {
 	const char *name;
@@ -44,6 +47,7 @@ struct ks_backend {
 	void (*detach)(struct ks_node *node);
 	u64 (*missed)(struct ks_node *node);
 	long (*busy)(struct ks_node *node);
+	bool by_address;
 };
 
 /**
@@ -90,7 +94,10 @@ struct ks_node {
 
 #define KS_TSC_SHIFT	24	/* fixed point of tsc_mult */
 
+struct module;
+
 int ks_resolve_syms(struct ks_node *node);
+bool ks_module_has(struct module *mod, const char *name);
 int ks_btf_args_in_regs(const struct ks_node *node, int *res);
 int ks_btf_prepare(void);
 void ks_btf_release(void);

@@ -46,8 +46,14 @@ static bool ks_ftrace_has(struct ks_search *s, const char *pattern)
 	return !ret;
 }
 
-/* Is @name one of this module's own symbols? */
-static bool ks_own_symbol(const char *name)
+/**
+ * ks_module_has() - is @name a symbol of module @mod?
+ * @mod: a module, live or going away (its symbols are kept until freed)
+ * @name: a bare symbol name
+ *
+ * Return: true if @mod's kallsyms hold @name.
+ */
+bool ks_module_has(struct module *mod, const char *name)
 {
 #ifdef CONFIG_KALLSYMS
 	struct mod_kallsyms *ks;
@@ -55,7 +61,7 @@ static bool ks_own_symbol(const char *name)
 	unsigned int i;
 
 	preempt_disable();
-	ks = rcu_dereference_sched(THIS_MODULE->kallsyms);
+	ks = rcu_dereference_sched(mod->kallsyms);
 	for (i = 1; ks && i < ks->num_symtab && !found; i++)
 		found = !strcmp(ks->strtab + ks->symtab[i].st_name, name);
 	preempt_enable();
@@ -72,7 +78,7 @@ static int ks_add_sym(struct ks_search *s, const char *name)
 	char sym[KS_NAME_MAX];
 	int len;
 
-	if (ks_own_symbol(name)) {
+	if (ks_module_has(THIS_MODULE, name)) {
 		pr_err("%s: kstats does not trace itself\n", node->cmd.name);
 		return -EINVAL;
 	}
