@@ -29,6 +29,7 @@
 #include <asm/tsc.h>
 #include "ks_compat.h"
 #include "ks_node.h"
+#include "ks_api.h"
 
 #define KS_PCPU_MAX	PCPU_MIN_UNIT_SIZE	/* bytes of one CPU's slots */
 static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* ks_cmd.h */
@@ -415,6 +416,8 @@ static void ks_node_act(struct ks_node *node, enum ks_verb verb)
 	default:
 		break;
 	}
+	if (node->backend == &ks_api_backend)
+		ks_api_node_acted(node);
 }
 
 /* Writing "start", "stop" or "reset" to a node file acts on that node. */
@@ -659,8 +662,10 @@ static int ks_gap_alloc(struct ks_node *node)
 	struct ks_cmd cmd = node->cmd;
 	struct ks_node *gap;
 
-	snprintf(cmd.name, sizeof(cmd.name), KS_GAP_PREFIX "%s",
-		 node->cmd.name);
+	/* the parser refuses names too long for their GAP- node */
+	if (snprintf(cmd.name, sizeof(cmd.name), KS_GAP_PREFIX "%s",
+		     node->cmd.name) >= sizeof(cmd.name))
+		return -EINVAL;
 	cmd.gap = false;
 	gap = ks_node_alloc(&cmd);
 	if (IS_ERR(gap))
@@ -724,21 +729,64 @@ static int ks_choose_backend(struct ks_node *node)
 	return 0;
 }
 
+/* May a new node be called @name?  Caller holds ks_lock. */
+static int ks_node_room(const char *name)
+{
+	if (ks_find(name)) {
+		pr_err("%s: already traced\n", name);
+		return -EEXIST;
+	}
+	if (ks_nr_nodes >= KS_NODES_MAX) {
+		pr_err("%s: too many nodes (at most %d)\n", name, KS_NODES_MAX);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/*
+ * Give an attached @node (and its GAP- node) its debugfs file and list it;
+ * caller holds ks_lock, and destroys @node on failure.
+ */
+static int ks_node_publish(struct ks_node *node)
+{
+	int ret;
+
+	node->dentry = debugfs_create_file(node->cmd.name, 0600, ks_dir, node,
+					   &ks_node_fops);
+	if (IS_ERR(node->dentry)) {
+		ret = PTR_ERR(node->dentry);
+		node->dentry = NULL;
+		pr_err("%s: cannot create debugfs file: error %d\n",
+		       node->cmd.name, ret);
+		return ret;
+	}
+	if (node->gap) {
+		node->gap->dentry = debugfs_create_file(node->gap->cmd.name,
+							0600, ks_dir,
+							node->gap,
+							&ks_node_fops);
+		if (IS_ERR(node->gap->dentry)) {
+			ret = PTR_ERR(node->gap->dentry);
+			node->gap->dentry = NULL;
+			pr_err("%s: cannot create debugfs file: error %d\n",
+			       node->gap->cmd.name, ret);
+			return ret;
+		}
+	}
+	list_add_tail(&node->list, &ks_nodes);
+	ks_nr_nodes++;
+	return 0;
+}
+
 /* Build, attach and publish a node for "trace"; caller holds ks_lock. */
 static int ks_trace(const struct ks_cmd *cmd)
 {
 	struct ks_node *node;
 	int ret;
 
-	if (ks_find(cmd->name)) {
-		pr_err("%s: already traced\n", cmd->name);
-		return -EEXIST;
-	}
-	if (ks_nr_nodes >= KS_NODES_MAX) {
-		pr_err("%s: too many nodes (at most %d)\n", cmd->name,
-		       KS_NODES_MAX);
-		return -ENOSPC;
-	}
+	ret = ks_node_room(cmd->name);
+	if (ret)
+		return ret;
 	node = ks_node_alloc(cmd);
 	if (IS_ERR(node))
 		return PTR_ERR(node);
@@ -772,36 +820,60 @@ static int ks_trace(const struct ks_cmd *cmd)
 		goto err;
 	}
 	node->floor = ks_floor(node);
-
-	node->dentry = debugfs_create_file(cmd->name, 0600, ks_dir, node,
-					   &ks_node_fops);
-	if (IS_ERR(node->dentry)) {
-		ret = PTR_ERR(node->dentry);
-		node->dentry = NULL;
-		pr_err("%s: cannot create debugfs file: error %d\n",
-		       cmd->name, ret);
+	ret = ks_node_publish(node);
+	if (ret)
 		goto err;
-	}
-	if (node->gap) {
-		node->gap->dentry = debugfs_create_file(node->gap->cmd.name,
-							0600, ks_dir,
-							node->gap,
-							&ks_node_fops);
-		if (IS_ERR(node->gap->dentry)) {
-			ret = PTR_ERR(node->gap->dentry);
-			node->gap->dentry = NULL;
-			pr_err("%s: cannot create debugfs file: error %d\n",
-			       node->gap->cmd.name, ret);
-			goto err;
-		}
-	}
-	list_add_tail(&node->list, &ks_nodes);
-	ks_nr_nodes++;
 	return 0;
 
 err:
 	ks_node_destroy(node);
 	return ret;
+}
+
+/**
+ * ks_api_node_add() - make and publish a node for kstats_new() (ks_api.c)
+ * @cmd: a parsed "trace NAME bits B": the name and histogram layout
+ *
+ * Return: the node, active, with its file and listed, or an ERR_PTR.
+ */
+struct ks_node *ks_api_node_add(const struct ks_cmd *cmd)
+{
+	struct ks_node *node;
+	int ret;
+
+	mutex_lock(&ks_lock);
+	ret = ks_node_room(cmd->name);
+	if (ret)
+		goto out;
+	node = ks_node_alloc(cmd);
+	if (IS_ERR(node)) {
+		ret = PTR_ERR(node);
+		goto out;
+	}
+	node->backend = &ks_api_backend;
+	node->cmd.maxactive = 0;	/* no pool: nothing is in flight */
+	node->active = true;
+	ret = ks_set_syms(node, cmd->name, NULL);
+	if (!ret)
+		ret = node->backend->attach(node);
+	if (!ret)
+		ret = ks_node_publish(node);
+	if (ret)
+		ks_node_destroy(node);
+out:
+	mutex_unlock(&ks_lock);
+	return ret ? ERR_PTR(ret) : node;
+}
+
+/**
+ * ks_api_node_remove() - unpublish, stop and free a node for kstats_delete()
+ * @node: made by ks_api_node_add()
+ */
+void ks_api_node_remove(struct ks_node *node)
+{
+	mutex_lock(&ks_lock);
+	ks_node_remove(node);
+	mutex_unlock(&ks_lock);
 }
 
 /* Run one parsed command; caller holds ks_lock. */
@@ -813,10 +885,13 @@ static int ks_run(const struct ks_cmd *cmd)
 		return ks_trace(cmd);
 	if (cmd->all) {
 		list_for_each_entry_safe(node, tmp, &ks_nodes, list) {
-			if (cmd->verb == KS_VERB_REMOVE)
-				ks_node_remove(node);
-			else
+			if (cmd->verb == KS_VERB_REMOVE) {
+				/* kstats_delete() alone removes API nodes */
+				if (node->backend != &ks_api_backend)
+					ks_node_remove(node);
+			} else {
 				ks_node_act(node, cmd->verb);
+			}
 		}
 		return 0;
 	}
@@ -824,6 +899,11 @@ static int ks_run(const struct ks_cmd *cmd)
 	if (!node) {
 		pr_err("%s: no such node\n", cmd->name);
 		return -ENOENT;
+	}
+	if (cmd->verb == KS_VERB_REMOVE && node->backend == &ks_api_backend) {
+		pr_err("%s: made by kstats_new(): only kstats_delete() removes it\n",
+		       cmd->name);
+		return -EBUSY;
 	}
 	if (cmd->verb == KS_VERB_REMOVE)
 		ks_node_remove(node);
@@ -872,60 +952,6 @@ out:
 	kfree(buf);
 	return ret ? ret : count;
 }
-
-/* Does @node hook a function of @mod? */
-static bool ks_node_in_module(struct ks_node *node, struct module *mod)
-{
-	size_t len = strlen(mod->name);
-	unsigned int i;
-
-	for (i = 0; i < node->nsyms; i++) {
-		const char *sym = node->syms[i];
-		const char *colon = strchr(sym, ':');
-
-		if (colon && (colon - sym != len || strncmp(sym, mod->name, len)))
-			continue;	/* another module's, by its name */
-		if (ks_module_has(mod, colon ? colon + 1 : sym))
-			return true;
-	}
-	return false;
-}
-
-/*
- * A module that goes takes its functions with it, but an ftrace_ops keeps
- * their addresses in its filter: once another module is loaded there, a
- * direct call would be patched into its text (ftrace warns) and an fprobe
- * would time it.  Before the module is freed (this runs before ftrace
- * forgets its functions), detach every node that hooks one of them by
- * address; the node stays, stopped, with its samples, until removed.
- */
-static int ks_module_going(struct notifier_block *nb, unsigned long state,
-			   void *data)
-{
-	struct module *mod = data;
-	struct ks_node *node;
-
-	if (state != MODULE_STATE_GOING)
-		return NOTIFY_DONE;
-	mutex_lock(&ks_lock);
-	list_for_each_entry(node, &ks_nodes, list) {
-		if (!node->backend->by_address || !node->priv ||
-		    !ks_node_in_module(node, mod))
-			continue;
-		pr_info("%s: module %s unloaded: detached and stopped, samples kept\n",
-			node->cmd.name, mod->name);
-		ks_node_act(node, KS_VERB_STOP);
-		node->backend->detach(node);
-		/* handlers run with preemption off: let running ones finish */
-		synchronize_rcu();
-	}
-	mutex_unlock(&ks_lock);
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block ks_module_nb = {
-	.notifier_call = ks_module_going,
-};
 
 /* Reading _control lists the nodes, one per line. */
 static int ks_control_show(struct seq_file *m, void *v)
@@ -984,15 +1010,9 @@ static int __init kstats_init(void)
 		       PTR_ERR(ks_dir));
 		return PTR_ERR(ks_dir);
 	}
-	ret = register_module_notifier(&ks_module_nb);
-	if (ret) {
-		debugfs_remove(ks_dir);
-		return ret;
-	}
 	d = debugfs_create_file("_control", 0600, ks_dir, NULL,
 				&ks_control_fops);
 	if (IS_ERR(d)) {
-		unregister_module_notifier(&ks_module_nb);
 		debugfs_remove(ks_dir);
 		return PTR_ERR(d);
 	}
@@ -1022,7 +1042,6 @@ static void __exit kstats_exit(void)
 {
 	struct ks_node *node, *tmp;
 
-	unregister_module_notifier(&ks_module_nb);
 	mutex_lock(&ks_lock);
 	list_for_each_entry_safe(node, tmp, &ks_nodes, list)
 		ks_node_remove(node);

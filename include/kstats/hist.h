@@ -107,8 +107,8 @@ static inline __u64 kstats_slot_hi(__u32 s, __u32 bits, __u32 buckets)
 }
 
 /* Account value @v in @slots. */
-static inline void kstats_record(struct kstats_slot *slots, __u64 v,
-				 __u32 bits, __u32 buckets)
+static inline void kstats_hist_add(struct kstats_slot *slots, __u64 v,
+				   __u32 bits, __u32 buckets)
 {
 	struct kstats_slot *sl = &slots[kstats_slot(v, bits, buckets)];
 

@@ -96,7 +96,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < samples; i++) {
 		c = rng_unit() < 0.6 ? 0 : 1;
 		v = (__u64)llround(draw(c) * scale);
-		kstats_record(cpu[c], v, BITS, buckets);
+		kstats_hist_add(cpu[c], v, BITS, buckets);
 		min = v < min ? v : min;
 		max = v > max ? v : max;
 		sum += v;

@@ -519,8 +519,8 @@ static void test_record_merge(__u32 bits)
 
 			/* Uneven spread: CPU 3 gets few values. */
 			cpu = (rnd() % 16) % NR_CPUS_TEST;
-			kstats_record(pcpu[cpu], v, bits, nb);
-			kstats_record(all, v, bits, nb);
+			kstats_hist_add(pcpu[cpu], v, bits, nb);
+			kstats_hist_add(all, v, bits, nb);
 			s = ref_slot(v, bits, nb);
 			cnt[s]++;
 			rsum[s] += v;
@@ -695,7 +695,7 @@ static void check_percentiles(struct check *ck, struct pct_stat *st,
 	snprintf(what, sizeof(what), "%s n=%llu bits=%u buckets=%u",
 		 dname, n, bits, nb);
 	for (i = 0; i < n; i++)
-		kstats_record(h, vals[i], bits, nb);
+		kstats_hist_add(h, vals[i], bits, nb);
 	total = kstats_total(h, ns);
 	CHECK_EQ(ck, total, n, "%s total", what);
 	kstats_percentiles(h, ns, bits, out);
@@ -793,8 +793,8 @@ static void test_mean_wrap(void)
 
 			if (!h)
 				exit(2);
-			kstats_record(h, v[i], bits, nb);
-			kstats_record(h, v[i], bits, nb);
+			kstats_hist_add(h, v[i], bits, nb);
+			kstats_hist_add(h, v[i], bits, nb);
 			{
 				__u64 est = kstats_percentile(h, ns, bits, 2, 500);
 				__u64 err = est > v[i] ? est - v[i] : v[i] - est;
@@ -920,7 +920,7 @@ static void test_small_and_empty(void)
 		      "bits=%u empty rank_slot: value %d, expected -1",
 		      b, kstats_rank_slot(h, ns, 1));
 		/* One value: every percentile is that value, rank 2 is absent. */
-		kstats_record(h, 77, b, nb);
+		kstats_hist_add(h, 77, b, nb);
 		kstats_percentiles(h, ns, b, out);
 		for (p = 0; p < KSTATS_NR_PCT; p++)
 			CHECK_EQ(&ck, out[p], 77, "bits=%u single value %s",
