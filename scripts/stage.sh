@@ -4,7 +4,9 @@
 # Modules for a guest: the one way tests/vm, demo/ and bench/ get them.
 #
 #   scripts/stage.sh build KVER
-#       build kstats.ko, kstats_target.ko and ks_bench.ko for KVER (in its
+#       build kstats.ko, kstats_target.ko, the annotation API's clients
+#       (tests/api: kstats_api_sample.ko, kstats_lr_client.ko) and
+#       ks_bench.ko for KVER (in its
 #       build root if it has one: scripts/kernels.sh) from a copy of the
 #       sources, into tests/vm/out/KVER/modules (kstats, target) and
 #       tests/vm/out/KVER/bench (ks_bench.ko).  The target module gets BTF
@@ -33,23 +35,25 @@ build() {
 	rm -rf "$d/src" "$d/modules" "$d/bench"
 	mkdir -p "$d/src/tests" "$d/src/bench" "$d/modules" "$d/bench"
 	cp -r "$top/kmod" "$top/include" "$d/src/"
-	cp -r "$top/tests/target" "$d/src/tests/"
+	cp -r "$top/tests/target" "$top/tests/api" "$d/src/tests/"
 	cp -r "$top/bench/kmod" "$d/src/bench/"
-	rm -f "$d"/src/kmod/*.o "$d"/src/kmod/*.ko "$d"/src/tests/target/*.ko "$d"/src/bench/kmod/*.ko
+	rm -f "$d"/src/kmod/*.o "$d"/src/kmod/*.ko "$d"/src/tests/target/*.ko "$d"/src/tests/api/*.ko "$d"/src/bench/kmod/*.ko
 	# the target gets BTF split on the kernel's own (tests/target/Makefile)
 	if ! ks_kbtf "$k" "$d/src/tests/target/vmlinux.btf"; then
 		echo "stage: cannot read the BTF of $k's image" >&2
 		exit 1
 	fi
-	for sub in kmod tests/target bench/kmod; do
-		if ! ks_kmake "$k" "$d/src" "$sub" -s > "$d/src/build-${sub%%/*}.log" 2>&1; then
-			cat "$d/src/build-${sub%%/*}.log" >&2
+	# kmod first: tests/api links against its Module.symvers
+	for sub in kmod tests/target tests/api bench/kmod; do
+		log=$d/src/build-$(echo "$sub" | tr / -).log
+		if ! ks_kmake "$k" "$d/src" "$sub" -s > "$log" 2>&1; then
+			cat "$log" >&2
 			echo "stage: $sub did not build for $k" >&2
 			exit 1
 		fi
-		grep -i 'warning' "$d/src/build-${sub%%/*}.log" >&2 || true
+		grep -i 'warning' "$log" >&2 || true
 	done
-	cp "$d"/src/kmod/*.ko "$d"/src/tests/target/*.ko "$d/modules/"
+	cp "$d"/src/kmod/*.ko "$d"/src/tests/target/*.ko "$d"/src/tests/api/*.ko "$d/modules/"
 	cp "$d"/src/bench/kmod/*.ko "$d/bench/"
 }
 
