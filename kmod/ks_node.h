@@ -7,6 +7,7 @@
 #define _KSTATS_NODE_H
 
 #include <linux/list.h>
+#include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/cpumask.h>
 #include <linux/sched.h>
@@ -174,15 +175,6 @@ static __always_inline u64 ks_now(const struct ks_node *node)
 	return local_clock();
 }
 
-/* (@a * @mul) >> KS_TSC_SHIFT, through a 128-bit product. */
-static __always_inline u64 ks_mul_shr(u64 a, u32 mul)
-{
-	u64 lo, hi;
-
-	asm ("mulq %3" : "=a" (lo), "=d" (hi) : "a" (a), "rm" ((u64)mul));
-	return (lo >> KS_TSC_SHIFT) | (hi << (64 - KS_TSC_SHIFT));
-}
-
 /*
  * The time from @start to @end, two ks_now() readings, in the node's unit:
  * TSC cycles scaled to ns when the node counts ns from the TSC.  A negative
@@ -196,7 +188,9 @@ static __always_inline u64 ks_delta(struct ks_node *node, u64 start, u64 end)
 		this_cpu_inc(node->pcpu->clamped);
 		return 0;
 	}
-	return node->tsc_mult ? ks_mul_shr(d, node->tsc_mult) : d;
+	if (!node->tsc_mult)
+		return d;
+	return mul_u64_u32_shr(d, node->tsc_mult, KS_TSC_SHIFT);
 }
 
 /*
