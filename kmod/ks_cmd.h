@@ -31,7 +31,6 @@
 				" tgid 1073741823 comm  cpus  start  end " \
 				" gap yes\n") - 1 + 3 * (KS_NAME_MAX - 1) + \
 			 (KS_COMM_MAX - 1) + (KS_CPUS_MAX - 1))
-#define KS_CMD_MAX	512	/* bytes of one write to _control */
 
 enum ks_verb {
 	KS_VERB_TRACE,

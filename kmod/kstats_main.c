@@ -32,7 +32,7 @@
 #include "ks_api.h"
 
 #define KS_PCPU_MAX	PCPU_MIN_UNIT_SIZE	/* bytes of one CPU's slots */
-static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* ks_cmd.h */
+static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* ks_cmd.h, contract.h */
 
 static DEFINE_MUTEX(ks_lock);		/* ks_nodes and every node's state */
 static LIST_HEAD(ks_nodes);

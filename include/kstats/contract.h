@@ -28,10 +28,12 @@
 #define KS_PID_MAX	0x3fffffff	/* pid/tgid filters: FUTEX_TID_MASK */
 #define KS_NODES_MAX	256	/* nodes at once */
 #define KS_SYMS_MAX	16	/* symbols of one node: a function and its clones */
+#define KS_CMD_MAX	512	/* bytes of one write to _control or a node */
 #define KS_GAP_PREFIX	"GAP-"	/* name of a node's time-between-calls twin */
 /*
- * bits: 0..KSTATS_BITS_MAX, in hist.h with the slot math it bounds;
- * command length: KS_CMD_MAX, in kmod/ks_cmd.h next to the grammar.
+ * bits: 0..KSTATS_BITS_MAX, in hist.h with the slot math it bounds.
+ * KS_CMD_MAX holds KS_CMD_LONGEST, the longest command of the grammar
+ * (kmod/ks_cmd.h), with room for extra blanks.
  */
 
 /* ---- percentiles ---- */
