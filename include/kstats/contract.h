@@ -17,6 +17,14 @@
 
 #include <linux/types.h>
 
+/*
+ * The tables below are unused in some files: the kernel's W=1 warns about
+ * that even in a header, userspace's -Wall only in the file itself.
+ */
+#ifndef __maybe_unused
+#define __maybe_unused
+#endif
+
 /* ---- limits ---- */
 
 #define KS_NAME_MAX	64	/* node names and symbols, NUL included */
@@ -51,14 +59,14 @@ enum kstats_pct {
 };
 
 /* The percentiles, in thousandths. */
-static const __u32 kstats_pct_milli[KSTATS_NR_PCT] = {
+static const __u32 kstats_pct_milli[KSTATS_NR_PCT] __maybe_unused = {
 	[KSTATS_P10] = 100, [KSTATS_P50] = 500, [KSTATS_P90] = 900,
 	[KSTATS_P95] = 950, [KSTATS_P98] = 980, [KSTATS_P99] = 990,
 	[KSTATS_P999] = 999,
 };
 
 /* Their names in the node text, snapshots and tables. */
-static const char * const kstats_pct_name[KSTATS_NR_PCT] = {
+static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 	[KSTATS_P10] = "p10", [KSTATS_P50] = "p50", [KSTATS_P90] = "p90",
 	[KSTATS_P95] = "p95", [KSTATS_P98] = "p98", [KSTATS_P99] = "p99",
 	[KSTATS_P999] = "p99.9",
