@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstats direct backend: ftrace direct calls into the trampolines of
- * ks_tramp.c.  Each traced symbol takes one slot (a stub and an ftrace_ops);
+ * ks_tramp.S.  Each traced symbol takes one slot (a stub and an ftrace_ops);
  * the slot's node is found by index, with no lookup.
  *
  * Cost per timed call: the direct call, two short handlers and two clock

@@ -22,9 +22,10 @@
  * rax:rdx.  rax is not an argument (no variadic functions get here).
  *
  * The body runs one frame deeper than it would: arguments it expects on
- * the stack would be misplaced, so the backend refuses functions that
- * have any (ks_direct.c).  objtool follows all of this (the unwind hints
- * say where a return address is on top), so ORC unwinds through it.
+ * the stack would be misplaced, so such functions never get here:
+ * ks_btf.c reads their prototype, ks_choose_backend() in kstats_main.c
+ * refuses them.  objtool follows all of this (the unwind hints say where
+ * a return address is on top), so ORC unwinds through it.
  */
 #include <linux/linkage.h>
 #include <asm/unwind_hints.h>
