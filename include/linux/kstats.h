@@ -32,12 +32,12 @@
  *  - neither: every call is an empty inline, kstats_new() returns NULL and
  *    the macros compile to nothing.
  *
- * Cost (make bench, QEMU -icount: one guest instruction per ns; see
- * bench/README.md for the figures of each kernel): a section pair, or
- * KSTATS_RECORD(), whose node is stopped or deleted, or when no API node
- * records at all, costs one no-op jump each (the static key kstats_key,
- * enabled while some node made here is active); an active section pair
- * costs two clock reads and one histogram update, about 100 instructions.
+ * Cost: while no node made here is active, KSTATS_RECORD() and each half
+ * of a section pair cost one no-op jump (the static key kstats_key, enabled
+ * while some API node is active).  An active section pair costs two calls,
+ * two reads of the node's clock and one histogram update; a stopped node,
+ * while another is active, a test (KSTATS_RECORD) or one call (a section
+ * start).  (Not yet measured by make bench.)
  *
  * Context: kstats_record(), KSTATS_RECORD() and the section pair may be
  * used wherever a function kstats traces may run: process, softirq, hard
