@@ -10,10 +10,11 @@
  *   record     "N V"        N times KSTATS_RECORD(node, V)
  *   record_irq "N V"        the same on every online CPU, in hard interrupt
  *                           context (an IPI; local interrupts off on this one)
- *   hammer     "1" | "0"    start | stop a thread and a 1 ms hrtimer (hard
+ *   hammer     "1" | "0"    start | stop a thread and a 10 ms hrtimer (hard
  *                           interrupt) that record and time sections into
- *                           the node without pause; stopping logs the
- *                           thread's loops ("hammer: N loops")
+ *                           the node, the thread sleeping 100-200 us every
+ *                           16 loops; stopping logs the thread's loops
+ *                           ("hammer: N loops")
  *
  * Recorders read the node through kas_ks; delete clears it first, as the
  * header's lifetime rule asks, so new and delete may run while hammering.
@@ -26,6 +27,7 @@
 #include <linux/kthread.h>
 #include <linux/mutex.h>
 #include <linux/sched/clock.h>
+#include <linux/delay.h>
 #include <linux/smp.h>
 #include <linux/kstats.h>
 
@@ -35,6 +37,7 @@ static struct dentry *kas_dir;
 static struct task_struct *kas_thread;
 static struct hrtimer kas_timer;
 static bool kas_timing;
+#define KAS_TIMER_MS	10
 
 /* Spins @ns ns of local_clock(), the clock a node counts ns with. */
 static noinline void kas_spin(unsigned int ns)
@@ -74,8 +77,8 @@ static int kas_hammer_fn(void *arg)
 	while (!kthread_should_stop()) {
 		kas_section(1000);
 		KSTATS_RECORD(kas_ks, loops);
-		loops++;
-		cond_resched();
+		if (!(++loops & 15))
+			usleep_range(100, 200);
 	}
 	pr_info("hammer: %lu loops\n", loops);
 	return 0;
@@ -85,7 +88,7 @@ static enum hrtimer_restart kas_timer_fn(struct hrtimer *t)
 {
 	kas_section(100);
 	KSTATS_RECORD(kas_ks, 1);
-	hrtimer_forward_now(t, ms_to_ktime(1));
+	hrtimer_forward_now(t, ms_to_ktime(KAS_TIMER_MS));
 	return HRTIMER_RESTART;
 }
 
@@ -178,7 +181,8 @@ static ssize_t kas_write(struct file *file, const char __user *ubuf,
 				ret = PTR_ERR(kas_thread);
 				kas_thread = NULL;
 			} else {
-				hrtimer_start(&kas_timer, ms_to_ktime(1),
+				hrtimer_start(&kas_timer,
+					      ms_to_ktime(KAS_TIMER_MS),
 					      HRTIMER_MODE_REL);
 				kas_timing = true;
 			}

@@ -65,7 +65,7 @@ check "still there" test -e $KS_DIR/$N
 if command -v kstats >/dev/null; then
 	check "kstats show" "kstats show $N | grep -q $N"
 	check "kstats list names it" "kstats list | grep -q '$N'"
-	check "kstats save" "kstats save $N -o /tmp/api.json && grep -q '\"attach\": *\"api:$N\"' /tmp/api.json"
+	check "kstats save: attach api, its symbol" "kstats save $N -o /tmp/api.json && grep -q '\"attach\": \"api\"' /tmp/api.json && grep -q '\"symbols\": \[\"$N\"\]' /tmp/api.json"
 else
 	skip "kstats CLI" "no kstats in /usr/bin"
 fi
