@@ -37,12 +37,14 @@ tools:
 
 include install.mk
 
+# DEPS: what else to install (rt: PREEMPT_RT kernels, deb: packaging);
+# 'make deps' installs everything, the test targets what they need.
 deps:
-	./scripts/deps.sh
+	./scripts/deps.sh all
 
 # Install only when something is missing, so 'make test' works first.
 deps-check:
-	@./scripts/deps-check.sh || ./scripts/deps.sh
+	@./scripts/deps-check.sh $(DEPS) || ./scripts/deps.sh $(DEPS)
 
 # Modules for each kernel, built in a copy of the sources (so kernels
 # build in parallel and kmod/ keeps no objects), staged for the VM
@@ -83,6 +85,7 @@ test-stress: deps-check vm-stage
 	KS_VM_SCENARIO_TIMEOUT=$$((300 * $(or $(STRESS),10))) KS_VM_TIMEOUT=$$((400 * $(or $(STRESS),10))) \
 		KS_VM_APPEND=ks.stress=$(or $(STRESS),10) $(STRESS_RUN)
 
+test-rt: DEPS = rt
 test-rt: deps-check
 	@test -n "$(RT_KVERS)" || { echo "no PREEMPT_RT kernel: run 'make deps'" >&2; exit 1; }
 	@$(MAKE) -s -j2 vm-stage KVERS="$(RT_KVERS)"

@@ -84,7 +84,8 @@ dkms-uninstall:
 # The packages are built in deb-out/src, a copy of what they need, so that
 # the tree keeps no build products and the .debs do not land in its parent.
 DEB_OUT ?= deb-out
-deb:
+deb: DEPS = deb
+deb: deps-check
 	rm -rf $(DEB_OUT) && mkdir -p $(DEB_OUT)/src
 	tar cf - Makefile install.mk dkms.conf debian kmod include tools plots | tar xf - -C $(DEB_OUT)/src
 	cd $(DEB_OUT)/src && dpkg-buildpackage -us -uc -b

@@ -2,11 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 # Exit 0 when everything 'make test' and 'make demo' need is installed:
 # tools, busybox, QEMU, matplotlib, and three Debian kernels (image +
-# headers): 6.1 and 6.12 on this machine, 7.x in the trixie build root;
-# the Debian packaging tools, and the Debian 12 root of the package test.
+# headers): 6.1 and 6.12 on this machine, 7.x in the trixie build root.
+#   scripts/deps-check.sh [base] [rt] [deb] [all]   (as scripts/deps.sh)
+# rt: the PREEMPT_RT kernels too; deb: the Debian packaging tools, dkms in
+# the trixie root and the Debian 12 root of the package test.
+want_rt=0 want_deb=0
+for part in "$@"; do
+	case $part in
+	rt)	want_rt=1 ;;
+	deb)	want_deb=1 ;;
+	all)	want_rt=1 want_deb=1 ;;
+	esac
+done
 missing=""
-for c in gcc make qemu-system-x86_64 cpio xz zstd /bin/busybox promtool bpftrace perf debootstrap unshare \
-	dpkg-buildpackage dh_dkms dkms lintian fakeroot; do
+tools="gcc make qemu-system-x86_64 cpio xz zstd /bin/busybox promtool bpftrace perf debootstrap unshare"
+[ $want_deb = 1 ] && tools="$tools dpkg-buildpackage dh_dkms dkms lintian fakeroot"
+for c in $tools; do
 	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 done
 /usr/bin/python3 -c 'import matplotlib, pytest' 2>/dev/null || missing="$missing python3-matplotlib/pytest"
@@ -30,9 +41,15 @@ for b in "$trixie"/lib/modules/7.*/build; do
 	[ -f "$trixie/boot/vmlinuz-$r" ] && [ -x "$trixie/usr/bin/gcc" ] && found=$r
 done
 [ -n "$found" ] || missing="$missing linux-7.x (build root $trixie)"
-[ -x "$trixie/usr/sbin/dkms" ] || missing="$missing dkms (in $trixie)"
-bookworm=${KSTATS_ROOTS:-/var/lib/kstats}/bookworm
-[ -x "$bookworm/usr/sbin/dkms" ] || missing="$missing Debian 12 package-test root ($bookworm)"
+if [ $want_deb = 1 ]; then
+	[ -x "$trixie/usr/sbin/dkms" ] || missing="$missing dkms (in $trixie)"
+	bookworm=${KSTATS_ROOTS:-/var/lib/kstats}/bookworm
+	[ -x "$bookworm/usr/sbin/dkms" ] || missing="$missing Debian 12 package-test root ($bookworm)"
+fi
+if [ $want_rt = 1 ]; then
+	ls /boot/vmlinuz-*-rt-amd64 "$trixie"/boot/vmlinuz-*-rt-amd64 > /dev/null 2>&1 ||
+		missing="$missing PREEMPT_RT kernels"
+fi
 [ -z "$missing" ] && exit 0
 echo "deps: missing:$missing" >&2
 exit 1

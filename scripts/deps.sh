@@ -7,11 +7,28 @@
 # $KSTATS_ROOTS/trixie (default /var/lib/kstats) holding the newest 7.x
 # kernel of trixie-backports with the gcc that its headers need
 # (scripts/kernels.sh finds it there).  Idempotent; run as root on Debian 12.
+#
+#   scripts/deps.sh [base] [rt] [deb] [all]
+#
+# base (the default) is what make test, make demo and make bench need.
+# rt adds the PREEMPT_RT kernels of each series (make test-rt); deb adds
+# the packaging tools, dkms and python3-matplotlib in the Debian 13 root
+# and a clean Debian 12 root (make deb, make deb-test).
 set -eu
 
 [ "$(id -u)" = 0 ] || { echo "deps: run as root (sudo make deps)" >&2; exit 1; }
 export DEBIAN_FRONTEND=noninteractive
 KSTATS_ROOTS=${KSTATS_ROOTS:-/var/lib/kstats}
+want_rt=0 want_deb=0
+for part in "$@"; do
+	case $part in
+	base)	;;
+	rt)	want_rt=1 ;;
+	deb)	want_deb=1 ;;
+	all)	want_rt=1 want_deb=1 ;;
+	*)	echo "usage: $0 [base] [rt] [deb] [all]" >&2; exit 2 ;;
+	esac
+done
 cd "$(dirname "$0")/.."
 . scripts/kernels.sh
 
@@ -56,14 +73,17 @@ hdr61=$(dep_of linux-headers-amd64 "")
 img612=$(dep_of linux-image-amd64 bookworm-backports)
 hdr612=$(dep_of linux-headers-amd64 bookworm-backports)
 # The PREEMPT_RT builds of both (make test-rt; make test leaves them out).
-rt="$(dep_of linux-image-rt-amd64 "") $(dep_of linux-headers-rt-amd64 "")
-    $(dep_of linux-image-rt-amd64 bookworm-backports) $(dep_of linux-headers-rt-amd64 bookworm-backports)"
+rt=""
+[ $want_rt = 1 ] &&
+	rt="$(dep_of linux-image-rt-amd64 "") $(dep_of linux-headers-rt-amd64 "")
+	    $(dep_of linux-image-rt-amd64 bookworm-backports) $(dep_of linux-headers-rt-amd64 bookworm-backports)"
+deb=""
+[ $want_deb = 1 ] && deb="dpkg-dev debhelper dh-dkms dkms fakeroot lintian"
 
 pkgs="build-essential make gcc bc kmod xz-utils zstd cpio busybox-static debootstrap
       qemu-system-x86 python3 python3-matplotlib python3-pytest prometheus
       bpftrace linux-perf clang libclang-rt-14-dev
-      dpkg-dev debhelper dh-dkms dkms fakeroot lintian
-      $img61 $hdr61 $img612 $hdr612 $rt"
+      $img61 $hdr61 $img612 $hdr612 $rt $deb"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -109,10 +129,14 @@ kimg=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-
 khdr=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-headers-amd64 |
 	awk '/Depends: linux-headers-/ { print $2; exit }')
 [ -n "$kimg" ] && [ -n "$khdr" ] || { echo "deps: no kernel in trixie-backports" >&2; exit 1; }
-krt=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-image-rt-amd64 linux-headers-rt-amd64 |
-	awk '/Depends: linux-(image|headers)-[0-9]/ { print $2 }')
+krt=""
+[ $want_rt = 1 ] &&
+	krt=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-image-rt-amd64 linux-headers-rt-amd64 |
+		awk '/Depends: linux-(image|headers)-[0-9]/ { print $2 }')
+kdeb=""
+[ $want_deb = 1 ] && kdeb="dkms python3-matplotlib"
 missing=""
-for p in make gcc kmod xz-utils zstd initramfs-tools dkms python3-matplotlib "$kimg" "$khdr" $krt; do
+for p in make gcc kmod xz-utils zstd initramfs-tools "$kimg" "$khdr" $krt $kdeb; do
 	in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing="$missing $p"
 done
@@ -122,38 +146,40 @@ if [ -n "$missing" ]; then
 		-o Dpkg::Options::=--force-confold -t trixie-backports $missing
 	in_root apt-get clean
 fi
-# A clean Debian 12 root for the package test (tests/deb/run.sh): what
-# the kstats-dkms and kstats packages depend on, the headers of bookworm's
-# kernel, and the bookworm-backports headers downloaded but not installed,
-# for a kernel upgrade.  Nothing of kstats: the test installs the .debs into
-# a throwaway overlay of it.  No image: it is not a boot root.
-broot=$KSTATS_ROOTS/bookworm
-if [ ! -x "$broot/usr/bin/apt-get" ]; then
-	mirror=$(debian_mirror)
-	[ -n "$mirror" ] || { echo "deps: no bookworm entry in the apt sources" >&2; exit 1; }
-	echo "deps: creating the Debian 12 package-test root $broot from $mirror"
-	rm -rf "$broot"
-	debootstrap --variant=minbase bookworm "$broot.new" "$mirror" > "$KSTATS_ROOTS/debootstrap-bookworm.log" 2>&1 || {
-		tail -n 20 "$KSTATS_ROOTS/debootstrap-bookworm.log" >&2
-		echo "deps: debootstrap failed (log: $KSTATS_ROOTS/debootstrap-bookworm.log)" >&2
-		exit 1
-	}
-	printf 'Types: deb\nURIs: %s\nSuites: bookworm bookworm-updates bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-		"$mirror" > "$broot.new/etc/apt/sources.list.d/debian.sources"
-	rm -f "$broot.new/etc/apt/sources.list"
-	mv "$broot.new" "$broot"
+if [ $want_deb = 1 ]; then
+	# A clean Debian 12 root for the package test (tests/deb/run.sh): what
+	# the kstats-dkms and kstats packages depend on, the headers of bookworm's
+	# kernel, and the bookworm-backports headers downloaded but not installed,
+	# for a kernel upgrade.  Nothing of kstats: the test installs the .debs into
+	# a throwaway overlay of it.  No image: it is not a boot root.
+	broot=$KSTATS_ROOTS/bookworm
+	if [ ! -x "$broot/usr/bin/apt-get" ]; then
+		mirror=$(debian_mirror)
+		[ -n "$mirror" ] || { echo "deps: no bookworm entry in the apt sources" >&2; exit 1; }
+		echo "deps: creating the Debian 12 package-test root $broot from $mirror"
+		rm -rf "$broot"
+		debootstrap --variant=minbase bookworm "$broot.new" "$mirror" > "$KSTATS_ROOTS/debootstrap-bookworm.log" 2>&1 || {
+			tail -n 20 "$KSTATS_ROOTS/debootstrap-bookworm.log" >&2
+			echo "deps: debootstrap failed (log: $KSTATS_ROOTS/debootstrap-bookworm.log)" >&2
+			exit 1
+		}
+		printf 'Types: deb\nURIs: %s\nSuites: bookworm bookworm-updates bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+			"$mirror" > "$broot.new/etc/apt/sources.list.d/debian.sources"
+		rm -f "$broot.new/etc/apt/sources.list"
+		mv "$broot.new" "$broot"
+	fi
+	cp /etc/resolv.conf "$broot/etc/resolv.conf" 2>/dev/null || true
+	ks_in_root "$broot" apt-get update -q > /dev/null
+	missing=""
+	for p in make gcc kmod dkms python3-matplotlib linux-headers-amd64; do
+		ks_in_root "$broot" dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			missing="$missing $p"
+	done
+	if [ -n "$missing" ]; then
+		echo "deps: installing in $broot:$missing"
+		ks_in_root "$broot" apt-get install -y -q --no-install-recommends $missing
+	fi
+	ks_in_root "$broot" apt-get install -y -q --download-only --no-install-recommends \
+		-t bookworm-backports linux-headers-amd64 > /dev/null
 fi
-cp /etc/resolv.conf "$broot/etc/resolv.conf" 2>/dev/null || true
-ks_in_root "$broot" apt-get update -q > /dev/null
-missing=""
-for p in make gcc kmod dkms python3-matplotlib linux-headers-amd64; do
-	ks_in_root "$broot" dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	echo "deps: installing in $broot:$missing"
-	ks_in_root "$broot" apt-get install -y -q --no-install-recommends $missing
-fi
-ks_in_root "$broot" apt-get install -y -q --download-only --no-install-recommends \
-	-t bookworm-backports linux-headers-amd64 > /dev/null
 echo "deps: kernels: $(./scripts/kernels.sh list | tr '\n' ' ')"
