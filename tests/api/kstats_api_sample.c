@@ -84,9 +84,13 @@ static int kas_hammer_fn(void *arg)
 	return 0;
 }
 
+/*
+ * No spinning here: in hard interrupt context local_clock() may stop at the
+ * end of the current tick where sched_clock is unstable (TCG), for ever.
+ */
 static enum hrtimer_restart kas_timer_fn(struct hrtimer *t)
 {
-	kas_section(100);
+	kas_section(0);
 	KSTATS_RECORD(kas_ks, 1);
 	hrtimer_forward_now(t, ms_to_ktime(KAS_TIMER_MS));
 	return HRTIMER_RESTART;
