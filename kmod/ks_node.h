@@ -190,7 +190,15 @@ static __always_inline u64 ks_delta(struct ks_node *node, u64 start, u64 end)
 	}
 	if (!node->tsc_mult)
 		return d;
-	return mul_u64_u32_shr(d, node->tsc_mult, KS_TSC_SHIFT);
+	/*
+	 * mul_u64_u32_shr() as math64.h writes it without __int128: exact,
+	 * since the high half's product is a whole number of 2^24.  Its
+	 * __int128 form makes gcc realign the stack (the kernel's is 8-byte
+	 * aligned) in every handler that inlines it: 9 to 13 instructions
+	 * more per timed call, measured with make bench.
+	 */
+	return (mul_u32_u32(d, node->tsc_mult) >> KS_TSC_SHIFT) +
+	       (mul_u32_u32(d >> 32, node->tsc_mult) << (32 - KS_TSC_SHIFT));
 }
 
 /*
