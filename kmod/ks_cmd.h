@@ -53,22 +53,26 @@ enum ks_clock {
 	KS_CLOCK_TSC,		/* rdtsc, cycles */
 };
 
-/* One parsed command; fields not given keep the defaults of ks_cmd_parse. */
+/*
+ * One parsed command; fields not given keep the defaults of ks_cmd_parse.
+ * What every timed call reads comes first (struct ks_node keeps it in its
+ * first cache line): the histogram layout, then the filters.
+ */
 struct ks_cmd {
-	enum ks_verb verb;
-	bool all;			/* remove/start/stop/reset all */
-	char name[KS_NAME_MAX];		/* node name, also the symbol */
 	u32 bits;
 	u32 buckets;			/* 0: default for bits */
-	enum ks_via via;
-	enum ks_clock clock;
-	u32 maxactive;			/* 0: backend default */
-	bool clones;			/* also attach NAME.constprop.N etc. */
 	u32 sample;			/* record one call in @sample */
 	s32 pid;			/* -1: any */
 	s32 tgid;			/* -1: any */
 	char comm[KS_COMM_MAX];		/* "": any */
 	char cpus[KS_CPUS_MAX];		/* "": any, else a cpulist */
+	enum ks_verb verb;
+	bool all;			/* remove/start/stop/reset all */
+	char name[KS_NAME_MAX];		/* node name, also the symbol */
+	enum ks_via via;
+	enum ks_clock clock;
+	u32 maxactive;			/* 0: backend default */
+	bool clones;			/* also attach NAME.constprop.N etc. */
 	char start[KS_NAME_MAX];	/* section start: SYM or tp:NAME */
 	char end[KS_NAME_MAX];		/* section end */
 	bool gap;			/* also a GAP-NAME node */

@@ -42,6 +42,13 @@ static_assert(offsetof(struct ks_node, active) == KS_NODE_ACTIVE);
 static_assert(offsetof(struct ks_node, fast_sample) == KS_NODE_FAST_SAMPLE);
 static_assert(offsetof(struct ks_node, pcpu) == KS_NODE_PCPU);
 static_assert(offsetof(struct ks_pcpu, skip) == KS_PCPU_SKIP);
+/*
+ * What one timed call reads of its node lies in its first cache line:
+ * kzalloc() serves a node from kmalloc-256 or a larger cache, whose
+ * power-of-two objects are aligned to their size.
+ */
+static_assert(sizeof(struct ks_node) > 192);
+static_assert(offsetofend(struct ks_node, cmd.cpus[0]) <= L1_CACHE_BYTES);
 
 static unsigned long ks_tramp_addr(unsigned int slot)
 {

@@ -53,42 +53,46 @@ struct ks_backend {
 
 /**
  * struct ks_node - one histogram and what feeds it
- * @list: in ks_nodes, under ks_lock
- * @cmd: the trace command that made it (name, bits, filters...)
- * @nslots: slots per CPU, overflow included
  * @active: record samples (start/stop)
  * @fast_sample: the direct trampoline counts the sampling down itself
- * @pcpu: per-CPU extremes and slots
  * @filtered: any pid/tgid/comm/cpus filter or sampling is set
  * @use_tsc: ks_now() reads the TSC (clock tsc, or ns from a stable TSC)
+ * @tsc_mult: ns per TSC cycle << KS_TSC_SHIFT when ns come from the TSC
+ * @pcpu: per-CPU extremes and slots
+ * @gap: the GAP-NAME node fed by the same hooks, or NULL
+ * @cmd: the trace command that made it (name, bits, filters...)
  * @cpus: CPUs to record on, when cmd.cpus is set
+ * @list: in ks_nodes, under ks_lock
+ * @nslots: slots per CPU, overflow included
  * @dentry: the node's debugfs file
  * @backend: the hooks in use
  * @priv: the backend's state
  * @floor: what the backend reports for an empty function (calibration)
- * @tsc_mult: ns per TSC cycle << KS_TSC_SHIFT when ns come from the TSC
- * @gap: the GAP-NAME node fed by the same hooks, or NULL
  * @syms: symbols attached (the name and its compiler clones)
  * @nsyms: entries in @syms
+ *
+ * A timed call reads one cache line of it, the fields up to cmd.cpus[0]
+ * (a cpus filter adds @cpus): static_asserts in ks_direct.c.
  */
 struct ks_node {
 	/* read by ks_tramp.S: offsets in ks_direct.h, checked in ks_direct.c */
 	bool active;
 	bool fast_sample;
-	struct ks_pcpu __percpu *pcpu;
-	/* the rest */
+	/* read by every timed call */
 	bool filtered;
 	bool use_tsc;
-	struct list_head list;
-	struct ks_cmd cmd;
-	u32 nslots;
+	u32 tsc_mult;
+	struct ks_pcpu __percpu *pcpu;
+	struct ks_node *gap;
+	struct ks_cmd cmd;		/* bits, buckets, filters first */
+	/* the rest */
 	cpumask_var_t cpus;
+	struct list_head list;
+	u32 nslots;
 	struct dentry *dentry;
 	const struct ks_backend *backend;
 	void *priv;
 	u64 floor;
-	u32 tsc_mult;
-	struct ks_node *gap;
 	char (*syms)[KS_NAME_MAX];
 	unsigned int nsyms;
 };
