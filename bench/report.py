@@ -267,6 +267,13 @@ def kernel_report(d):
                if r["_"] == "unavail" and r.get("tool") == "ks_bench"]
         kr["record_path"] = {"why": unquote(why[0] if why else "not measured")}
 
+    # What a default "trace" and a "remove" cost (45-tracecost): guest
+    # time, so it includes the grace periods ftrace waits for.
+    tc = [r for r in icount if r["_"] == "tracecost"]
+    if tc:
+        kr["tracecost"] = [{"pass": num(r["n"]), "func": r.get("func"),
+                            "trace": num(r["trace"]), "remove": num(r["remove"])} for r in tc]
+
     # Memory: sizes from ks_bench.ko (the read boot's, else the icount one's).
     for sub in ("res-read", "res-icount"):
         p = os.path.join(d, sub, "raw", "sizes.txt")
@@ -419,6 +426,13 @@ def table(k):
                    " ks_want() %s" % (rec, fmt(rp.get("clock")), fmt(rp.get("want"))))
     else:
         out.append("   record path: n/a (%s)" % rp.get("why", "?"))
+    tc = k.get("tracecost")
+    if tc:
+        out.append("   trace %s (guest ns, with the grace periods ftrace waits for): first after"
+                   " insmod %s (reads vmlinux BTF), then %s; remove %s"
+                   % (tc[0]["func"], fmt(tc[0]["trace"]),
+                      " / ".join(fmt(t["trace"]) for t in tc[1:]),
+                      " / ".join(fmt(t["remove"]) for t in tc)))
     mem = k.get("memory")
     if mem:
         out.append("   memory per node: struct ks_node %d B, then per CPU struct ks_pcpu"
