@@ -2,9 +2,10 @@
 # SMP stress on 4 vCPUs (tests/vm/run.sh --smp 4; make test runs it once
 # per kernel, make test-stress with ks.stress=10 on the kernel command
 # line for ten times the iterations).  For a fixed number of iterations:
-#   - a worker pinned to each vCPU calls the target's functions, a known
-#     number of times, through nodes on every backend that are never
-#     touched (exact counts) and a node with a cpus filter (bounds);
+#   - a worker pinned to each vCPU calls the target's functions, in rounds
+#     of known calls as long as the writers run, through nodes on every
+#     backend that are never touched (exact counts) and a node with a cpus
+#     filter (bounds);
 #   - three writers trace, read, reset and remove the same and different
 #     functions on every backend, with options, racing each other;
 #   - readers check that the exact nodes' samples never go backwards and
@@ -37,10 +38,10 @@ backends="direct kretprobe"
 [ $fp = fprobe ] && backends="$backends fprobe"
 
 N=200			# calls per write
-K=$((6 * scale))	# rounds per worker
-M=$((6 * scale))	# rounds per writer
-H=$((2 * scale))	# offline/online cycles of vCPUs 2 and 3
-R=$((15 * scale))	# rounds per reader
+K=$((4 * scale))	# rounds per worker, at least: they go on while writers run
+M=$((2 * scale))	# rounds per writer
+H=$((2 * scale))	# offline/online cycles of vCPUs 2 and 3, at least
+R=$((15 * scale))	# rounds per monitor, at least
 L=$((1 * scale))	# rmmod/insmod cycles with calls in flight
 RD=8			# recursion depth
 NR=$((N / 10))		# recursive top calls per write
@@ -55,12 +56,18 @@ check "trace ks_target_clone cpus 1-2" ctl "trace ks_target_clone cpus 1-2"
 check "trace sec3 (section, cpus 3)" ctl "trace sec3 start ks_target_mark_a end ks_target_mark_b cpus 3"
 exact="ks_target_empty ks_target_args6 ks_target_recurse sec ks_target_clone sec3"
 
-# worker CPU: K rounds of known calls; a failed write (a function that saw
-# wrong arguments, a wrong result or a broken stack trace) is counted.
+# Have the three writers finished?
+writers_done() {
+	[ -e $S/writer.1 ] && [ -e $S/writer.2 ] && [ -e $S/writer.3 ]
+}
+
+# worker CPU: rounds of known calls, K at least and until the writers are
+# done; a failed write (a function that saw wrong arguments, a wrong result
+# or a broken stack trace) is counted.
 worker() {
 	while [ ! -e $S/go ]; do :; done
 	bad=0 i=0
-	while [ $i -lt $K ]; do
+	while [ $i -lt $K ] || ! writers_done; do
 		echo $N > $T/empty || bad=$((bad + 1))
 		echo $N > $T/args || bad=$((bad + 1))
 		echo "$NR $RD" > $T/recurse || bad=$((bad + 1))
@@ -72,7 +79,7 @@ worker() {
 		echo 10 > $T/unwind || bad=$((bad + 1))
 		i=$((i + 1))
 	done
-	echo $bad > $S/worker.$1
+	echo "$bad $i" > $S/worker.$1
 	diag "worker.$1 done at $(cut -d' ' -f1 /proc/uptime)"
 }
 
@@ -119,12 +126,12 @@ writer() {
 }
 
 # monitor: the exact nodes' samples never go backwards, and every read of
-# them parses whole.
+# them parses whole; R rounds at least and until the writers are done.
 monitor() {
 	while [ ! -e $S/go ]; do :; done
 	back=0 broken=0 i=0
 	for n in $exact; do echo 0 > $S/last.$n; done
-	while [ $i -lt $R ]; do
+	while [ $i -lt $R ] || ! writers_done; do
 		for n in $exact; do
 			s=$(node_field $n samples)
 			read -r last < $S/last.$n
@@ -139,7 +146,7 @@ monitor() {
 			{ broken=$((broken + 1)); cat $S/check.out >> $S/broken; }
 		i=$((i + 1))
 	done
-	echo "$back $broken" > $S/monitor
+	echo "$back $broken $i" > $S/monitor
 	diag "monitor done at $(cut -d' ' -f1 /proc/uptime)"
 }
 
@@ -149,7 +156,7 @@ holder() {
 	exec 2> /dev/null
 	while [ ! -e $S/go ]; do :; done
 	held=0
-	while [ ! -e $S/writer.1 ] || [ ! -e $S/writer.2 ] || [ ! -e $S/writer.3 ]; do
+	while ! writers_done; do
 		for f in ks_target_delay ks_target_unwind ks_target_part ks_target_isra; do
 			{
 				read -r line && held=$((held + 1))
@@ -162,11 +169,12 @@ holder() {
 	diag "holder done at $(cut -d' ' -f1 /proc/uptime)"
 }
 
-# hotplug: vCPUs 2 and 3 offline and back, H times.
+# hotplug: vCPUs 2 and 3 offline and back, H times at least and until the
+# writers are done.
 hotplug() {
 	while [ ! -e $S/go ]; do :; done
 	bad=0 i=0
-	while [ $i -lt $H ]; do
+	while [ $i -lt $H ] || ! writers_done; do
 		for c in 2 3; do
 			echo 0 > /sys/devices/system/cpu/cpu$c/online || bad=$((bad + 1))
 		done
@@ -175,7 +183,7 @@ hotplug() {
 		done
 		i=$((i + 1))
 	done
-	echo $bad > $S/hotplug
+	echo "$bad $i" > $S/hotplug
 	diag "hotplug done at $(cut -d' ' -f1 /proc/uptime)"
 }
 
@@ -200,36 +208,38 @@ touch $S/go
 wait $pids
 up1=$(cut -d' ' -f1 /proc/uptime)
 
-bad=0
+bad=0 rounds=0
 for c in 0 1 2 3; do
-	read -r b < $S/worker.$c || b=missing
+	read -r b r < $S/worker.$c || b=missing
 	[ "$b" = 0 ] || bad=$c:$b
+	eval r$c=$r
+	rounds=$((rounds + r))
 done
-expect_eq "4 workers x $K rounds: every write intact (arguments, results, stack traces)" $bad 0
+expect_eq "4 workers, $rounds rounds: every write intact (arguments, results, stack traces)" $bad 0
 
 # Exact counts on the untouched nodes.
-calls=$((4 * K * N))
+calls=$((rounds * N))
 expect_eq "direct: ks_target_empty timed $calls calls" "$(node_field ks_target_empty samples)" $calls
 expect_eq "direct: nothing missed" "$(node_field ks_target_empty missed)" 0
 s=$(node_field ks_target_args6 samples)
 m=$(node_field ks_target_args6 missed)
 expect_eq "kretprobe: ks_target_args6 samples + missed = $calls (missed $m)" $((s + m)) $calls
-rcalls=$((4 * K * NR * RD))
+rcalls=$((rounds * NR * RD))
 s=$(node_field ks_target_recurse samples)
 m=$(node_field ks_target_recurse missed)
 expect_eq "$fp: ks_target_recurse samples + missed = $rcalls (missed $m)" $((s + m)) $rcalls
 # Sections move with their task between CPUs: at most one per section.
-expect_range "section: samples" "$(node_field sec samples)" 1 $((4 * K * NS))
+expect_range "section: samples" "$(node_field sec samples)" 1 $((rounds * NS))
 # cpus 1-2: every call of the worker on vCPU 1 (never offline), none of the
 # one on vCPU 0 (never moves); the others' as they were placed.
-w=$((K * N))
-expect_range "cpus 1-2: ks_target_clone samples" "$(node_field ks_target_clone samples)" $w $((3 * w))
-expect_range "cpus 3 (offline at times): sec3 samples" "$(node_field sec3 samples)" 0 $((4 * K * NS))
+expect_range "cpus 1-2: ks_target_clone samples" "$(node_field ks_target_clone samples)" \
+	$((r1 * N)) $(((r1 + r2 + r3) * N))
+expect_range "cpus 3 (offline at times): sec3 samples" "$(node_field sec3 samples)" 0 $((rounds * NS))
 
-read -r back broken < $S/monitor
-expect_eq "samples never went backwards ($R rounds x 6 nodes)" "$back" 0
+read -r back broken mrounds < $S/monitor
+expect_eq "samples never went backwards ($mrounds rounds x 6 nodes)" "$back" 0
 [ -s $S/back ] && diag "$(cat $S/back)"
-expect_eq "every read parsed whole ($R kstats check)" "$broken" 0
+expect_eq "every read parsed whole ($mrounds kstats check)" "$broken" 0
 [ -s $S/broken ] && diag "$(head -20 $S/broken)"
 
 ops=0
@@ -242,10 +252,10 @@ others=$(cat $S/err.* | grep -v -e 'File exists' -e 'No such file or directory')
 expect_eq "writers: no error but EEXIST and ENOENT" "$others" ""
 read -r held < $S/holder
 expect_range "node files held open while the writers ran ($held)" "$held" 1 1000000
-read -r hbad < $S/hotplug
-expect_eq "$H offline/online cycles of vCPUs 2 and 3" "$hbad" 0
+read -r hbad hcycles < $S/hotplug
+expect_eq "$hcycles offline/online cycles of vCPUs 2 and 3" "$hbad" 0
 expect_eq "every vCPU online again" "$(cat /sys/devices/system/cpu/online)" 0-3
-diag "stress: $((3 * calls + rcalls)) calls timed exactly, $ops trace/reset/remove, $H hotplug cycles, in $(awk -v a=$up0 -v b=$up1 'BEGIN { print b - a }') s"
+diag "stress: $((3 * calls + rcalls)) calls timed exactly, $ops trace/reset/remove, $hcycles hotplug cycles, in $(awk -v a=$up0 -v b=$up1 'BEGIN { print b - a }') s"
 for n in $exact; do
 	ctl "remove $n"
 done
