@@ -48,6 +48,30 @@ debian_mirror() {
 	echo "$mirror"
 }
 
+# make_root DIR SUITE "SUITES": a minimal Debian SUITE root in DIR made
+# with debootstrap from this machine's mirror, its apt sources set to
+# SUITES of the same mirror, and no initramfs made by its kernel packages'
+# updates (the VM boots images without one).  Nothing if DIR has one.
+make_root() {
+	[ -x "$1/usr/bin/apt-get" ] && return 0
+	mirror=$(debian_mirror)
+	[ -n "$mirror" ] || { echo "deps: no bookworm entry in the apt sources" >&2; exit 1; }
+	echo "deps: creating the Debian $2 root $1 from $mirror"
+	rm -rf "$1" "$1.new"
+	mkdir -p "$KSTATS_ROOTS"
+	debootstrap --variant=minbase "$2" "$1.new" "$mirror" > "$KSTATS_ROOTS/debootstrap-$2.log" 2>&1 || {
+		tail -n 20 "$KSTATS_ROOTS/debootstrap-$2.log" >&2
+		echo "deps: debootstrap failed (log: $KSTATS_ROOTS/debootstrap-$2.log)" >&2
+		exit 1
+	}
+	printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		"$mirror" "$3" > "$1.new/etc/apt/sources.list.d/debian.sources"
+	rm -f "$1.new/etc/apt/sources.list"
+	mkdir -p "$1.new/etc/initramfs-tools"
+	echo 'update_initramfs=no' > "$1.new/etc/initramfs-tools/update-initramfs.conf"
+	mv "$1.new" "$1"
+}
+
 # Add bookworm-backports beside the machine's own bookworm mirror.
 bpo=/etc/apt/sources.list.d/kstats-backports.sources
 if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
@@ -102,25 +126,7 @@ root=$KSTATS_ROOTS/trixie
 in_root() {
 	ks_in_root "$root" "$@"
 }
-if [ ! -x "$root/usr/bin/apt-get" ]; then
-	mirror=$(debian_mirror)
-	[ -n "$mirror" ] || { echo "deps: no bookworm entry in the apt sources" >&2; exit 1; }
-	echo "deps: creating the Debian 13 build root $root from $mirror"
-	rm -rf "$root"
-	mkdir -p "$KSTATS_ROOTS"
-	debootstrap --variant=minbase trixie "$root.new" "$mirror" > "$KSTATS_ROOTS/debootstrap.log" 2>&1 || {
-		tail -n 20 "$KSTATS_ROOTS/debootstrap.log" >&2
-		echo "deps: debootstrap failed (log: $KSTATS_ROOTS/debootstrap.log)" >&2
-		exit 1
-	}
-	printf 'Types: deb\nURIs: %s\nSuites: trixie trixie-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-		"$mirror" > "$root.new/etc/apt/sources.list.d/debian.sources"
-	rm -f "$root.new/etc/apt/sources.list"
-	# The VM boots the image without an initramfs: do not make one.
-	mkdir -p "$root.new/etc/initramfs-tools"
-	echo 'update_initramfs=no' > "$root.new/etc/initramfs-tools/update-initramfs.conf"
-	mv "$root.new" "$root"
-fi
+make_root "$root" trixie "trixie trixie-backports"
 touch "$root/.kstats-root"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 in_root apt-get update -q > /dev/null
@@ -153,21 +159,7 @@ if [ $want_deb = 1 ]; then
 	# for a kernel upgrade.  Nothing of kstats: the test installs the .debs into
 	# a throwaway overlay of it.  No image: it is not a boot root.
 	broot=$KSTATS_ROOTS/bookworm
-	if [ ! -x "$broot/usr/bin/apt-get" ]; then
-		mirror=$(debian_mirror)
-		[ -n "$mirror" ] || { echo "deps: no bookworm entry in the apt sources" >&2; exit 1; }
-		echo "deps: creating the Debian 12 package-test root $broot from $mirror"
-		rm -rf "$broot"
-		debootstrap --variant=minbase bookworm "$broot.new" "$mirror" > "$KSTATS_ROOTS/debootstrap-bookworm.log" 2>&1 || {
-			tail -n 20 "$KSTATS_ROOTS/debootstrap-bookworm.log" >&2
-			echo "deps: debootstrap failed (log: $KSTATS_ROOTS/debootstrap-bookworm.log)" >&2
-			exit 1
-		}
-		printf 'Types: deb\nURIs: %s\nSuites: bookworm bookworm-updates bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-			"$mirror" > "$broot.new/etc/apt/sources.list.d/debian.sources"
-		rm -f "$broot.new/etc/apt/sources.list"
-		mv "$broot.new" "$broot"
-	fi
+	make_root "$broot" bookworm "bookworm bookworm-updates bookworm-backports"
 	cp /etc/resolv.conf "$broot/etc/resolv.conf" 2>/dev/null || true
 	ks_in_root "$broot" apt-get update -q > /dev/null
 	missing=""
