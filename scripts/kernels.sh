@@ -98,24 +98,25 @@ ks_kroot() {
 	return 1
 }
 
-# ks_kimage KVER: the kernel image to boot.
-ks_kimage() {
+# _ks_kboot KVER BUILT_NAME BOOT_PREFIX: a file of KVER's: BUILT_NAME in a
+# kernel built from source, else BOOT_PREFIX-KVER in its root's /boot.
+_ks_kboot() {
 	if ks_kbuilt "$1"; then
-		echo "$KSTATS_CACHE/kernels/$1/bzImage"
+		echo "$KSTATS_CACHE/kernels/$1/$2"
 		return 0
 	fi
 	_ks_root=$(ks_kroot "$1") || return 1
-	echo "$_ks_root/boot/vmlinuz-$1"
+	echo "$_ks_root/boot/$3-$1"
+}
+
+# ks_kimage KVER: the kernel image to boot.
+ks_kimage() {
+	_ks_kboot "$1" bzImage vmlinuz
 }
 
 # ks_kconfig KVER: the kernel's .config.
 ks_kconfig() {
-	if ks_kbuilt "$1"; then
-		echo "$KSTATS_CACHE/kernels/$1/config"
-		return 0
-	fi
-	_ks_root=$(ks_kroot "$1") || return 1
-	echo "$_ks_root/boot/config-$1"
+	_ks_kboot "$1" config config
 }
 
 # ks_kmodprobe KVER ARGS...: modprobe on KVER's module tree; printed

@@ -18,26 +18,19 @@ import subprocess
 import sys
 
 
-def facts(path):
+def kv_file(path, multi=False):
+    """KEY=VALUE lines: the last value of each key, or (multi) all."""
     d = {}
     try:
         with open(path) as f:
             for line in f:
                 k, _, v = line.rstrip("\n").partition("=")
-                if k:
+                if not k:
+                    continue
+                if multi:
+                    d.setdefault(k, []).append(v)
+                else:
                     d[k] = v
-    except OSError:
-        pass
-    return d
-
-
-def kv_file(path):
-    d = {}
-    try:
-        with open(path) as f:
-            for line in f:
-                k, _, v = line.rstrip("\n").partition("=")
-                d.setdefault(k, []).append(v)
     except OSError:
         pass
     return d
@@ -106,7 +99,7 @@ def main():
     funcs = []
     for l in labels:
         d = os.path.join(a.out, l)
-        fx = facts(os.path.join(d, "ab.facts"))
+        fx = kv_file(os.path.join(d, "ab.facts"))
         runs = int(fx.get("runs", "0") or 0)
         per = {}
         for name in os.listdir(d) if os.path.isdir(d) else []:
@@ -124,7 +117,7 @@ def main():
                 funcs.append(fn)
         kern[l] = {"facts": fx, "runs": runs, "snaps": per, "absent": absent,
                    "config": config(os.path.join(d, "config")),
-                   "info": kv_file(os.path.join(d, "info"))}
+                   "info": kv_file(os.path.join(d, "info"), multi=True)}
 
     rep = []
     rep.append("# kstats A/B: %s" % " vs ".join(labels))
