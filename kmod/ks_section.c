@@ -3,8 +3,10 @@
  * kstats section backend: the time from one point to another on the same
  * CPU ("trace NAME start A end B").  A point is a function entry (a kprobe)
  * or a tracepoint ("tp:NAME" or "tp:SUBSYSTEM:NAME"; tracepoints are found
- * with for_each_kernel_tracepoint()).  The start time lives in the per-CPU
- * part of the node; an end without a start on that CPU is ignored.
+ * with for_each_kernel_tracepoint(), and probed with a function of their
+ * own type where the kernel has one: ks_tp_attach()).  The start time
+ * lives in the per-CPU part of the node; an end without a start on that
+ * CPU is ignored.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -57,9 +59,54 @@ static int ks_sec_kprobe(struct kprobe *kp, struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(ks_sec_kprobe);
 
+#ifdef KS_TP_PROBESTUB
 /*
- * Tracepoint probes receive the tracepoint's arguments after @data; this
- * one ignores them, which the C calling convention allows on x86-64.
+ * Every tracepoint has an empty function of its own prototype,
+ * tp->probestub.  Registered as the probe, it is called with exactly the
+ * type the tracepoint calls (kCFI checks that), and a kprobe on its entry
+ * times the point.  Each registration of the stub calls it, so the kprobe
+ * takes only the calls that carry this point as their data.
+ */
+static int ks_sec_stub(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct ks_point *pt = container_of(kp, struct ks_point, kp);
+
+	if (regs_get_kernel_argument(regs, 0) == (unsigned long)pt)
+		ks_sec_hit(pt);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(ks_sec_stub);
+
+/* Hook tracepoint @tp through its stub. */
+static int ks_tp_attach(struct ks_point *pt, struct tracepoint *tp)
+{
+	int ret;
+
+	if (!tp->probestub)
+		return -EOPNOTSUPP;
+	pt->kp.addr = tp->probestub;
+	pt->kp.pre_handler = ks_sec_stub;
+	ret = register_kprobe(&pt->kp);
+	if (ret)
+		return ret;
+	ret = tracepoint_probe_register(tp, tp->probestub, pt);
+	if (ret)
+		unregister_kprobe(&pt->kp);
+	return ret;
+}
+
+static void ks_tp_detach(struct ks_point *pt)
+{
+	tracepoint_probe_unregister(pt->tp, pt->tp->probestub, pt);
+	unregister_kprobe(&pt->kp);	/* waits for running handlers */
+}
+#else
+/*
+ * Kernels before tp->probestub (6.1): a probe that takes only its data,
+ * whatever the tracepoint's prototype (the caller's extra arguments are
+ * ignored, which the x86-64 ABI allows).  A kernel that checks the type of
+ * indirect calls (kCFI) would stop that call: refused there.
  */
 static void notrace ks_sec_tp(void *data)
 {
@@ -67,6 +114,19 @@ static void notrace ks_sec_tp(void *data)
 }
 
 NOKPROBE_SYMBOL(ks_sec_tp);
+
+static int ks_tp_attach(struct ks_point *pt, struct tracepoint *tp)
+{
+	if (KS_KCFI)
+		return -EOPNOTSUPP;
+	return tracepoint_probe_register(tp, (void *)ks_sec_tp, pt);
+}
+
+static void ks_tp_detach(struct ks_point *pt)
+{
+	tracepoint_probe_unregister(pt->tp, (void *)ks_sec_tp, pt);
+}
+#endif
 
 struct ks_tp_find {
 	const char *name;
@@ -104,17 +164,6 @@ static int ks_point_attach(struct ks_node *node, struct ks_point *pt,
 	}
 	colon = strrchr(spec, ':');	/* tp:sched:sched_switch -> sched_switch */
 	f.name = colon + 1;
-	/*
-	 * ks_sec_tp() takes only the probe's data, whatever the tracepoint's
-	 * prototype (the caller's extra arguments are ignored, which the
-	 * x86-64 ABI allows).  A kernel that checks the type of indirect
-	 * calls (kCFI) would stop that call: refuse instead.
-	 */
-	if (KS_KCFI) {
-		pr_err("%s: this kernel checks indirect call types (kCFI): tracepoint %s cannot take a probe of another prototype; use a function as the point\n",
-		       node->cmd.name, f.name);
-		return -EOPNOTSUPP;
-	}
 	for_each_kernel_tracepoint(ks_tp_match, &f);
 	if (!f.tp) {
 		pr_err("%s: no tracepoint %s in this kernel\n",
@@ -122,8 +171,11 @@ static int ks_point_attach(struct ks_node *node, struct ks_point *pt,
 		return -ENOENT;
 	}
 	pt->tp = f.tp;
-	ret = tracepoint_probe_register(f.tp, (void *)ks_sec_tp, pt);
-	if (ret)
+	ret = ks_tp_attach(pt, f.tp);
+	if (ret == -EOPNOTSUPP)
+		pr_err("%s: tracepoint %s: no probe of its type in this kernel, which checks indirect call types (kCFI); use a function as the point\n",
+		       node->cmd.name, f.name);
+	else if (ret)
 		pr_err("%s: cannot hook tracepoint %s: error %d\n",
 		       node->cmd.name, f.name, ret);
 	pt->registered = !ret;
@@ -135,7 +187,7 @@ static void ks_point_detach(struct ks_point *pt)
 	if (!pt->registered)
 		return;
 	if (pt->tp)
-		tracepoint_probe_unregister(pt->tp, (void *)ks_sec_tp, pt);
+		ks_tp_detach(pt);
 	else
 		unregister_kprobe(&pt->kp);
 	pt->registered = false;

@@ -16,10 +16,17 @@ expect_range "section p50 ($p50) >= the 100 us spin, within precision + 30 us" "
 ctl "remove sec"
 
 # kprobe -> tracepoint: the first kmalloc after mark_a on that CPU ends it.
+# Two nodes on one tracepoint (where the kernel has typed tracepoint stubs,
+# both hook the same stub): each counts its own sections, once.
 check "trace start A end tp:kmem:kmalloc" ctl "trace seckm start ks_target_mark_a end tp:kmem:kmalloc"
+check "a second node on the same points" ctl "trace seckm2 start ks_target_mark_a end tp:kmem:kmalloc"
 taskset 1 sh -c "echo '250 0' > $T/section"
 expect_eq "250 sections to the kmalloc tracepoint -> 250 samples" "$(node_field seckm samples)" 250
+expect_eq "the second node: 250 samples too" "$(node_field seckm2 samples)" 250
 ctl "remove seckm"
+taskset 1 sh -c "echo '10 0' > $T/section"
+expect_eq "the second node counts on alone: 260" "$(node_field seckm2 samples)" 260
+ctl "remove seckm2"
 
 # tracepoint -> tracepoint, for one process.
 rm -f /tmp/go
