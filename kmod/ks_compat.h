@@ -57,7 +57,7 @@ static inline void ks_ftrace_direct_off(struct ftrace_ops *ops,
 #define ks_fprobe_set_pool(fp, n)	((fp)->nr_maxactive = (n))
 #else
 #define KS_FPROBE_HAS_POOL	false
-#define ks_fprobe_set_pool(fp, n)	do { } while (0)
+#define ks_fprobe_set_pool(fp, n)	((void)(fp), (void)(n))
 #endif
 
 /* Indirect calls are type-checked (clang kCFI; CONFIG_CFI from 6.18). */
