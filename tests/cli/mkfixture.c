@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 			if (q && *q == '1')
 				v = kstats_slot_lo(kstats_slot(v, bits, buckets), bits);
 
-			kstats_record(slots + (size_t)c * nr, v, bits, buckets);
+			kstats_hist_add(slots + (size_t)c * nr, v, bits, buckets);
 			min = v < min ? v : min;
 			max = v > max ? v : max;
 			sum += v;
