@@ -19,14 +19,18 @@ def snap(d, fn, label):
 
 def verdicts(d, fn):
     """The verdict rows of report.md's table for fn."""
-    rows, inside = [], False
+    rows, inside, table = [], False, False
     try:
         with open(os.path.join(d, "report.md")) as f:
             for line in f:
                 if line.startswith("## "):
-                    inside = line.strip() == "## " + fn
-                elif inside and line.startswith("| ") and not line.startswith("| kernel"):
+                    inside, table = line.strip() == "## " + fn, False
+                elif inside and line.startswith("| kernel | attach"):
+                    table = True
+                elif inside and table and line.startswith("| ") and not line.startswith("|--"):
                     rows.append(line.rstrip())
+                elif not line.startswith("|"):
+                    table = False
     except OSError:
         pass
     return rows
@@ -42,6 +46,13 @@ def main():
 
     d = os.path.join(top, "find_vma")
     labels = ["no-debug", "debug", "debug-no-assert"]
+    # and any other configuration the folder holds (find_vma-LABEL.json)
+    if os.path.isdir(d):
+        for name in sorted(os.listdir(d)):
+            if name.startswith("find_vma-") and name.endswith(".json"):
+                l = name[len("find_vma-"):-len(".json")]
+                if l not in labels and l not in ("compare",):
+                    labels.append(l)
     nodes = [(l, snap(d, "find_vma", l)) for l in labels]
     if any(n for _, n in nodes):
         out += ["## find_vma (the mmap_assert_locked() thread)", "",
