@@ -222,10 +222,13 @@ def main():
                 dm = pct(base["avg"], r["avg"])
                 dp = pct(base["p50"], r["p50"])
                 spread = max(base["spread"], r["spread"])
-                if abs(dm) > spread and abs(dm) >= 1.0:
-                    verdict = "mean %+.1f%% (beyond the %.1f%% run-to-run spread)" % (dm, spread)
-                else:
+                if abs(dm) <= spread:
                     verdict = "mean %+.1f%%: not measurable (run-to-run spread %.1f%%)" % (dm, spread)
+                elif abs(dm) < 1.0:
+                    verdict = ("mean %+.1f%%: beyond the %.1f%% run-to-run spread, "
+                               "but under 1%%" % (dm, spread))
+                else:
+                    verdict = "mean %+.1f%% (beyond the %.1f%% run-to-run spread)" % (dm, spread)
                 if abs(dp) < prec:
                     verdict += "; p50 %+.1f%%: within the histogram's %.1f%% precision" % (dp, prec)
                 else:
