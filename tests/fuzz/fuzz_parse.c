@@ -26,13 +26,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int i;
 	char *text;
 
-	if (size > KS_FUZZ_MAX)
-		return -1;
-	text = malloc(size + 1);
+	text = ks_fuzz_text(data, size);
 	if (!text)
-		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
+		return size > KS_FUZZ_MAX ? -1 : 0;
 	for (i = 0; i < 2; i++) {
 		err[0] = '\0';
 		if (ks_parse_text(text, "fuzz", flags[i], &node, err, sizeof(err))) {

@@ -21,13 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[256];
 	char *text;
 
-	if (size > KS_FUZZ_MAX)
-		return -1;
-	text = malloc(size + 1);
+	text = ks_fuzz_text(data, size);
 	if (!text)
-		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
+		return size > KS_FUZZ_MAX ? -1 : 0;
 	err[0] = '\0';
 	if (ks_snap_read(text, "fuzz", &node, err, sizeof(err))) {
 		if (!err[0])

@@ -6,6 +6,7 @@
 #ifndef KS_FUZZ_H
 #define KS_FUZZ_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,24 @@
 #include "ks_snap.h"
 
 #define KS_FUZZ_MAX	65536	/* bytes of one input */
+
+/*
+ * The input as a NUL-terminated string to free(), or NULL: too long (the
+ * caller returns -1, so libFuzzer drops it) or out of memory.
+ */
+static inline char *ks_fuzz_text(const uint8_t *data, size_t size)
+{
+	char *text;
+
+	if (size > KS_FUZZ_MAX)
+		return NULL;
+	text = malloc(size + 1);
+	if (text) {
+		memcpy(text, data, size);
+		text[size] = '\0';
+	}
+	return text;
+}
 
 /* Layout and histograms of @node agree with include/kstats/hist.h. */
 static inline void ks_fuzz_check_node(const struct ks_view *node)
