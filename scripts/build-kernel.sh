@@ -60,7 +60,8 @@ fi
 
 # The configuration: base + fragments; its hash names the object tree.
 cfg_inputs=("$top/kernels/base.config" "${frags[@]}")
-cfg_hash=$(cat "${cfg_inputs[@]}" | sha1sum | cut -c1-12)
+# (comments do not count; "# CONFIG_X is not set" lines do)
+cfg_hash=$(cat "${cfg_inputs[@]}" | sed '/^# CONFIG_/!{/^#/d}' | sha1sum | cut -c1-12)
 obj=$CACHE/obj/$series-$cfg_hash
 patch_hash=$( { echo "$series $cfg_hash"; cat "${patches[@]}" /dev/null; } | sha1sum | cut -c1-12)
 dest=$CACHE/kernels/$name
