@@ -13,7 +13,7 @@
 #             (kernels/base.config)
 # -p PATCH    a patch applied with patch -p1 for this build only
 # NAME        the variant's name: the result goes to
-#             $KSTATS_CACHE/kernels/NAME/{bzImage,build/,kver,info}
+#             $KSTATS_CACHE/kernels/NAME/{bzImage,config,kver,info,objdir}
 #
 # Layout under $KSTATS_CACHE (default /var/cache/kstats), kept between runs:
 #   src/linux-SERIES         the extracted source, pristine between builds
@@ -132,8 +132,8 @@ rm -rf "$dest.new"
 mkdir -p "$dest.new"
 cp "$obj/arch/x86/boot/bzImage" "$dest.new/bzImage"
 cp "$obj/.config" "$dest.new/config"
-# Headers for external modules: the object tree's build files, with the
-# patched sources' headers as they were for this build.
+# External modules build against the object tree (objdir), which every
+# variant of this configuration shares.
 echo "$kver" > "$dest.new/kver"
 {
 	echo "name=$name"
