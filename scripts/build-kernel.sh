@@ -22,9 +22,9 @@
 #                            so switching between them rebuilds the patched
 #                            files only
 #   ccache/                  ccache's store
-#   kernels/NAME/            bzImage, the headers for external modules
-#                            (a copy of the object tree's build files), the
-#                            release string, what went into the build
+#   kernels/NAME/            bzImage, .config, the release string, what
+#                            went into the build, and the object tree to
+#                            build external modules against (objdir)
 # A variant whose inputs did not change is not rebuilt.  The modules for a
 # variant are built with scripts/kernels.sh make NAME (it knows this cache).
 set -euo pipefail
