@@ -8,6 +8,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/error-injection.h>
 #include <linux/slab.h>
 #include <linux/kprobes.h>
 #include <linux/kstats.h>
@@ -60,6 +61,7 @@ static int ks_api_attach(struct ks_node *node)
 	ks_api_node_acted(node);
 	return 0;
 }
+ALLOW_ERROR_INJECTION(ks_api_attach, ERRNO);
 
 /* Stop recording; the caller waits for the calls still recording. */
 static void ks_api_detach(struct ks_node *node)

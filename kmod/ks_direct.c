@@ -20,6 +20,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
+#include <linux/error-injection.h>
 #include <linux/kprobes.h>
 #include <linux/slab.h>
 #include "ks_node.h"
@@ -177,6 +178,7 @@ static int ks_direct_attach(struct ks_node *node)
 		ks_direct_detach(node);
 	return ret;
 }
+ALLOW_ERROR_INJECTION(ks_direct_attach, ERRNO);
 
 /* Nothing to miss: each call keeps its state on its own stack. */
 static u64 ks_direct_missed(struct ks_node *node)

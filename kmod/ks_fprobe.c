@@ -11,6 +11,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fprobe.h>
+#include <linux/error-injection.h>
 #include <linux/kprobes.h>
 #include <linux/slab.h>
 #include "ks_compat.h"
@@ -83,6 +84,7 @@ static int ks_fp_attach(struct ks_node *node)
 	node->priv = f;
 	return 0;
 }
+ALLOW_ERROR_INJECTION(ks_fp_attach, ERRNO);
 
 static void ks_fp_detach(struct ks_node *node)
 {

@@ -8,6 +8,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kprobes.h>
+#include <linux/error-injection.h>
 #include <linux/slab.h>
 #include "ks_node.h"
 
@@ -83,6 +84,7 @@ static int ks_krp_attach(struct ks_node *node)
 	node->priv = set;
 	return 0;
 }
+ALLOW_ERROR_INJECTION(ks_krp_attach, ERRNO);
 
 static void ks_krp_detach(struct ks_node *node)
 {

@@ -11,6 +11,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kprobes.h>
+#include <linux/error-injection.h>
 #include <linux/tracepoint.h>
 #include <linux/slab.h>
 #include "ks_node.h"
@@ -142,8 +143,8 @@ static void ks_tp_match(struct tracepoint *tp, void *priv)
 }
 
 /* Hook one point; @spec is "SYMBOL" or "tp:[SUBSYSTEM:]NAME". */
-static int ks_point_attach(struct ks_node *node, struct ks_point *pt,
-			   const char *spec)
+static noinline int ks_point_attach(struct ks_node *node,
+				    struct ks_point *pt, const char *spec)
 {
 	struct ks_tp_find f = { };
 	const char *colon;
@@ -181,6 +182,7 @@ static int ks_point_attach(struct ks_node *node, struct ks_point *pt,
 	pt->registered = !ret;
 	return ret;
 }
+ALLOW_ERROR_INJECTION(ks_point_attach, ERRNO);
 
 static void ks_point_detach(struct ks_point *pt)
 {
@@ -225,6 +227,7 @@ static int ks_sec_attach(struct ks_node *node)
 		ks_sec_detach(node);
 	return ret;
 }
+ALLOW_ERROR_INJECTION(ks_sec_attach, ERRNO);
 
 static u64 ks_sec_missed(struct ks_node *node)
 {

@@ -16,6 +16,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
+#include <linux/error-injection.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -176,3 +177,4 @@ out:
 	kfree(s);
 	return ret;
 }
+ALLOW_ERROR_INJECTION(ks_resolve_syms, ERRNO);

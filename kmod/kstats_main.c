@@ -26,6 +26,7 @@
 #include <linux/delay.h>
 #include <linux/workqueue.h>
 #include <linux/security.h>
+#include <linux/error-injection.h>
 #include <asm/tsc.h>
 #include "ks_compat.h"
 #include "ks_node.h"
@@ -500,8 +501,13 @@ static u32 ks_tsc_mult(void)
 	return div_u64((u64)NSEC_PER_MSEC << KS_TSC_SHIFT, tsc_khz);
 }
 
-/* Allocate a detached node for @cmd with its histogram and filters. */
-static struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
+/*
+ * Allocate a detached node for @cmd with its histogram and filters.
+ * Steps of "trace" that can fail without an allocation failing are
+ * fault-injection points (fail_function: tests/debug/faults.sh), noinline so
+ * that an injected failure reaches every caller.
+ */
+static noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 {
 	struct ks_node *node;
 	size_t pcpu_size;
@@ -563,6 +569,7 @@ err:
 	ks_node_destroy(node);
 	return ERR_PTR(ret);
 }
+ALLOW_ERROR_INJECTION(ks_node_alloc, ERRNO);
 
 /* Give @node the symbols @first and, unless NULL, @second. */
 static int ks_set_syms(struct ks_node *node, const char *first,
@@ -657,7 +664,7 @@ static const struct ks_backend ks_gap_backend = {
 };
 
 /* Make @node's GAP-NAME node: same layout and filters, its own slots. */
-static int ks_gap_alloc(struct ks_node *node)
+static noinline int ks_gap_alloc(struct ks_node *node)
 {
 	struct ks_cmd cmd = node->cmd;
 	struct ks_node *gap;
@@ -679,6 +686,7 @@ static int ks_gap_alloc(struct ks_node *node)
 	node->gap = gap;
 	return 0;
 }
+ALLOW_ERROR_INJECTION(ks_gap_alloc, ERRNO);
 
 /*
  * The direct backend runs a traced body one frame deeper: it takes only
@@ -747,7 +755,7 @@ static int ks_node_room(const char *name)
  * Give an attached @node (and its GAP- node) its debugfs file and list it;
  * caller holds ks_lock, and destroys @node on failure.
  */
-static int ks_node_publish(struct ks_node *node)
+static noinline int ks_node_publish(struct ks_node *node)
 {
 	int ret;
 
@@ -777,6 +785,7 @@ static int ks_node_publish(struct ks_node *node)
 	ks_nr_nodes++;
 	return 0;
 }
+ALLOW_ERROR_INJECTION(ks_node_publish, ERRNO);
 
 /* Build, attach and publish a node for "trace"; caller holds ks_lock. */
 static int ks_trace(const struct ks_cmd *cmd)
