@@ -31,16 +31,6 @@ mkdir -p "$out"
 CACHE=${KSTATS_CACHE:-/var/cache/kstats}
 K=$REPO/kernels
 
-# What building kernels needs, from Debian, installed when missing.
-need=""
-for p in linux-source-6.12 ccache flex bison libelf-dev libssl-dev dwarves bc; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need="$need $p"
-done
-if [ -n "$need" ]; then
-	[ "$(id -u)" = 0 ] || { echo "demo-ab: needs$need (run as root)" >&2; exit 1; }
-	echo "demo-ab: installing$need"
-	apt-get install -y -q --no-install-recommends $need > /dev/null
-fi
 T0=$(date +%s)
 step() { printf '[%4ds] %s\n' $(($(date +%s) - T0)) "$*"; }
 

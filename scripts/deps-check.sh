@@ -3,15 +3,16 @@
 # Exit 0 when everything 'make test' and 'make demo' need is installed:
 # tools, busybox, QEMU, matplotlib, and three Debian kernels (image +
 # headers): 6.1 and 6.12 on this machine, 7.x in the trixie build root.
-#   scripts/deps-check.sh [base] [rt] [deb] [all]   (as scripts/deps.sh)
+#   scripts/deps-check.sh [base] [rt] [deb] [kbuild] [all]   (as scripts/deps.sh)
 # rt: the PREEMPT_RT kernels too; deb: the Debian packaging tools, dkms in
 # the trixie root and the Debian 12 root of the package test.
-want_rt=0 want_deb=0
+want_rt=0 want_deb=0 want_kbuild=0
 for part in "$@"; do
 	case $part in
 	rt)	want_rt=1 ;;
 	deb)	want_deb=1 ;;
-	all)	want_rt=1 want_deb=1 ;;
+	kbuild)	want_kbuild=1 ;;
+	all)	want_rt=1 want_deb=1 want_kbuild=1 ;;
 	esac
 done
 missing=""
@@ -49,6 +50,13 @@ fi
 if [ $want_rt = 1 ]; then
 	ls /boot/vmlinuz-*-rt-amd64 "$trixie"/boot/vmlinuz-*-rt-amd64 > /dev/null 2>&1 ||
 		missing="$missing PREEMPT_RT kernels"
+fi
+if [ $want_kbuild = 1 ]; then
+	. "$(dirname "$0")/kernels.sh"
+	for p in $KS_KBUILD_PKGS; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			missing="$missing $p"
+	done
 fi
 [ -z "$missing" ] && exit 0
 echo "deps: missing:$missing" >&2

@@ -8,9 +8,11 @@
 # kernel of trixie-backports with the gcc that its headers need
 # (scripts/kernels.sh finds it there).  Idempotent; run as root on Debian 12.
 #
-#   scripts/deps.sh [base] [rt] [deb] [all]
+#   scripts/deps.sh [base] [rt] [deb] [kbuild] [all]
 #
 # base (the default) is what make test, make demo and make bench need.
+# kbuild adds Debian's linux-source-6.12 and what building it needs
+# (scripts/build-kernel.sh: make test's small kernel, demo-ab, test-debug).
 # rt adds the PREEMPT_RT kernels of each series (make test-rt); deb adds
 # the packaging tools, dkms and python3-matplotlib in the Debian 13 root
 # and a clean Debian 12 root (make deb, make deb-test).
@@ -19,14 +21,15 @@ set -eu
 [ "$(id -u)" = 0 ] || { echo "deps: run as root (sudo make deps)" >&2; exit 1; }
 export DEBIAN_FRONTEND=noninteractive
 KSTATS_ROOTS=${KSTATS_ROOTS:-/var/lib/kstats}
-want_rt=0 want_deb=0
+want_rt=0 want_deb=0 want_kbuild=0
 for part in "$@"; do
 	case $part in
 	base)	;;
 	rt)	want_rt=1 ;;
 	deb)	want_deb=1 ;;
-	all)	want_rt=1 want_deb=1 ;;
-	*)	echo "usage: $0 [base] [rt] [deb] [all]" >&2; exit 2 ;;
+	kbuild)	want_kbuild=1 ;;
+	all)	want_rt=1 want_deb=1 want_kbuild=1 ;;
+	*)	echo "usage: $0 [base] [rt] [deb] [kbuild] [all]" >&2; exit 2 ;;
 	esac
 done
 cd "$(dirname "$0")/.."
@@ -103,11 +106,13 @@ rt=""
 	    $(dep_of linux-image-rt-amd64 bookworm-backports) $(dep_of linux-headers-rt-amd64 bookworm-backports)"
 deb=""
 [ $want_deb = 1 ] && deb="dpkg-dev debhelper dh-dkms dkms fakeroot lintian"
+kbuild=""
+[ $want_kbuild = 1 ] && kbuild="$KS_KBUILD_PKGS"
 
 pkgs="build-essential make gcc bc kmod xz-utils zstd cpio busybox-static debootstrap
       qemu-system-x86 python3 python3-matplotlib python3-pytest prometheus
       bpftrace linux-perf clang libclang-rt-14-dev
-      $img61 $hdr61 $img612 $hdr612 $rt $deb"
+      $img61 $hdr61 $img612 $hdr612 $rt $deb $kbuild"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
