@@ -5,13 +5,20 @@
  * write at an offset, a write of 0 bytes or of 64 KiB, a write as an
  * unprivileged user).
  *
- *   kswrite [-u UID] [-o OFFSET] FILE DATA...
+ *   kswrite [-u UID] [-o OFFSET] [-f NTH] FILE DATA...
  *
  * FILE is opened once (O_WRONLY) as UID if given, the offset set with
  * lseek(), then each DATA is one write().  DATA understands \0, \n, \r, \t,
  * \\ and \xHH; "*N:C" is N bytes of the character C.  Prints one word per
  * write on one line: OK (all bytes taken) or the errno name; a failed
  * open prints "open:ERRNO".  Exit status 0 unless the usage is wrong.
+ *
+ * -f NTH arms the kernel's systematic fault injection for the writes
+ * alone (Documentation/fault-injection: /proc/thread-self/fail-nth, after
+ * the open): the NTH fault-injection point they pass fails (an allocation
+ * under failslab or fail_page_alloc, a function under fail_function).
+ * Then " injected" or " not-injected" ends the line: whether the writes
+ * passed NTH points, so a caller can step NTH from 1 until they do not.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -89,15 +96,34 @@ static char *ks_decode(const char *s, size_t *len)
 	return buf;
 }
 
+/* Set this thread's fail-nth to @nth; -1 if it cannot. */
+static int ks_fail_nth_set(int fd, long nth)
+{
+	char num[24];
+	int len = snprintf(num, sizeof(num), "%ld", nth);
+
+	return pwrite(fd, num, len, 0) == len ? 0 : -1;
+}
+
+/* This thread's fail-nth now: 0 once the armed fault was injected. */
+static long ks_fail_nth_get(int fd)
+{
+	char num[24] = "";
+	ssize_t n = pread(fd, num, sizeof(num) - 1, 0);
+
+	return n > 0 ? strtol(num, NULL, 10) : -1;
+}
+
 int main(int argc, char **argv)
 {
-	long uid = -1, off = 0;
-	int opt, fd, i;
+	long uid = -1, off = 0, nth = 0;
+	int opt, fd, i, nth_fd = -1;
 
-	while ((opt = getopt(argc, argv, "u:o:")) != -1) {
+	while ((opt = getopt(argc, argv, "u:o:f:")) != -1) {
 		switch (opt) {
 		case 'u': uid = strtol(optarg, NULL, 10); break;
 		case 'o': off = strtol(optarg, NULL, 10); break;
+		case 'f': nth = strtol(optarg, NULL, 10); break;
 		default: goto usage;
 		}
 	}
@@ -117,6 +143,13 @@ int main(int argc, char **argv)
 		printf("lseek:%s\n", ks_errname(errno));
 		return 0;
 	}
+	if (nth > 0) {
+		nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+		if (nth_fd < 0 || ks_fail_nth_set(nth_fd, nth)) {
+			printf("fail-nth:%s\n", ks_errname(errno));
+			return 0;
+		}
+	}
 	for (i = optind + 1; i < argc; i++) {
 		size_t len;
 		char *buf = ks_decode(argv[i], &len);
@@ -129,10 +162,17 @@ int main(int argc, char **argv)
 		       n < 0 ? ks_errname(errno) : (size_t)n == len ? "OK" : "SHORT");
 		free(buf);
 	}
+	if (nth_fd >= 0) {
+		long left = ks_fail_nth_get(nth_fd);
+
+		ks_fail_nth_set(nth_fd, 0);	/* disarm before anything else */
+		printf(" %s", left == 0 ? "injected" : "not-injected");
+		close(nth_fd);
+	}
 	printf("\n");
 	close(fd);
 	return 0;
 usage:
-	fprintf(stderr, "usage: kswrite [-u UID] [-o OFFSET] FILE DATA...\n");
+	fprintf(stderr, "usage: kswrite [-u UID] [-o OFFSET] [-f NTH] FILE DATA...\n");
 	return 2;
 }
