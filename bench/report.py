@@ -124,7 +124,7 @@ def kernel_report(d):
     raw = os.path.join(d, "res-icount", "raw")
     kr = {"kernel": None, "params": {}, "baseline": {}, "functions": {},
           "candidates": [], "default_backend": None, "kstats": {},
-          "alternatives": {}, "record_path": None, "memory": None,
+          "alternatives": {}, "record_path": None, "section_pair": None, "memory": None,
           "read": None, "tools": {}}
     params = {}
     try:
@@ -266,6 +266,22 @@ def kernel_report(d):
         why = [r.get("why") for r in icount
                if r["_"] == "unavail" and r.get("tool") == "ks_bench"]
         kr["record_path"] = {"why": unquote(why[0] if why else "not measured")}
+
+    # The annotation API's section pair (42-api): an empty pair against the
+    # same function without it, with no API node (static key off) and with
+    # an active one.
+    api = {(r["state"], r["what"]): r for r in icount if r["_"] == "api"}
+    sp = {}
+    for state, key in (("off", "disabled"), ("on", "enabled")):
+        e, b = api.get((state, "empty")), api.get((state, "bare"))
+        if e and b:
+            sp[key] = per_call(num(e["min"]), num(b["min"]), num(e["ops"]))
+    if sp:
+        kr["section_pair"] = sp
+    else:
+        why = [r.get("why") for r in icount
+               if r["_"] == "unavail" and r.get("tool") == "api"]
+        kr["section_pair"] = {"why": unquote(why[0] if why else "not measured")}
 
     # What a default "trace" and a "remove" cost (45-tracecost): guest
     # time, so it includes the grace periods ftrace waits for.
@@ -426,6 +442,12 @@ def table(k):
                    " ks_want() %s" % (rec, fmt(rp.get("clock")), fmt(rp.get("want"))))
     else:
         out.append("   record path: n/a (%s)" % rp.get("why", "?"))
+    sp = k.get("section_pair") or {}
+    if "disabled" in sp or "enabled" in sp:
+        out.append("   annotation API, KSTATS_SECTION_START/END around nothing: disabled (no API node)"
+                   " %s, enabled %s per pair" % (fmt(sp.get("disabled"), 1), fmt(sp.get("enabled"), 1)))
+    else:
+        out.append("   annotation API section pair: n/a (%s)" % sp.get("why", "?"))
     tc = k.get("tracecost")
     if tc:
         out.append("   trace %s (guest ns, with the grace periods ftrace waits for): first after"
@@ -472,6 +494,11 @@ def sanity(k):
                 got += 1
     if not got:
         bad.append("%s: no kstats figure at all" % k["kernel"])
+    sp = k.get("section_pair") or {}
+    for key in ("disabled", "enabled"):
+        o = sp.get(key)
+        if key in sp and (o is None or not -SANE[1] < o < SANE[1]):
+            bad.append("%s section pair %s: %s out of range" % (k["kernel"], key, o))
     return bad
 
 

@@ -70,10 +70,11 @@ t_start=$(now)
 gcc -O2 -static -Wall -Wextra -o "$VMOUT/bin/ks-bench" "$ROOT/bench/ks-bench.c" ||
 	die "cannot build ks-bench (static glibc: libc6-dev)"
 
-# Guest modules: kstats.ko, kstats_target.ko and ks_bench.ko, built for
+# Guest modules: kstats.ko, kstats_target.ko, ks_bench.ko and
+# kstats_api_sample.ko (the section pair), built for
 # each kernel from the same copy of the sources by 'make vm-stage'.
 stage() {
-	"$ROOT/scripts/stage.sh" copy "$1" "$VMOUT" kstats.ko kstats_target.ko ks_bench.ko ||
+	"$ROOT/scripts/stage.sh" copy "$1" "$VMOUT" kstats.ko kstats_target.ko ks_bench.ko kstats_api_sample.ko ||
 		die "$1: no modules staged (run 'make -j2 vm-stage')"
 }
 

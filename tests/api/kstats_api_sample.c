@@ -15,6 +15,9 @@
  *                           the node, the thread sleeping 100-200 us every
  *                           16 loops; stopping logs the thread's loops
  *                           ("hammer: N loops")
+ *   empty      "N"          N calls of a function whose body is an empty
+ *                           section pair (make bench: what the pair costs)
+ *   bare       "N"          N calls of the same function without the pair
  *
  * Recorders read the node through kas_ks; delete clears it first, as the
  * header's lifetime rule asks, so new and delete may run while hammering.
@@ -54,6 +57,19 @@ static noinline void kas_section(unsigned int ns)
 	KSTATS_SECTION_START(kas_ks);
 	kas_spin(ns);
 	KSTATS_SECTION_END(kas_ks);
+}
+
+/* An empty section pair, and the same function without it (the bench). */
+static noinline void kas_empty(void)
+{
+	KSTATS_SECTION_START(kas_ks);
+	barrier();
+	KSTATS_SECTION_END(kas_ks);
+}
+
+static noinline void kas_bare(void)
+{
+	barrier();
 }
 
 struct kas_rec {
@@ -119,7 +135,7 @@ static void kas_delete(void)
 }
 
 enum { KAS_NEW, KAS_DELETE, KAS_SECTION, KAS_RECORD, KAS_RECORD_IRQ,
-	KAS_HAMMER };
+	KAS_HAMMER, KAS_EMPTY, KAS_BARE };
 
 static ssize_t kas_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
@@ -174,6 +190,19 @@ static ssize_t kas_write(struct file *file, const char __user *ubuf,
 		else
 			on_each_cpu(kas_record_n, &rec, 1);
 		break;
+	case KAS_EMPTY:
+	case KAS_BARE:
+		if (kstrtouint(strim(buf), 10, &n) || n > 100000000)
+			return -EINVAL;
+		preempt_disable();	/* the loop alone: no resched test */
+		for (i = 0; i < n; i++) {
+			if (what == KAS_EMPTY)
+				kas_empty();
+			else
+				kas_bare();
+		}
+		preempt_enable();
+		break;
 	case KAS_HAMMER:
 		if (kstrtouint(strim(buf), 10, &arg) || arg > 1)
 			return -EINVAL;
@@ -210,6 +239,7 @@ static int __init kas_init(void)
 		[KAS_NEW] = "new", [KAS_DELETE] = "delete",
 		[KAS_SECTION] = "section", [KAS_RECORD] = "record",
 		[KAS_RECORD_IRQ] = "record_irq", [KAS_HAMMER] = "hammer",
+		[KAS_EMPTY] = "empty", [KAS_BARE] = "bare",
 	};
 	unsigned long i;
 
