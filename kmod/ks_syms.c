@@ -16,6 +16,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
 #include <linux/error-injection.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -72,6 +74,25 @@ bool ks_module_has(struct module *mod, const char *name)
 #endif
 }
 
+/*
+ * Is @name a function of kstats itself?  As a module: one of its symbols.
+ * Built in (CONFIG_KSTATS=y), there is no module to ask: a core-kernel
+ * function named with kstats' prefixes (ks_, kstats_) is taken as its own.
+ */
+static bool ks_is_own(const char *name)
+{
+#ifdef MODULE
+	return ks_module_has(THIS_MODULE, name);
+#else
+	unsigned long addr;
+
+	if (!str_has_prefix(name, "ks_") && !str_has_prefix(name, "kstats_"))
+		return false;
+	addr = kallsyms_lookup_name(name);
+	return addr && core_kernel_text(addr);
+#endif
+}
+
 /* Add @name (with the "mod:" prefix when one was asked for). */
 static int ks_add_sym(struct ks_search *s, const char *name)
 {
@@ -79,7 +100,7 @@ static int ks_add_sym(struct ks_search *s, const char *name)
 	char sym[KS_NAME_MAX];
 	int len;
 
-	if (ks_module_has(THIS_MODULE, name)) {
+	if (ks_is_own(name)) {
 		pr_err("%s: kstats does not trace itself\n", node->cmd.name);
 		return -EINVAL;
 	}
