@@ -175,6 +175,7 @@ ks_kbtf() {
 		return 0
 	fi
 	rm -rf "$_ks_tmp"
+	rm -f "$2"	# no half or empty file for a build to pick up
 	return 1
 }
 
@@ -203,7 +204,10 @@ ks_kmake() {
 		return 1
 	}
 	if ks_kbuilt "$_ks_k"; then
-		make -C "$_ks_top/$_ks_sub" KDIR="$(cat "$KSTATS_CACHE/kernels/$_ks_k/objdir")" "$@"
+		# the variant's own view of its object tree (build-kernel.sh)
+		_ks_kd=$KSTATS_CACHE/kernels/$_ks_k/build
+		[ -d "$_ks_kd" ] || _ks_kd=$(cat "$KSTATS_CACHE/kernels/$_ks_k/objdir")
+		make -C "$_ks_top/$_ks_sub" KDIR="$_ks_kd" "$@"
 		return
 	fi
 	if [ -z "$_ks_root" ]; then
