@@ -140,6 +140,10 @@ def main():
             line += ", patches: %s" % ", ".join("`%s`" % p for p in info["patch"])
         if "fragment" in info:
             line += ", config fragments: %s" % ", ".join("`%s`" % p for p in info["fragment"])
+        if "base" in info:
+            line += ", base config %s" % info["base"][0]
+        if "kstats" in info:
+            line += ", kstats %s" % info["kstats"][0]
         ns = fx.get("untraced.ns_per_op")
         if ns:
             line += "; workload untraced: %s ns per op" % ns
