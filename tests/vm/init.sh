@@ -51,4 +51,10 @@ MSG
 else
 	ks-run "$scenarios"
 fi
-poweroff -f
+# Without ACPI (the tiny kernel) power-off halts the CPU and QEMU waits for
+# ever: reboot instead, which -no-reboot turns into QEMU's exit.
+if [ -d /sys/firmware/acpi ]; then
+	poweroff -f
+else
+	reboot -f
+fi
