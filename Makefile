@@ -5,10 +5,12 @@
 #                        and tools/kstats
 #   make install         module (updates/, depmod), CLI, man page, kstats-plot
 #   make uninstall       remove what install wrote (same KDIR=, PREFIX=)
-#   make test            unit, fuzz (1 min) and VM tests on every installed Debian kernel
+#   make test            unit, fuzz (1 min) and VM tests on every installed Debian kernel,
+#                        the kernel-build pipeline on a tiny kernel
 #   make fuzz            the parser fuzzers, FUZZ_TIME seconds each (default 20)
 #   make test-stress     SMP stress on 4 vCPUs, STRESS (10) times make test's
 #   make test-rt         VM tests on the PREEMPT_RT kernels
+#   make test-debug      VM tests and fault injection on a KASAN/lockdep/kmemleak kernel
 #   make demo            the three kernel-thread measurements in a VM
 #   make bench           overhead benchmark under QEMU -icount (bench-short: quick)
 #   make deps            install what the above need (Debian packages, root)
@@ -92,10 +94,19 @@ test-rt: deps-check
 	KSTATS_KERNELS=rt tests/vm/run.sh
 	KSTATS_KERNELS=rt KS_VM_SCENARIO_TIMEOUT=300 $(STRESS_RUN)
 
-.PHONY: vm-stress test-stress test-rt
+.PHONY: vm-stress test-stress test-rt test-debug
 
+test: DEPS = kbuild
 test: deps-check
 	./tests/run-all.sh
+
+# The VM suite, the fault injection into kstats' own error paths and a
+# kmemleak scan on a debug kernel (KASAN, lockdep, kmemleak, failslab,
+# fail_function) built from linux-source-6.12 (tests/debug/run.sh): the
+# first build about 30 minutes, then cached in /var/cache/kstats.
+test-debug: DEPS = kbuild
+test-debug: deps-check vm-tools
+	./tests/debug/run.sh
 
 # The three kernel-thread measurements (demo/README.md): in a VM on the
 # newest installed Debian kernel (KVER= picks another; ICOUNT=0 for plain
@@ -111,6 +122,7 @@ demo-host:
 # The seeds' three comparisons on kernels built from Debian's
 # linux-source-6.12 (demo/README.md): a first build of tens of minutes,
 # cached in /var/cache/kstats; then minutes.
+demo-ab: DEPS = kbuild
 demo-ab: deps-check
 	@+demo/demo-ab.sh $(if $(DEMO_OUT),-o $(DEMO_OUT))
 

@@ -5,9 +5,12 @@
 # to the same.  A suite that fails without a 'not ok' line counts as one
 # failure, so a crash never passes silently.  Last line: N passed, N failed.
 #
-#   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm stress bench (default: all)
+#   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm stress ab kbuild bench
+#                                   (default: all)
 #                                   stress: tests/vm/stress on 4 vCPUs,
 #                                   with the modules vm staged
+#                                   kbuild: the kernel-build pipeline on
+#                                   the tiny config (tests/kbuild)
 #                                   deb: the packages in clean Debian roots
 #                                   (make deb-test, about 8 minutes): only by name
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,7 +43,7 @@ suite() { # name command...
 	failed=$((failed + f))
 }
 
-suites=${*:-unit fuzz cli plots vm stress ab bench}
+suites=${*:-unit fuzz cli plots vm stress ab kbuild bench}
 for s in $suites; do
 	case $s in
 	unit)	suite unit make -s -C tests/unit run ;;
@@ -51,6 +54,7 @@ for s in $suites; do
 	stress)	suite stress env KS_VM_SCENARIOS="$top/tests/vm/stress" KS_VM_SCENARIO_TIMEOUT=300 \
 			tests/vm/run.sh --smp 4 ;;
 	ab)	suite ab tests/ab/run.sh ;;
+	kbuild)	suite kbuild tests/kbuild/run.sh ;;
 	bench)	suite bench tests/bench-check.sh ;;
 	deb)	suite deb make -s deb-test ;;
 	*)	echo "run-all: unknown suite '$s'" >&2; exit 2 ;;
