@@ -4,8 +4,9 @@
 # /init of the kstats test initramfs (built by tests/vm/run.sh).  Mounts
 # the pseudo file systems, then either runs the scenarios named on the
 # kernel command line (ks.scenarios=a,b,c) or, with ks.interactive=1,
-# gives a shell on the console.  Always ends with poweroff -f; if that
-# fails, init exits, the kernel panics and -no-reboot ends QEMU.
+# gives a shell on the console.  Always ends with poweroff -f (reboot -f
+# without ACPI); if that fails, init exits, the kernel panics and
+# -no-reboot ends QEMU.  ks.slack=NS: see KS_SLACK in lib.sh.
 
 /bin/busybox --install -s
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -29,6 +30,7 @@ for arg in $(cat /proc/cmdline); do
 	ks.interactive=*)	interactive=${arg#*=} ;;
 	ks.timeout=*)		export KS_TIMEOUT=${arg#*=} ;;
 	ks.icount=*)		export KS_ICOUNT=${arg#*=} ;;
+	ks.slack=*)		export KS_SLACK=${arg#*=} ;;
 	esac
 done
 

@@ -18,6 +18,10 @@ KS_KVER=$(uname -r)
 [ -n "$KS_SCENARIO" ] || { KS_SCENARIO=${0##*/}; KS_SCENARIO=${KS_SCENARIO%.sh}; }
 
 mkdir -p "$KS_STATE" 2>/dev/null
+# How much longer than the work it times a probed section may take, in ns,
+# beyond the slot precision: the probes' own cost under TCG.  A debug
+# kernel (KASAN, lockdep: make test-debug) passes ks.slack= for more.
+KS_SLACK=${KS_SLACK:-30000}
 
 # Next TAP number (the host renumbers anyway; this keeps the guest log sane).
 _ks_next() {
@@ -253,7 +257,10 @@ poll() {
 
 # Kernel log patterns that fail a run (dmesg_bad).  KS_DMESG_BAD is
 # case-sensitive ("BUG" must not match "debug"), KS_DMESG_BAD_I is not.
-KS_DMESG_BAD='\bBUG\b|WARNING|Oops|KASAN|UBSAN|list_del corruption|kmemleak'
+# kmemleak logs its start and each scan's count, whoever leaked: its
+# reports are judged where a scenario scans (kmemleak_scan below), by
+# whose allocation leaked.  lockdep's reports say "WARNING" or "BUG".
+KS_DMESG_BAD='\bBUG\b|WARNING|Oops|KASAN|UBSAN|list_del corruption'
 KS_DMESG_BAD_I='general protection|call trace'
 
 # dmesg_bad [CONTEXT]: print the kernel log lines matching the patterns
@@ -271,5 +278,25 @@ dmesg_bad() {
 		NR == FNR { for (i = $1 - 2; i <= $1 + ctx; i++) want[i] = 1; next }
 		FNR in want { if (shown && FNR > last + 1) print "--"; print; shown = 1; last = FNR }
 	' "$KS_STATE/dmesg.bad" "$KS_STATE/dmesg"
+	return 0
+}
+
+# kmemleak_scan: age and scan (kmemleak reports an object once it is 5 s
+# old and found unreferenced), then set KS_LEAKS_ALL to the number of
+# unreferenced objects and KS_LEAKS_OURS to those whose allocation
+# backtrace passes through kstats or its test modules: by name, or by an
+# address in module space (a module since unloaded).  Status 1 without
+# kmemleak.
+kmemleak_scan() {
+	[ -e "$KS_DEBUGFS_MNT/kmemleak" ] || return 1
+	sleep 6
+	echo scan > "$KS_DEBUGFS_MNT/kmemleak"
+	echo scan > "$KS_DEBUGFS_MNT/kmemleak"
+	cat "$KS_DEBUGFS_MNT/kmemleak" > "$KS_STATE/kmemleak"
+	KS_LEAKS_ALL=$(grep -c '^unreferenced object' "$KS_STATE/kmemleak")
+	KS_LEAKS_OURS=$(awk '
+		/^unreferenced object/ { n += hit; hit = 0; next }
+		/\[kstats|[^a-z_]ks_|kstats_|0xffffffffc0/ { hit = 1 }
+		END { print n + hit }' "$KS_STATE/kmemleak")
 	return 0
 }

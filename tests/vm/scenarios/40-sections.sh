@@ -12,7 +12,7 @@ expect_eq "attach shows both points" "$(node_field sec attach)" "section:ks_targ
 taskset 1 sh -c "echo '300 100000' > $T/section"
 expect_eq "300 sections -> 300 samples" "$(node_field sec samples)" 300
 p50=$(node_field sec p50)
-expect_range "section p50 ($p50) >= the 100 us spin, within precision + 30 us" "$p50" 100000 $((100000 + 100000 / 32 + 30000))
+expect_range "section p50 ($p50) >= the 100 us spin, within precision + $((KS_SLACK / 1000)) us" "$p50" 100000 $((100000 + 100000 / 32 + KS_SLACK))
 ctl "remove sec"
 
 # kprobe -> tracepoint: the first kmalloc after mark_a on that CPU ends it.
@@ -52,7 +52,7 @@ taskset 1 sh -c "echo '100 20000' > $T/delay"
 expect_eq "100 calls" "$(node_field ks_target_delay samples)" 100
 expect_eq "99 gaps between 100 calls on one CPU" "$(node_field GAP-ks_target_delay samples)" 99
 gp50=$(node_field GAP-ks_target_delay p50)
-expect_range "gap p50 ($gp50) >= the 20 us each call spins" "$gp50" 20000 $((20000 + 20000 / 32 + 30000))
+expect_range "gap p50 ($gp50) >= the 20 us each call spins" "$gp50" 20000 $((20000 + 20000 / 32 + KS_SLACK))
 expect_eq "GAP- attach names its parent" "$(node_field GAP-ks_target_delay attach)" "gap:ks_target_delay"
 check "reset resets both" ctl "reset ks_target_delay"
 expect_eq "GAP- reset" "$(node_field GAP-ks_target_delay samples)" 0

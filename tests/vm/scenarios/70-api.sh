@@ -23,8 +23,8 @@ expect_errno "same name again -> the sample's EEXIST" EEXIST "echo '$N 5' > $A/n
 taskset 1 sh -c "echo '300 100000' > $A/section"
 expect_eq "300 sections -> 300 samples" "$(node_field $N samples)" 300
 p50=$(node_field $N p50)
-expect_range "section p50 ($p50) >= the 100 us spin, within 1/32 + 30 us" "$p50" 100000 $((100000 + 100000 / 32 + 30000))
-expect_range "section min >= 100 us" "$(node_field $N min)" 100000 $((100000 + 100000 / 32 + 30000))
+expect_range "section p50 ($p50) >= the 100 us spin, within 1/32 + $((KS_SLACK / 1000)) us" "$p50" 100000 $((100000 + 100000 / 32 + KS_SLACK))
+expect_range "section min >= 100 us" "$(node_field $N min)" 100000 $((100000 + 100000 / 32 + KS_SLACK))
 
 # reset through the node file, then known values
 check "reset (node file)" "echo reset > $KS_DIR/$N"
