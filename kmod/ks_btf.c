@@ -447,7 +447,10 @@ static int ks_vmlinux_err;		/* why it could not be read */
  * functions; later calls return at once.  Call it before taking the
  * control lock, so that other commands need not wait for it.
  *
- * Return: 0, or the error reading BTF (remembered: not retried).
+ * Return: 0, or the error reading BTF.  What the kernel's BTF is (none,
+ * malformed, too big) is remembered and not retried; a failed allocation
+ * is tried again on the next call, so that a moment of memory pressure
+ * does not take the direct backend away until the module is reloaded.
  */
 int ks_btf_prepare(void)
 {
@@ -455,13 +458,17 @@ int ks_btf_prepare(void)
 
 	mutex_lock(&ks_btf_lock);
 	if (!ks_vmlinux.data && !ks_vmlinux_err) {
-		ks_vmlinux_err = ks_btf_load(&ks_vmlinux,
-					     "/sys/kernel/btf/vmlinux", NULL);
-		if (!ks_vmlinux_err)
+		ret = ks_btf_load(&ks_vmlinux, "/sys/kernel/btf/vmlinux", NULL);
+		if (!ret)
 			pr_info("vmlinux BTF read: %u types, %u functions indexed\n",
 				ks_vmlinux.nr, ks_vmlinux.nr_funcs);
+		else if (ret == -ENOMEM)
+			pr_warn("cannot read vmlinux BTF now (out of memory): direct backend not chosen this time\n");
+		if (ret != -ENOMEM)
+			ks_vmlinux_err = ret;
+	} else {
+		ret = ks_vmlinux_err;
 	}
-	ret = ks_vmlinux_err;
 	mutex_unlock(&ks_btf_lock);
 	return ret;
 }
