@@ -37,7 +37,10 @@
  * while some API node is active).  An active section pair costs two calls,
  * two reads of the node's clock and one histogram update; a stopped node,
  * while another is active, a test (KSTATS_RECORD) or one call (a section
- * start).  (Not yet measured by make bench.)
+ * start).  Measured by make bench (bench/scenarios/42-api.sh, guest
+ * instructions under QEMU -icount, an empty pair against the same function
+ * without it): disabled 3 instructions per pair on Debian's 6.1, 6.12 and
+ * 7.3; enabled 87, 86 and 98.
  *
  * Context: kstats_record(), KSTATS_RECORD() and the section pair may be
  * used wherever a function kstats traces may run: process, softirq, hard
