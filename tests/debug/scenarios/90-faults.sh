@@ -8,8 +8,12 @@
 # counted too) or one of kstats' own steps that fail without allocating
 # (fail_function on its ALLOW_ERROR_INJECTION points: node and histogram
 # allocation, symbol resolution, each backend's attach, each section
-# point, the GAP- node, the debugfs file).  N runs from 1 until the write
-# passes every point without a failure.  Order-0 and highmem page
+# point, the GAP- node, the debugfs file).  The write's points are counted
+# first (fail-nth armed far beyond them); then each is failed in turn.  A
+# write with more than MAXN points (the first trace reads the kernel's BTF
+# from sysfs one page per read: about 1,300 points of one loop) has its
+# first and last MAXN/2 failed, and every STRIDE-th between.  The next trace must also attach
+# as a trace with no fault does (a failed BTF read is tried again).  Order-0 and highmem page
 # allocations are left out (fail_page_alloc's defaults): vmalloc takes
 # one per page, 1,300 for the 5 MiB BTF blob alone, and the same code path
 # for each.  After each failure: the write
@@ -21,7 +25,8 @@
 
 FI=/sys/kernel/debug
 T=/sys/kernel/debug/kstats_target
-MAXN=${KS_FAULT_MAXN:-400}
+MAXN=${KS_FAULT_MAXN:-200}
+STRIDE=${KS_FAULT_STRIDE:-50}
 if [ ! -d $FI/failslab ] || [ ! -d $FI/fail_function ] || [ ! -e /proc/self/fail-nth ]; then
 	skip "fault injection" "this kernel has no FAILSLAB/FAIL_FUNCTION/fail-nth"
 	exit 0
@@ -78,34 +83,61 @@ exercise() { # NODE KIND -> prints the samples seen
 
 listing() { grep -v '^#' $KS_CTL | awk '{ print $1 }' | sort | tr '\n' ' '; }
 
+# reload_maybe: with a reload sweep, a fresh kstats (its BTF not read yet).
+reload_maybe() {
+	[ -n "$_reload" ] || return 0
+	rmmod kstats 2>/dev/null
+	insmod $KS_MODDIR/kstats.ko
+}
+
 # sweep DESC NODE KIND CMD [reload]: fail each point of CMD in turn.
 sweep() {
 	_desc=$1 _node=$2 _kind=$3 _cmd=$4 _reload=${5:-}
 	_before=$(listing)
+	[ -n "$_reload" ] && _before=""	# a fresh kstats has no node
+	# what the trace attaches to with no fault: every retrace must match
+	ctl "$_cmd" && _want=$(node_field "$_node" attach)
+	ctl "remove $_node" 2>/dev/null
 	_n=1 _inj=0 _refused=0 _absorbed=0 _errs=""
 	_bad=$KS_STATE/sweep.bad
 	: > "$_bad"
-	while [ $_n -le $MAXN ]; do
-		if [ -n "$_reload" ]; then
-			rmmod kstats 2>/dev/null
-			insmod $KS_MODDIR/kstats.ko || { echo "insmod failed before point $_n" >> "$_bad"; break; }
-			set_points
+	# how many points the write passes
+	reload_maybe
+	_r=$(kswrite -f 1000000 $KS_CTL "$_cmd")
+	ctl "remove $_node" 2>/dev/null
+	case $_r in
+	"OK not-injected "[0-9]*)
+		_pts=$((1000000 - ${_r##* })) ;;
+	*)	echo "counting the points: kswrite: $_r" >> "$_bad"; _pts=0 ;;
+	esac
+	while [ $_n -le $_pts ]; do
+		if [ $_pts -gt $MAXN ] && [ $_n -gt $((MAXN / 2)) ] && [ $_n -le $((_pts - MAXN / 2)) ] &&
+		   [ $((_n % STRIDE)) != 0 ]; then
+			_n=$((_n + 1))
+			continue
 		fi
+		reload_maybe || { echo "insmod failed before point $_n" >> "$_bad"; break; }
 		_r=$(kswrite -f $_n $KS_CTL "$_cmd")
 		case $_r in
-		*" not-injected")
-			break ;;
 		*" injected")
 			;;
-		*)	echo "point $_n: kswrite: $_r" >> "$_bad"; break ;;
+		*" not-injected "*)
+			# fewer points this time (a slab that had room): the end
+			break ;;
+		*)	echo "point $_n of $_pts: kswrite: $_r" >> "$_bad"; break ;;
 		esac
 		_inj=$((_inj + 1))
 		_res=${_r%% *}
-		[ $((_n % 25)) = 0 ] && diag "$_desc: point $_n: $_res"
+		[ $((_inj % 25)) = 0 ] && diag "$_desc: point $_n of $_pts: $_res"
 		if [ "$_res" = OK ]; then
 			_absorbed=$((_absorbed + 1))
 			exercise "$_node" "$_kind" ||
 				echo "point $_n absorbed, but $_node counts wrong: $(node_field "$_node" samples)" >> "$_bad"
+			# absorbed by a fallback (no BTF: not direct) must not last
+			ctl "remove $_node" 2>/dev/null
+			ctl "$_cmd" 2>/dev/null
+			[ "$(node_field "$_node" attach)" = "$_want" ] ||
+				echo "point $_n absorbed; the next trace attaches $(node_field "$_node" attach), not $_want" >> "$_bad"
 		else
 			_refused=$((_refused + 1))
 			case " $_errs " in *" $_res "*) ;; *) _errs="$_errs $_res" ;; esac
@@ -116,17 +148,20 @@ sweep() {
 				echo "point $_n ($_res): the next identical trace failed" >> "$_bad"
 			elif ! exercise "$_node" "$_kind"; then
 				echo "point $_n ($_res): the next trace counts $(node_field "$_node" samples)" >> "$_bad"
+			elif [ "$(node_field "$_node" attach)" != "$_want" ]; then
+				echo "point $_n ($_res): the next trace attaches $(node_field "$_node" attach), not $_want" >> "$_bad"
 			fi
 		fi
 		ctl "remove $_node" 2>/dev/null
 		_n=$((_n + 1))
 	done
-	if [ $_n -gt $MAXN ]; then
-		echo "more than $MAXN points: sweep cut short" >> "$_bad"
-	fi
+	# the write with no fault: the node must be whole
+	reload_maybe
+	ctl "$_cmd" 2>/dev/null
 	if [ ! -s "$_bad" ] && [ $_inj -gt 0 ]; then
-		ok "$_desc: $_inj points failed one by one ($_refused refused:$_errs; $_absorbed absorbed): no node left, next trace exact"
+		ok "$_desc: $_inj of its $_pts points failed one by one ($_refused refused:$_errs; $_absorbed absorbed): no node left, next trace exact"
 		echo "$_inj" >> "$KS_STATE/fault-points"
+		echo "$_pts" >> "$KS_STATE/fault-points-all"
 	else
 		fail "$_desc: $_inj points, each failure cleaned up" "$(head -n 20 "$_bad")"
 	fi
@@ -140,9 +175,12 @@ sweep() {
 }
 
 W=ks_target_delay	# a witness node, never called
-check "a witness node" ctl "trace $W via kretprobe"
+# With a reload per point, allocations only: fail_function's probes on
+# kstats go with each rmmod, and the sweeps below fail kstats' own steps.
+echo > $FI/fail_function/inject
 sweep "first trace after insmod (reads BTF)" ks_target_empty fn "trace ks_target_empty" reload
-check "a witness node again (the reloads removed it)" ctl "trace $W via kretprobe"
+set_points
+check "a witness node" ctl "trace $W via kretprobe"
 sweep "default (direct)" ks_target_empty fn "trace ks_target_empty bits 4"
 sweep "via direct, gap yes" ks_target_empty fn "trace ks_target_empty via direct gap yes"
 sweep "via kretprobe, gap yes" ks_target_empty fn "trace ks_target_empty via kretprobe gap yes"
@@ -154,7 +192,8 @@ expect_eq "the witness node is still there, untouched" "$(node_field $W samples)
 ctl "remove $W"
 echo > $FI/fail_function/inject
 total=$(awk '{ s += $1 } END { print s + 0 }' "$KS_STATE/fault-points" 2>/dev/null)
-diag "fault points failed in all: $total"
+all=$(awk '{ s += $1 } END { print s + 0 }' "$KS_STATE/fault-points-all" 2>/dev/null)
+diag "fault points failed in all: $total of $all"
 
 # Scan with the modules loaded, so their frames resolve in the report
 # (01-kmemleak-baseline cleared what boot left; 99-kmemleak scans again).

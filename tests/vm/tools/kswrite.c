@@ -17,8 +17,9 @@
  * alone (Documentation/fault-injection: /proc/thread-self/fail-nth, after
  * the open): the NTH fault-injection point they pass fails (an allocation
  * under failslab or fail_page_alloc, a function under fail_function).
- * Then " injected" or " not-injected" ends the line: whether the writes
- * passed NTH points, so a caller can step NTH from 1 until they do not.
+ * Then " injected" or " not-injected LEFT" ends the line: whether the
+ * writes passed NTH points (LEFT: by how many they fell short), so a caller
+ * can count the points of a write with a large NTH, then fail each.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -166,7 +167,10 @@ int main(int argc, char **argv)
 		long left = ks_fail_nth_get(nth_fd);
 
 		ks_fail_nth_set(nth_fd, 0);	/* disarm before anything else */
-		printf(" %s", left == 0 ? "injected" : "not-injected");
+		if (left == 0)
+			printf(" injected");
+		else
+			printf(" not-injected %ld", left);
 		close(nth_fd);
 	}
 	printf("\n");
