@@ -4,29 +4,28 @@
 # lockdep and kmemleak).  Each "trace" command is swept with the kernel's
 # systematic fault injection: kswrite -f N arms /proc/thread-self/fail-nth
 # for the write alone, so its N-th fault-injection point fails: an
-# allocation (failslab, fail_page_alloc, with GFP_KERNEL and order-0 ones
-# counted too) or one of kstats' own steps that fail without allocating
+# allocation (failslab, fail_page_alloc, those that may sleep counted too)
+# or one of kstats' own steps that fail without allocating
 # (fail_function on its ALLOW_ERROR_INJECTION points: node and histogram
 # allocation, symbol resolution, each backend's attach, each section
 # point, the GAP- node, the debugfs file).  The write's points are counted
 # first (fail-nth armed far beyond them); then each is failed in turn.  A
 # write with more than MAXN points (the first trace reads the kernel's BTF
-# from sysfs one page per read: about 1,300 points of one loop) has its
-# first and last MAXN/2 failed, and every STRIDE-th between.  The next trace must also attach
-# as a trace with no fault does (a failed BTF read is tried again).  Order-0 and highmem page
-# allocations are left out (fail_page_alloc's defaults): vmalloc takes
-# one per page, 1,300 for the 5 MiB BTF blob alone, and the same code path
-# for each.  After each failure: the write
-# was refused (or absorbed), no node and no GAP- node is left, the other
-# nodes are untouched, and the identical trace then succeeds and counts
-# exactly.  The first trace after insmod, which also reads the kernel's
+# from sysfs one page per read(): 1,800 points, most of them that one
+# loop) has its first and last MAXN/2 failed, and every STRIDE-th between.
+# Order-0 and highmem page allocations are left out (fail_page_alloc's
+# defaults): vmalloc takes one per page, the same code path for each.
+# After each failure: the write was refused (or absorbed), no node and no
+# GAP- node is left, the other nodes are untouched, and the identical
+# trace then succeeds, counts exactly and attaches as one with no fault
+# does (a failed BTF read is tried again).  The first trace after insmod, which also reads the kernel's
 # BTF, is swept with a reload per point.  A kmemleak scan ends it.
 . /ks/lib.sh
 
 FI=/sys/kernel/debug
 T=/sys/kernel/debug/kstats_target
-MAXN=${KS_FAULT_MAXN:-200}
-STRIDE=${KS_FAULT_STRIDE:-50}
+MAXN=${KS_FAULT_MAXN:-100}
+STRIDE=${KS_FAULT_STRIDE:-100}
 if [ ! -d $FI/failslab ] || [ ! -d $FI/fail_function ] || [ ! -e /proc/self/fail-nth ]; then
 	skip "fault injection" "this kernel has no FAILSLAB/FAIL_FUNCTION/fail-nth"
 	exit 0
