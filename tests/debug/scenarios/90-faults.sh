@@ -18,8 +18,9 @@
 # After each failure: the write was refused (or absorbed), no node and no
 # GAP- node is left, the other nodes are untouched, and the identical
 # trace then succeeds, counts exactly and attaches as one with no fault
-# does (a failed BTF read is tried again).  The first trace after insmod, which also reads the kernel's
-# BTF, is swept with a reload per point.  A kmemleak scan ends it.
+# does (a failed BTF read is tried again).  The first trace after insmod,
+# which also reads the kernel's BTF, is swept with a reload per point.  A
+# kmemleak scan ends it.
 . /ks/lib.sh
 
 FI=/sys/kernel/debug
