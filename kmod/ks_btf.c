@@ -116,7 +116,8 @@ static ssize_t ks_read_file(const char *path, void **data)
 	if (got != size) {
 		kvfree(*data);
 		*data = NULL;
-		got = -EIO;
+		/* a failed read says why (ENOMEM is tried again); short: EIO */
+		got = n < 0 ? n : -EIO;
 	}
 out:
 	filp_close(f, NULL);
