@@ -59,6 +59,7 @@ while [ $r -le "$runs" ]; do
 		cat "$KS_DIR/$n" > "$DEMO_OUT/$n.r$r.txt"
 		files="$files $n.r$r.txt"
 		say "run $r: $n: $(node_field "$n" samples) samples, p50 $(node_field "$n" p50), avg $(node_field "$n" avg)"
+		check "run $r: $n: its node file parses" kstats check -f "$DEMO_OUT/$n.r$r.txt"
 	done
 	r=$((r + 1))
 done
