@@ -47,8 +47,14 @@ build() {
 		fi
 		echo "  NOTE    $k has no BTF: the target module is built without"
 	fi
-	# kmod first: tests/api links against its Module.symvers
-	for sub in kmod tests/target tests/api bench/kmod; do
+	# kmod first: tests/api links against its Module.symvers.  A kernel
+	# with kstats built in (CONFIG_KSTATS=y) takes neither.
+	subs="kmod tests/target tests/api bench/kmod"
+	if grep -qx 'CONFIG_KSTATS=y' "$(ks_kconfig "$k")"; then
+		echo "  NOTE    $k has kstats built in: no kstats.ko, no API clients"
+		subs="tests/target bench/kmod"
+	fi
+	for sub in $subs; do
 		log=$d/src/build-$(echo "$sub" | tr / -).log
 		if ! ks_kmake "$k" "$d/src" "$sub" -s > "$log" 2>&1; then
 			cat "$log" >&2
@@ -57,7 +63,9 @@ build() {
 		fi
 		grep -i 'warning' "$log" >&2 || true
 	done
-	cp "$d"/src/kmod/*.ko "$d"/src/tests/target/*.ko "$d"/src/tests/api/*.ko "$d/modules/"
+	for sub in $subs; do
+		case $sub in bench/*) ;; *) cp "$d/src/$sub"/*.ko "$d/modules/" ;; esac
+	done
 	cp "$d"/src/bench/kmod/*.ko "$d/bench/"
 }
 
