@@ -174,7 +174,7 @@ sweep() {
 	ctl "remove $_node" 2>/dev/null
 }
 
-W=ks_target_delay	# a witness node, never called
+W=ks_target_recurse	# a witness node, never called here
 # With a reload per point, allocations only: fail_function's probes on
 # kstats go with each rmmod, and the sweeps below fail kstats' own steps.
 echo > $FI/fail_function/inject
