@@ -187,7 +187,6 @@ if ! wait $bpid; then
 fi
 unapply
 trap - EXIT
-applied=()
 
 kver=$(cat "$obj/include/config/kernel.release")
 say "built $kver"

@@ -10,8 +10,9 @@
 #       build root if it has one: scripts/kernels.sh) from a copy of the
 #       sources, into tests/vm/out/KVER/modules (kstats, target) and
 #       tests/vm/out/KVER/bench (ks_bench.ko).  The target module gets BTF
-#       on the kernel's own (from its image), if the kernel has BTF.  kmod/ keeps no objects, so
-#       kernels build in parallel (make -j2 vm-stage).
+#       on the kernel's own (from its image), if the kernel has BTF.
+#       kmod/ keeps no objects, so kernels build in parallel (make -j2
+#       vm-stage).
 #       KS_VM_OUT (as for tests/vm/run.sh) stages elsewhere.
 #   scripts/stage.sh copy KVER VMOUT [MODULE.ko...]
 #       give another harness directory (KS_VM_OUT=VMOUT) what 'build'
@@ -40,8 +41,9 @@ build() {
 	rm -f "$d"/src/kmod/*.o "$d"/src/kmod/*.ko "$d"/src/tests/target/*.ko "$d"/src/tests/api/*.ko "$d"/src/bench/kmod/*.ko
 	# the target gets BTF split on the kernel's own (tests/target/Makefile);
 	# a kernel built without BTF gets a target without it
+	cfg=$(ks_kconfig "$k")
 	if ! ks_kbtf "$k" "$d/src/tests/target/vmlinux.btf"; then
-		if grep -qx 'CONFIG_DEBUG_INFO_BTF=y' "$(ks_kconfig "$k")"; then
+		if grep -qx 'CONFIG_DEBUG_INFO_BTF=y' "$cfg"; then
 			echo "stage: cannot read the BTF of $k's image" >&2
 			exit 1
 		fi
@@ -50,7 +52,7 @@ build() {
 	# kmod first: tests/api links against its Module.symvers.  A kernel
 	# with kstats built in (CONFIG_KSTATS=y) takes neither.
 	subs="kmod tests/target tests/api bench/kmod"
-	if grep -qx 'CONFIG_KSTATS=y' "$(ks_kconfig "$k")"; then
+	if grep -qx 'CONFIG_KSTATS=y' "$cfg"; then
 		echo "  NOTE    $k has kstats built in: no kstats.ko, no API clients"
 		subs="tests/target bench/kmod"
 	fi
@@ -62,11 +64,11 @@ build() {
 			exit 1
 		fi
 		grep -i 'warning' "$log" >&2 || true
+		case $sub in
+		bench/*)	cp "$d/src/$sub"/*.ko "$d/bench/" ;;
+		*)		cp "$d/src/$sub"/*.ko "$d/modules/" ;;
+		esac
 	done
-	for sub in $subs; do
-		case $sub in bench/*) ;; *) cp "$d/src/$sub"/*.ko "$d/modules/" ;; esac
-	done
-	cp "$d"/src/bench/kmod/*.ko "$d/bench/"
 }
 
 copy() {
