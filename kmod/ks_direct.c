@@ -163,10 +163,10 @@ static int ks_direct_attach(struct ks_node *node)
 		node->priv = node;	/* something to detach */
 		strscpy(buf, sym, sizeof(buf));	/* the filter writes in it */
 		ret = ftrace_set_filter(&ds->ops, buf, strlen(buf), 1);
-		if (ret) {
+		if (ret == -EINVAL)	/* no such function in ftrace's list */
 			ret = -ENOENT;
+		if (ret)
 			break;
-		}
 		ret = ks_ftrace_direct_on(&ds->ops, ks_tramp_addr(s));
 		if (ret) {
 			ftrace_free_filter(&ds->ops);
