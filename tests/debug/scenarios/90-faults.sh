@@ -58,9 +58,14 @@ for p in $POINTS; do
 	grep -q "^$p[[:space:]]" $FI/fail_function/injectable && npoints=$((npoints + 1))
 done
 expect_eq "fail_function lists kstats' 10 injection points" $npoints 10
+# Each fails with -ENOMEM (fail_function's default for an errno is
+# -EINVAL), so every refusal below can be held to an allocation error.
 set_points() {
 	echo > $FI/fail_function/inject
-	for p in $POINTS; do echo "$p" > $FI/fail_function/inject; done
+	for p in $POINTS; do
+		echo "$p" > $FI/fail_function/inject
+		echo 0xfffffffffffffff4 > $FI/fail_function/$p/retval
+	done
 	echo 0 > $FI/fail_function/probability
 	echo 0 > $FI/fail_function/verbose
 }
@@ -98,7 +103,7 @@ sweep() {
 	# what the trace attaches to with no fault: every retrace must match
 	ctl "$_cmd" && _want=$(node_field "$_node" attach)
 	ctl "remove $_node" 2>/dev/null
-	_n=1 _inj=0 _refused=0 _absorbed=0 _errs=""
+	_n=1 _inj=0 _refused=0 _absorbed=0 _errs="" _recount=0 _done=""
 	_bad=$KS_STATE/sweep.bad
 	: > "$_bad"
 	# how many points the write passes
@@ -111,6 +116,7 @@ sweep() {
 	*)	echo "counting the points: kswrite: $_r" >> "$_bad"; _pts=0 ;;
 	esac
 	while [ $_n -le $_pts ]; do
+		case "$_done " in *" $_n "*) _n=$((_n + 1)); continue ;; esac
 		if [ $_pts -gt $MAXN ] && [ $_n -gt $((MAXN / 2)) ] && [ $_n -le $((_pts - MAXN / 2)) ] &&
 		   [ $((_n % STRIDE)) != 0 ]; then
 			_n=$((_n + 1))
@@ -122,11 +128,21 @@ sweep() {
 		*" injected")
 			;;
 		*" not-injected "*)
-			# fewer points this time (a slab that had room): the end
-			break ;;
+			# Fewer points this time (a page allocation a slab with
+			# room did not need): this write's count is the new end,
+			# and its last MAXN/2 points are still to be failed.
+			_left=${_r##* }
+			ctl "remove $_node" 2>/dev/null
+			_recount=$((_recount + 1))
+			[ $_recount -le 5 ] || break
+			_pts=$((_n - _left))
+			_n=1
+			[ $_pts -gt $MAXN ] && _n=$((_pts - MAXN / 2 + 1))
+			continue ;;
 		*)	echo "point $_n of $_pts: kswrite: $_r" >> "$_bad"; break ;;
 		esac
 		_inj=$((_inj + 1))
+		_done="$_done $_n"
 		_res=${_r%% *}
 		[ $((_inj % 25)) = 0 ] && diag "$_desc: point $_n of $_pts: $_res"
 		if [ "$_res" = OK ]; then
@@ -141,6 +157,15 @@ sweep() {
 		else
 			_refused=$((_refused + 1))
 			case " $_errs " in *" $_res "*) ;; *) _errs="$_errs $_res" ;; esac
+			# An allocation failed, so the error says so: ENOMEM, or
+			# EINVAL where ftrace, its filter hash not allocated,
+			# registers an empty filter and refuses it.  Never ENOENT
+			# ("no such function"): that would send a user looking
+			# for an inlined function.
+			case $_res in
+			ENOMEM|EINVAL) ;;
+			*) echo "point $_n: refused with $_res, not an allocation error" >> "$_bad" ;;
+			esac
 			[ -e "$KS_DIR/$_node" ] && echo "point $_n ($_res): $_node left behind" >> "$_bad"
 			[ -e "$KS_DIR/GAP-$_node" ] && echo "point $_n ($_res): GAP-$_node left behind" >> "$_bad"
 			[ "$(listing)" = "$_before" ] || echo "point $_n ($_res): nodes now: $(listing)" >> "$_bad"
