@@ -205,6 +205,12 @@ cp -a "$obj/arch/x86/include" "$b/arch/x86/include"
 ln -s "$obj/scripts" "$b/scripts"
 ln -s "$obj/tools" "$b/tools"
 [ -e "$obj/source" ] && ln -s "$src" "$b/source"
+# the key the kernel trusts, to sign a module as Debian's build tree would
+# (scripts/sign-file sha256 build/certs/signing_key.pem build/certs/signing_key.x509 M.ko)
+if grep -qx 'CONFIG_MODULE_SIG=y' "$obj/.config" && [ -f "$obj/certs/signing_key.pem" ]; then
+	mkdir -p "$b/certs"
+	cp "$obj/certs/signing_key.pem" "$obj/certs/signing_key.x509" "$b/certs/"
+fi
 if grep -qx 'CONFIG_DEBUG_INFO_BTF=y' "$obj/.config"; then
 	# module BTF is split on vmlinux's: its .BTF section is enough
 	# (objcopy warns of the segments it empties: not an error)

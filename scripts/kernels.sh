@@ -37,7 +37,7 @@
 KSTATS_ROOTS=${KSTATS_ROOTS:-/var/lib/kstats}
 KSTATS_CACHE=${KSTATS_CACHE:-/var/cache/kstats}
 # What scripts/build-kernel.sh needs: Debian's kernel source and its tools.
-KS_KBUILD_PKGS="linux-source-6.12 ccache flex bison libelf-dev libssl-dev dwarves bc"
+KS_KBUILD_PKGS="linux-source-6.12 ccache flex bison libelf-dev libssl-dev openssl dwarves bc"
 
 # ks_kbuilt NAME: is NAME a kernel built from source (build-kernel.sh)?
 ks_kbuilt() {

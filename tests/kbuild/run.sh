@@ -15,7 +15,9 @@
 # pristine, a rebuild of an unchanged variant costs nothing, the annotated
 # section counts exactly what a kretprobe on find_vma counts (same calls,
 # same window), find_vma runs 4 times per op on both kernels, and the section
-# is reported absent on the kernel without it.  TAP, then N passed, N failed.
+# is reported absent on the kernel without it.  Then kstats.ko, signed with
+# tiny's key, refuses to load where tiny is locked down (lockdown.sh).
+# TAP, then N passed, N failed.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/kernels.sh"
@@ -119,4 +121,35 @@ for f in report.md find_vma-compare.md find_vma-cdf.png find_vma-pct.png; do
 done
 grep -q 'find_vma-kstats-section.patch' "$ab/report.md" && ok "report names the patch" ||
 	notok "report names the patch" "$(grep -n -i patch "$ab/report.md" | head -n 5)"
+
+# Lockdown: tiny checks module signatures (not enforced) and boots with
+# lockdown=integrity.  kstats.ko is signed as the README says, with the
+# kernel's own key (build/certs), and tests/kbuild/lockdown.sh runs in it.
+lk=$out/lockdown
+b=$KSTATS_CACHE/kernels/tiny/build
+rm -rf "$lk"
+mkdir -p "$lk/scenarios"
+cp "$top/tests/kbuild/lockdown.sh" "$lk/scenarios/10-lockdown.sh"
+if ! KS_VM_OUT=$lk "$top/scripts/stage.sh" build tiny > "$out/lockdown-stage.log" 2>&1; then
+	notok "lockdown: modules for tiny" "$(tail -n 20 "$out/lockdown-stage.log")"
+	finish
+fi
+ko=$lk/tiny/modules/kstats.ko
+"$b/scripts/sign-file" sha256 "$b/certs/signing_key.pem" "$b/certs/signing_key.x509" "$ko" 2> "$out/sign.log"
+expect "lockdown: kstats.ko signed with tiny's key (sign-file status)" $? 0
+expect "lockdown: kstats.ko ends with the signature marker" "$(tail -c 28 "$ko" | tr -d '\n')" "~Module signature appended~"
+KS_VM_OUT=$lk KS_VM_SCENARIOS=$lk/scenarios KS_VM_APPEND="lockdown=integrity" \
+	"$top/tests/vm/run.sh" -k tiny > "$out/lockdown.log" 2>&1
+rc=$?
+expect "lockdown: the VM run's status" $rc 0
+got=0
+while IFS= read -r l; do
+	case $l in
+	"ok "*)		ok "lockdown: ${l#ok [0-9]* - }"; got=$((got + 1)) ;;
+	"not ok "*)	notok "lockdown: ${l#not ok [0-9]* - }"; got=$((got + 1)) ;;
+	esac
+done < <(grep -E '^(not )?ok [0-9]+ - ' "$out/lockdown.log")
+if [ $got -lt 10 ]; then
+	notok "lockdown: the scenario's 10 checks ran" "$got ran" "$(tail -n 30 "$out/lockdown.log")"
+fi
 finish
