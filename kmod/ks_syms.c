@@ -34,19 +34,26 @@ struct ks_search {
 	char buf[KS_NAME_MAX + 2];
 };
 
-/* Does ftrace know a function matching @pattern (a name or a glob)? */
-static bool ks_ftrace_has(struct ks_search *s, const char *pattern)
+/*
+ * Does ftrace know a function matching @pattern (a name or a glob)?
+ * 1 if so, 0 if not (ftrace_set_filter() says -EINVAL: nothing matches),
+ * or its error, -ENOMEM when its filter hash could not be allocated: not
+ * finding a function then is not knowing that none exists.
+ */
+static int ks_ftrace_has(struct ks_search *s, const char *pattern)
 {
 	int ret;
 
 	/* ftrace_set_filter() writes into its buffer: hand it a copy */
 	if (strscpy(s->buf, pattern, sizeof(s->buf)) < 0)
-		return false;
+		return 0;
 	/* ftrace_free_filter() leaves the hashes dangling: start afresh */
 	memset(&s->ops, 0, sizeof(s->ops));
 	ret = ftrace_set_filter(&s->ops, s->buf, strlen(s->buf), 1);
 	ftrace_free_filter(&s->ops);
-	return !ret;
+	if (ret == -EINVAL)
+		return 0;
+	return ret ? ret : 1;
 }
 
 /**
@@ -130,17 +137,24 @@ static int ks_find_clones(struct ks_search *s, const char *prefix, int depth)
 	if (depth >= KS_CLONE_DEPTH)
 		return 0;
 	snprintf(pat, sizeof(pat), "%s.*", prefix);
-	if (!ks_ftrace_has(s, pat))
-		return 0;
+	ret = ks_ftrace_has(s, pat);
+	if (ret <= 0)
+		return ret;
 	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
 		snprintf(pat, sizeof(pat), "%s.%s.*", prefix, kinds[k]);
-		if (!ks_ftrace_has(s, pat))
+		ret = ks_ftrace_has(s, pat);
+		if (ret < 0)
+			return ret;
+		if (!ret)
 			continue;
 		for (n = 0; n < KS_CLONE_INDEX; n++) {
 			if (snprintf(name, sizeof(name), "%s.%s.%u", prefix,
 				     kinds[k], n) >= sizeof(name))
 				break;
-			if (ks_ftrace_has(s, name)) {
+			ret = ks_ftrace_has(s, name);
+			if (ret < 0)
+				return ret;
+			if (ret) {
 				ret = ks_add_sym(s, name);
 				if (ret)
 					return ret;
@@ -162,8 +176,8 @@ static int ks_find_clones(struct ks_search *s, const char *prefix, int depth)
  * A name ftrace does not know is still tried as is (kprobes can attach to
  * some functions ftrace cannot trace).
  *
- * Return: 0, -ENOENT when only clones were asked for and none exists,
- * -EINVAL for a symbol of kstats itself, -ENOMEM.
+ * Return: 0, -EINVAL for a symbol of kstats itself, -ENOMEM (here or in
+ * ftrace's filter API, which would otherwise pass for "no such clone").
  */
 int ks_resolve_syms(struct ks_node *node)
 {
@@ -183,8 +197,8 @@ int ks_resolve_syms(struct ks_node *node)
 		if (!s->mod)
 			goto out;
 	}
-	ret = 0;
-	if (ks_ftrace_has(s, name) || !node->cmd.clones)
+	ret = node->cmd.clones ? ks_ftrace_has(s, name) : 1;
+	if (ret > 0)
 		ret = ks_add_sym(s, name);
 	if (!ret && node->cmd.clones)
 		ret = ks_find_clones(s, name, 0);
