@@ -385,8 +385,9 @@ static int ks_btf_mod_func_regs(struct ks_btf *vmlinux, const char *mod,
 
 	if (mod) {
 		snprintf(path, sizeof(path), "/sys/kernel/btf/%s", mod);
-		if (ks_btf_load(&b, path, vmlinux))
-			return -ENOENT;
+		ret = ks_btf_load(&b, path, vmlinux);
+		if (ret)	/* no BTF, or none that reads, but memory */
+			return ret == -ENOMEM ? ret : -ENOENT;
 		ret = ks_btf_func_regs(&b, name, strict);
 		ks_btf_free(&b);
 		return ret;
@@ -492,7 +493,7 @@ void ks_btf_release(void)
  * @res: for each symbol, 0 if BTF shows every argument in registers,
  *	 -E2BIG if some go on the stack, -EDOM for a compiler clone whose
  *	 arguments need not be its original's (.isra, .part), -ENOENT if
- *	 there is no BTF for the function
+ *	 there is no BTF for the function, -ENOMEM if reading it ran out
  *
  * Return: 0, or the error reading vmlinux BTF (then every @res holds it).
  */

@@ -716,10 +716,14 @@ static int ks_choose_backend(struct ks_node *node)
 			else if (ret == -EDOM)
 				pr_err("%s: %s is a compiler clone whose arguments need not match the prototype: use via fprobe or kretprobe\n",
 				       node->cmd.name, node->syms[i]);
+			else if (ret == -ENOENT)
+				pr_err("%s: no BTF prototype for %s: the direct backend needs one; use via fprobe or kretprobe\n",
+				       node->cmd.name, node->syms[i]);
 			else
-				pr_err("%s: no BTF prototype for %s (error %d): the direct backend needs one; use via fprobe or kretprobe\n",
+				pr_err("%s: cannot read the BTF of %s: error %d\n",
 				       node->cmd.name, node->syms[i], ret);
-			return -EINVAL;
+			return ret == -ENOENT || ret == -E2BIG || ret == -EDOM ?
+			       -EINVAL : ret;
 		}
 		if (i == node->nsyms)
 			node->backend = &ks_direct_backend;
@@ -823,9 +827,13 @@ static int ks_trace(const struct ks_cmd *cmd)
 		       " (nor a .constprop/.isra/.part clone)" : "");
 		goto err;
 	} else if (ret) {
-		pr_err("%s: attaching %s to %s%s failed: error %d\n",
-		       cmd->name, node->backend->name, node->syms[0],
-		       node->nsyms > 1 ? " and its clones" : "", ret);
+		if (cmd->via == KS_VIA_SECTION)
+			pr_err("%s: attaching a section from %s to %s failed: error %d\n",
+			       cmd->name, cmd->start, cmd->end, ret);
+		else
+			pr_err("%s: attaching %s to %s%s failed: error %d\n",
+			       cmd->name, node->backend->name, node->syms[0],
+			       node->nsyms > 1 ? " and its clones" : "", ret);
 		goto err;
 	}
 	node->floor = ks_floor(node);
