@@ -31,6 +31,7 @@ for arg in $(cat /proc/cmdline); do
 	ks.timeout=*)		export KS_TIMEOUT=${arg#*=} ;;
 	ks.icount=*)		export KS_ICOUNT=${arg#*=} ;;
 	ks.slack=*)		export KS_SLACK=${arg#*=} ;;
+	ks.faults=*)		export KS_FAULT_SWEEPS=${arg#*=} ;;
 	esac
 done
 

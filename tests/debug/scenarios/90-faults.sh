@@ -98,6 +98,10 @@ reload_maybe() {
 # sweep DESC NODE KIND CMD [reload]: fail each point of CMD in turn.
 sweep() {
 	_desc=$1 _node=$2 _kind=$3 _cmd=$4 _reload=${5:-}
+	# ks.faults=REGEX on the kernel command line: only the sweeps it names
+	if [ -n "${KS_FAULT_SWEEPS:-}" ] && ! echo "$_desc" | grep -qE "$KS_FAULT_SWEEPS"; then
+		return 0
+	fi
 	_before=$(listing)
 	[ -n "$_reload" ] && _before=""	# a fresh kstats has no node
 	# what the trace attaches to with no fault: every retrace must match
