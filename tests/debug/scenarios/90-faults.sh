@@ -204,6 +204,8 @@ sweep() {
 }
 
 W=ks_target_recurse	# a witness node, never called here
+: > "$KS_STATE/fault-points"	# each sweep adds its counts (none: 0)
+: > "$KS_STATE/fault-points-all"
 # With a reload per point, allocations only: fail_function's probes on
 # kstats go with each rmmod, and the sweeps below fail kstats' own steps.
 echo > $FI/fail_function/inject
@@ -220,8 +222,8 @@ sweep "clone glob" ks_target_clone tp "trace ks_target_clone"
 expect_eq "the witness node is still there, untouched" "$(node_field $W samples)" 0
 ctl "remove $W"
 echo > $FI/fail_function/inject
-total=$(awk '{ s += $1 } END { print s + 0 }' "$KS_STATE/fault-points" 2>/dev/null)
-all=$(awk '{ s += $1 } END { print s + 0 }' "$KS_STATE/fault-points-all" 2>/dev/null)
+total=$(awk '{ s += $1 } END { print s + 0 }' "$KS_STATE/fault-points")
+all=$(awk '{ s += $1 } END { print s + 0 }' "$KS_STATE/fault-points-all")
 diag "fault points failed in all: $total of $all"
 
 # Scan with the modules loaded, so their frames resolve in the report
