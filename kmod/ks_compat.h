@@ -15,6 +15,18 @@
 	struct_size((type *)NULL, member, count)
 #endif
 
+/*
+ * Set @ops' filter to the functions matching @buf (a name or a glob; ftrace
+ * writes into it).  ftrace_set_filter() says -EINVAL when nothing matches:
+ * that is -ENOENT here; its other errors (-ENOMEM: no filter hash) stay.
+ */
+static inline int ks_ftrace_filter(struct ftrace_ops *ops, char *buf)
+{
+	int ret = ftrace_set_filter(ops, buf, strlen(buf), 1);
+
+	return ret == -EINVAL ? -ENOENT : ret;
+}
+
 #ifdef KS_FTRACE_DIRECT_MULTI
 /* up to 6.5: the ops-based direct API carries a _multi suffix */
 static inline int ks_ftrace_direct_on(struct ftrace_ops *ops, unsigned long addr)

@@ -162,9 +162,7 @@ static int ks_direct_attach(struct ks_node *node)
 		WRITE_ONCE(ks_direct_nodes[s], node);
 		node->priv = node;	/* something to detach */
 		strscpy(buf, sym, sizeof(buf));	/* the filter writes in it */
-		ret = ftrace_set_filter(&ds->ops, buf, strlen(buf), 1);
-		if (ret == -EINVAL)	/* no such function in ftrace's list */
-			ret = -ENOENT;
+		ret = ks_ftrace_filter(&ds->ops, buf);
 		if (ret)
 			break;
 		ret = ks_ftrace_direct_on(&ds->ops, ks_tramp_addr(s));

@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "ks_node.h"
+#include "ks_compat.h"
 
 #define KS_CLONE_DEPTH	3	/* suffixes in a row: .constprop.0.isra.0.part.0 */
 #define KS_CLONE_INDEX	16	/* clone numbers tried per kind */
@@ -36,9 +37,9 @@ struct ks_search {
 
 /*
  * Does ftrace know a function matching @pattern (a name or a glob)?
- * 1 if so, 0 if not (ftrace_set_filter() says -EINVAL: nothing matches),
- * or its error, -ENOMEM when its filter hash could not be allocated: not
- * finding a function then is not knowing that none exists.
+ * 1 if so, 0 if not, or ftrace's error, -ENOMEM when its filter hash
+ * could not be allocated: not finding a function then is not knowing
+ * that none exists.
  */
 static int ks_ftrace_has(struct ks_search *s, const char *pattern)
 {
@@ -49,9 +50,9 @@ static int ks_ftrace_has(struct ks_search *s, const char *pattern)
 		return 0;
 	/* ftrace_free_filter() leaves the hashes dangling: start afresh */
 	memset(&s->ops, 0, sizeof(s->ops));
-	ret = ftrace_set_filter(&s->ops, s->buf, strlen(s->buf), 1);
+	ret = ks_ftrace_filter(&s->ops, s->buf);
 	ftrace_free_filter(&s->ops);
-	if (ret == -EINVAL)
+	if (ret == -ENOENT)
 		return 0;
 	return ret ? ret : 1;
 }
