@@ -2,8 +2,9 @@
 /*
  * kstats annotation API (include/linux/kstats.h): nodes that kernel code
  * fills itself, with kstats_record() or a KSTATS_SECTION_START/END pair.
- * kstats_main.c publishes and removes them like the nodes "trace" makes
- * (attach=api:NAME); this file is their backend and the exported calls.
+ * They are published and removed like the nodes "trace" makes
+ * (attach=api:NAME), through ks_node_create() and ks_node_delete(); this
+ * file is their backend and the exported calls.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -12,7 +13,7 @@
 #include <linux/slab.h>
 #include <linux/kprobes.h>
 #include <linux/kstats.h>
-#include "ks_api.h"
+#include "ks_core.h"
 
 /* The header reads a node's active flag inline, as struct kstats_head. */
 static_assert(offsetof(struct ks_node, active) ==
@@ -37,7 +38,7 @@ struct ks_api {
  * context; concurrent calls may leave the key on for a stopped node, which
  * costs a test, never a sample).
  */
-void ks_api_node_acted(struct ks_node *node)
+static void ks_api_acted(struct ks_node *node)
 {
 	struct ks_api *api = node->priv;
 
@@ -57,8 +58,9 @@ static int ks_api_attach(struct ks_node *node)
 
 	if (!api)
 		return -ENOMEM;
+	node->cmd.maxactive = 0;	/* no pool: nothing is in flight */
 	node->priv = api;
-	ks_api_node_acted(node);
+	ks_api_acted(node);
 	return 0;
 }
 ALLOW_ERROR_INJECTION(ks_api_attach, ERRNO);
@@ -80,11 +82,13 @@ static u64 ks_api_missed(struct ks_node *node)
 	return 0;
 }
 
-const struct ks_backend ks_api_backend = {
+static const struct ks_backend ks_api_backend = {
 	.name = "api",
 	.attach = ks_api_attach,
 	.detach = ks_api_detach,
 	.missed = ks_api_missed,
+	.acted = ks_api_acted,
+	.owner_removes = "made by kstats_new(): only kstats_delete() removes it",
 };
 
 /**
@@ -116,7 +120,7 @@ struct kstats *kstats_new(const char *name, u8 frac_bits)
 			pr_err("%s(\"%s\", %u): %s\n", __func__, name,
 			       frac_bits, why);
 		else
-			node = ks_api_node_add(cmd);
+			node = ks_node_create(cmd, &ks_api_backend);
 	}
 	kfree(line);
 	kfree(cmd);
@@ -154,7 +158,7 @@ EXPORT_SYMBOL_GPL(kstats2_new);
 void kstats_delete(struct kstats *ks)
 {
 	if (ks)
-		ks_api_node_remove((struct ks_node *)ks);
+		ks_node_delete((struct ks_node *)ks);
 }
 EXPORT_SYMBOL_GPL(kstats_delete);
 

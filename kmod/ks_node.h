@@ -38,9 +38,12 @@ struct ks_pcpu {
  * @missed: events the hooks dropped so far
  * @busy: calls still running a traced body after @detach, which will
  *	still record into the node when they return (NULL: none can)
+ * @acted: follow a start, stop or reset of the node (NULL: nothing to do)
  * @by_address: hooks through an ftrace_ops filter, which keeps a function's
  *	address after its module goes (kprobes forget such probes themselves):
  *	the node must be detached before that module is freed
+ * @owner_removes: NULL, or why "remove" on _control refuses the node (logged
+ *	after its name): the code that made it alone removes it
  */
 struct ks_backend {
 	const char *name;
@@ -48,7 +51,9 @@ struct ks_backend {
 	void (*detach)(struct ks_node *node);
 	u64 (*missed)(struct ks_node *node);
 	long (*busy)(struct ks_node *node);
+	void (*acted)(struct ks_node *node);
 	bool by_address;
+	const char *owner_removes;
 };
 
 /**

@@ -29,8 +29,7 @@
 #include <linux/error-injection.h>
 #include <asm/tsc.h>
 #include "ks_compat.h"
-#include "ks_node.h"
-#include "ks_api.h"
+#include "ks_core.h"
 
 #define KS_PCPU_MAX	PCPU_MIN_UNIT_SIZE	/* bytes of one CPU's slots */
 static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* ks_cmd.h, contract.h */
@@ -417,8 +416,8 @@ static void ks_node_act(struct ks_node *node, enum ks_verb verb)
 	default:
 		break;
 	}
-	if (node->backend == &ks_api_backend)
-		ks_api_node_acted(node);
+	if (node->backend->acted)
+		node->backend->acted(node);
 }
 
 /* Writing "start", "stop" or "reset" to a node file acts on that node. */
@@ -848,12 +847,16 @@ err:
 }
 
 /**
- * ks_api_node_add() - make and publish a node for kstats_new() (ks_api.c)
+ * ks_node_create() - make and publish a node its maker records into
  * @cmd: a parsed "trace NAME bits B": the name and histogram layout
+ * @backend: the maker's hooks (kstats_new(): ks_api.c)
+ *
+ * The node's one symbol is its name.  Takes ks_lock.
  *
  * Return: the node, active, with its file and listed, or an ERR_PTR.
  */
-struct ks_node *ks_api_node_add(const struct ks_cmd *cmd)
+struct ks_node *ks_node_create(const struct ks_cmd *cmd,
+			       const struct ks_backend *backend)
 {
 	struct ks_node *node;
 	int ret;
@@ -867,8 +870,7 @@ struct ks_node *ks_api_node_add(const struct ks_cmd *cmd)
 		ret = PTR_ERR(node);
 		goto out;
 	}
-	node->backend = &ks_api_backend;
-	node->cmd.maxactive = 0;	/* no pool: nothing is in flight */
+	node->backend = backend;
 	node->active = true;
 	ret = ks_set_syms(node, cmd->name, NULL);
 	if (!ret)
@@ -883,10 +885,12 @@ out:
 }
 
 /**
- * ks_api_node_remove() - unpublish, stop and free a node for kstats_delete()
- * @node: made by ks_api_node_add()
+ * ks_node_delete() - unpublish, stop and free a node
+ * @node: made by ks_node_create()
+ *
+ * Takes ks_lock.
  */
-void ks_api_node_remove(struct ks_node *node)
+void ks_node_delete(struct ks_node *node)
 {
 	mutex_lock(&ks_lock);
 	ks_node_remove(node);
@@ -903,8 +907,8 @@ static int ks_run(const struct ks_cmd *cmd)
 	if (cmd->all) {
 		list_for_each_entry_safe(node, tmp, &ks_nodes, list) {
 			if (cmd->verb == KS_VERB_REMOVE) {
-				/* kstats_delete() alone removes API nodes */
-				if (node->backend != &ks_api_backend)
+				/* their makers alone remove some nodes */
+				if (!node->backend->owner_removes)
 					ks_node_remove(node);
 			} else {
 				ks_node_act(node, cmd->verb);
@@ -917,9 +921,8 @@ static int ks_run(const struct ks_cmd *cmd)
 		pr_err("%s: no such node\n", cmd->name);
 		return -ENOENT;
 	}
-	if (cmd->verb == KS_VERB_REMOVE && node->backend == &ks_api_backend) {
-		pr_err("%s: made by kstats_new(): only kstats_delete() removes it\n",
-		       cmd->name);
+	if (cmd->verb == KS_VERB_REMOVE && node->backend->owner_removes) {
+		pr_err("%s: %s\n", cmd->name, node->backend->owner_removes);
 		return -EBUSY;
 	}
 	if (cmd->verb == KS_VERB_REMOVE)
