@@ -15,7 +15,7 @@
  * trampoline frame, and never reads the slot again).  Calls still running
  * the body (the traced function may sleep, for as long as it likes) are
  * counted per CPU in ks_pcpu.inflight: detach does not wait for them, and
- * the node is freed once that count reaches zero (kstats_main.c, ks_reap).
+ * the node is freed once that count reaches zero (ks_node.c, ks_reap).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -8,7 +8,7 @@
  *     boundary to both);
  *   - the percentiles every report shows, with names and indices;
  *   - the keywords of the node text (docs/format.md), printed by
- *     kmod/kstats_main.c and read by tools/ks_parse.c.
+ *     kmod/ks_show.c and read by tools/ks_parse.c.
  *
  * Freestanding like hist.h: only <linux/types.h>, nothing to link.
  */

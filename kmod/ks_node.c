@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstats nodes: the registry (ks_nodes under ks_lock), and each node's
+ * lifetime: allocation, start/stop/reset, removal, and the reaper that
+ * frees a removed node once the last call still inside it has returned.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include <linux/slab.h>
+#include <linux/mutex.h>
+#include <linux/smp.h>
+#include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/workqueue.h>
+#include <linux/error-injection.h>
+#include <asm/tsc.h>
+#include "ks_core.h"
+
+#define KS_PCPU_MAX	PCPU_MIN_UNIT_SIZE	/* bytes of one CPU's slots */
+
+DEFINE_MUTEX(ks_lock);		/* ks_nodes and every node's state */
+LIST_HEAD(ks_nodes);
+static unsigned int ks_nr_nodes;
+
+/**
+ * ks_find() - the node called @name
+ * @name: a node name
+ *
+ * Caller holds ks_lock.
+ *
+ * Return: the node, or NULL.
+ */
+struct ks_node *ks_find(const char *name)
+{
+	struct ks_node *node;
+
+	list_for_each_entry(node, &ks_nodes, list)
+		if (!strcmp(node->cmd.name, name))
+			return node;
+	return NULL;
+}
+
+/* Zero one CPU's part of @node. */
+static void ks_zero_pcpu(struct ks_node *node, struct ks_pcpu *p)
+{
+	memset(p->slots, 0, node->nslots * sizeof(p->slots[0]));
+	p->min = U64_MAX;
+	p->max = 0;
+	p->skip = 0;
+	p->clamped = 0;
+}
+
+/* Zero this CPU's part of @arg's node; runs with interrupts off. */
+static void ks_reset_cpu(void *arg)
+{
+	struct ks_node *node = arg;
+
+	ks_zero_pcpu(node, this_cpu_ptr(node->pcpu));
+}
+
+/*
+ * Zero the histogram.  Each CPU clears its own slots from an IPI, with
+ * interrupts off, so no update on that CPU is half done while it clears.
+ */
+static void ks_reset(struct ks_node *node)
+{
+	int cpu;
+
+	cpus_read_lock();
+	on_each_cpu(ks_reset_cpu, node, 1);
+	/* CPUs that are offline cannot take the IPI: they record nothing */
+	for_each_possible_cpu(cpu)
+		if (!cpu_online(cpu))
+			ks_zero_pcpu(node, per_cpu_ptr(node->pcpu, cpu));
+	cpus_read_unlock();
+}
+
+/* Free a detached node and its GAP- node, files already removed. */
+static void ks_node_free(struct ks_node *node)
+{
+	if (!node)
+		return;
+	ks_node_free(node->gap);
+	free_percpu(node->pcpu);
+	free_cpumask_var(node->cpus);
+	kfree(node->syms);
+	kfree(node);
+}
+
+/*
+ * Nodes detached while calls were still running a traced body (the direct
+ * backend: a call that sleeps there keeps its node on its trampoline
+ * frame, and records into it when it returns).  Nobody else sees them;
+ * ks_reap() frees each once its last call has left.
+ */
+static LIST_HEAD(ks_dying);
+static DEFINE_MUTEX(ks_dying_lock);
+static void ks_reap(struct work_struct *work);
+static DECLARE_DELAYED_WORK(ks_reaper, ks_reap);
+#define KS_REAP_MS	100
+
+/* Free the dying nodes no call uses any more; are there others left? */
+static bool ks_reap_once(void)
+{
+	struct ks_node *node, *tmp;
+	LIST_HEAD(done);
+	bool left;
+
+	mutex_lock(&ks_dying_lock);
+	list_for_each_entry_safe(node, tmp, &ks_dying, list)
+		if (node->backend->busy(node) <= 0)
+			list_move_tail(&node->list, &done);
+	left = !list_empty(&ks_dying);
+	mutex_unlock(&ks_dying_lock);
+	if (list_empty(&done))
+		return left;
+	/* the calls that just left may still be in the trampoline's tail */
+	synchronize_rcu_tasks();
+	list_for_each_entry_safe(node, tmp, &done, list)
+		ks_node_free(node);
+	return left;
+}
+
+static void ks_reap(struct work_struct *work)
+{
+	if (ks_reap_once())
+		schedule_delayed_work(&ks_reaper, msecs_to_jiffies(KS_REAP_MS));
+}
+
+/**
+ * ks_node_destroy() - remove a node's files and hooks, and free it
+ * @node: attached or not, registered or half-built, or NULL
+ *
+ * Frees it now, or once the calls still inside the traced body have left
+ * (never waiting for them here: they may sleep for ever).
+ */
+void ks_node_destroy(struct ks_node *node)
+{
+	if (!node)
+		return;
+	debugfs_remove(node->dentry);	/* waits for readers in progress */
+	node->dentry = NULL;
+	if (node->gap) {
+		debugfs_remove(node->gap->dentry);
+		node->gap->dentry = NULL;
+	}
+	if (node->priv) {
+		node->backend->detach(node);
+		/* handlers run with preemption off: let running ones finish */
+		synchronize_rcu();
+	}
+	if (node->pcpu && node->backend && node->backend->busy &&
+	    node->backend->busy(node) > 0) {
+		mutex_lock(&ks_dying_lock);
+		list_add_tail(&node->list, &ks_dying);
+		mutex_unlock(&ks_dying_lock);
+		schedule_delayed_work(&ks_reaper, msecs_to_jiffies(KS_REAP_MS));
+		return;
+	}
+	ks_node_free(node);
+}
+
+/**
+ * ks_node_remove() - detach, unlink and free @node
+ * @node: listed in ks_nodes
+ *
+ * Caller holds ks_lock.
+ */
+void ks_node_remove(struct ks_node *node)
+{
+	list_del(&node->list);
+	ks_nr_nodes--;
+	ks_node_destroy(node);
+}
+
+/**
+ * ks_node_act() - start, stop or reset @node (and its GAP- node)
+ * @node: the node
+ * @verb: KS_VERB_START, KS_VERB_STOP or KS_VERB_RESET
+ */
+void ks_node_act(struct ks_node *node, enum ks_verb verb)
+{
+	if (node->gap)
+		ks_node_act(node->gap, verb);
+	switch (verb) {
+	case KS_VERB_START:
+		WRITE_ONCE(node->active, true);
+		break;
+	case KS_VERB_STOP:
+		WRITE_ONCE(node->active, false);
+		break;
+	case KS_VERB_RESET:
+		ks_reset(node);
+		break;
+	default:
+		break;
+	}
+	if (node->backend->acted)
+		node->backend->acted(node);
+}
+
+/*
+ * ns per TSC cycle, fixed point, when the TSC is the kernel's stable clock
+ * (then local_clock() is the TSC scaled the same way); 0 otherwise.
+ */
+static u32 ks_tsc_mult(void)
+{
+	if (!boot_cpu_has(X86_FEATURE_TSC) || check_tsc_unstable() || !tsc_khz)
+		return 0;
+	return div_u64((u64)NSEC_PER_MSEC << KS_TSC_SHIFT, tsc_khz);
+}
+
+/**
+ * ks_node_alloc() - allocate a detached node with its histogram and filters
+ * @cmd: the parsed trace command
+ *
+ * Steps of "trace" that can fail without an allocation failing are
+ * fault-injection points (fail_function: tests/debug/faults.sh), noinline so
+ * that an injected failure reaches every caller.
+ *
+ * Return: the node, with the backend @cmd asks for, or an ERR_PTR.
+ */
+noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
+{
+	struct ks_node *node;
+	size_t pcpu_size;
+	int ret, cpu;
+
+	node = kzalloc(sizeof(*node), GFP_KERNEL);
+	if (!node)
+		return ERR_PTR(-ENOMEM);
+	node->cmd = *cmd;
+	/*
+	 * Calls in flight (nested, recursive, sleeping) each hold an instance;
+	 * the kernels' defaults (2 per CPU for fprobe) drop recursion early.
+	 */
+	if (!node->cmd.maxactive)
+		node->cmd.maxactive = min_t(u32, KS_MAXACTIVE_MAX,
+					    max_t(u32, KS_MAXACTIVE_MIN_DEFAULT,
+						  16 * num_possible_cpus()));
+	node->nslots = kstats_nr_slots(cmd->bits, cmd->buckets);
+	if (cmd->clock == KS_CLOCK_LOCAL)
+		node->tsc_mult = ks_tsc_mult();
+	node->use_tsc = cmd->clock == KS_CLOCK_TSC || node->tsc_mult;
+	node->filtered = cmd->pid >= 0 || cmd->tgid >= 0 || cmd->comm[0] ||
+			 cmd->cpus[0] || cmd->sample > 1;
+	node->backend = ks_pick_backend(cmd->via);
+	if (IS_ERR(node->backend)) {
+		pr_err("%s: backend not available in this kernel\n", cmd->name);
+		ret = PTR_ERR(node->backend);
+		node->backend = NULL;
+		goto err;
+	}
+
+	pcpu_size = struct_size_t(struct ks_pcpu, slots, node->nslots);
+	if (pcpu_size > KS_PCPU_MAX) {
+		pr_err("%s: bits %u buckets %u need %zu bytes per CPU, at most %lu\n",
+		       cmd->name, cmd->bits, cmd->buckets, pcpu_size,
+		       (unsigned long)KS_PCPU_MAX);
+		ret = -EINVAL;
+		goto err;
+	}
+	ret = -ENOMEM;
+	node->pcpu = __alloc_percpu(pcpu_size, __alignof__(struct ks_pcpu));
+	if (!node->pcpu)
+		goto err;
+	for_each_possible_cpu(cpu)
+		ks_zero_pcpu(node, per_cpu_ptr(node->pcpu, cpu));
+	if (!zalloc_cpumask_var(&node->cpus, GFP_KERNEL))
+		goto err;
+	if (cmd->cpus[0]) {
+		ret = cpulist_parse(cmd->cpus, node->cpus);
+		if (ret) {	/* -ERANGE beyond the CPUs: a bad value too */
+			pr_err("%s: bad cpu list '%s'\n", cmd->name, cmd->cpus);
+			ret = -EINVAL;
+			goto err;
+		}
+	}
+	return node;
+
+err:
+	ks_node_destroy(node);
+	return ERR_PTR(ret);
+}
+ALLOW_ERROR_INJECTION(ks_node_alloc, ERRNO);
+
+/**
+ * ks_set_syms() - give @node the symbols @first and, unless NULL, @second
+ * @node: a node without symbols
+ * @first: the first symbol
+ * @second: the second symbol, or NULL
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ks_set_syms(struct ks_node *node, const char *first, const char *second)
+{
+	node->nsyms = second ? 2 : 1;
+	node->syms = kcalloc(node->nsyms, sizeof(*node->syms), GFP_KERNEL);
+	if (!node->syms) {
+		node->nsyms = 0;
+		return -ENOMEM;
+	}
+	strscpy(node->syms[0], first, KS_NAME_MAX);
+	if (second)
+		strscpy(node->syms[1], second, KS_NAME_MAX);
+	return 0;
+}
+
+/**
+ * ks_node_room() - may a new node be called @name?
+ * @name: the new node's name
+ *
+ * Caller holds ks_lock.
+ *
+ * Return: 0, -EEXIST if the name is taken or -ENOSPC if the nodes are
+ * too many (logged).
+ */
+int ks_node_room(const char *name)
+{
+	if (ks_find(name)) {
+		pr_err("%s: already traced\n", name);
+		return -EEXIST;
+	}
+	if (ks_nr_nodes >= KS_NODES_MAX) {
+		pr_err("%s: too many nodes (at most %d)\n", name, KS_NODES_MAX);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/**
+ * ks_node_list() - list a published node in ks_nodes
+ * @node: attached, with its files
+ *
+ * Caller holds ks_lock.
+ */
+void ks_node_list(struct ks_node *node)
+{
+	list_add_tail(&node->list, &ks_nodes);
+	ks_nr_nodes++;
+}
+
+/**
+ * ks_node_delete() - unpublish, stop and free a node
+ * @node: made by ks_node_create()
+ *
+ * Takes ks_lock.
+ */
+void ks_node_delete(struct ks_node *node)
+{
+	mutex_lock(&ks_lock);
+	ks_node_remove(node);
+	mutex_unlock(&ks_lock);
+}
+
+/* Say, in one line, which calls unloading waits for. */
+static void ks_say_dying(void)
+{
+	struct ks_node *node, *first = NULL;
+	long calls = 0;
+
+	mutex_lock(&ks_dying_lock);
+	list_for_each_entry(node, &ks_dying, list) {
+		first = first ?: node;
+		calls += node->backend->busy(node);
+	}
+	if (first)
+		pr_info("unloading waits for %ld call%s still inside %s%s to return\n",
+			calls, calls == 1 ? "" : "s", first->cmd.name,
+			list_is_singular(&ks_dying) ? "" :
+			" and other traced functions");
+	mutex_unlock(&ks_dying_lock);
+}
+
+/**
+ * ks_reap_wait() - free every removed node, waiting for its calls to return
+ *
+ * For unloading: no call may still return into this module's text when it
+ * goes.  Says, once, which calls it waits for.
+ */
+void ks_reap_wait(void)
+{
+	cancel_delayed_work_sync(&ks_reaper);
+	if (ks_reap_once()) {
+		ks_say_dying();
+		while (ks_reap_once())
+			msleep(KS_REAP_MS);
+	}
+}

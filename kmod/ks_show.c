@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstats text: a node's file (a # header, then the original kstats rows)
+ * and the _control listing.  The only writer of the words of
+ * include/kstats/contract.h; the format is in docs/format.md.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/mutex.h>
+#include "ks_core.h"
+
+static const char *ks_clock_name(const struct ks_node *node)
+{
+	return node->cmd.clock == KS_CLOCK_TSC ? KS_CLOCK_NAME_TSC :
+						 KS_CLOCK_NAME_LOCAL;
+}
+
+static const char *ks_unit(const struct ks_node *node)
+{
+	return node->cmd.clock == KS_CLOCK_TSC ? KS_UNIT_CYCLES : KS_UNIT_NS;
+}
+
+/* Print the rows of one CPU (or of the merge) for non-empty slots. */
+static void ks_show_rows(struct seq_file *m, const struct kstats_slot *sl,
+			 u32 n, const char *what, int cpu)
+{
+	u64 total = kstats_total(sl, n), seen = 0, frac;
+	u32 s;
+
+	for (s = 0; s < n; s++) {
+		if (!sl[s].count)
+			continue;
+		seen += sl[s].count;
+		frac = div64_u64(seen * 1000000ULL, total);
+		seq_printf(m, KS_ROW_SLOT " %-3u  %-4s %-3d  count %8llu  avg %8llu  p %llu.%06llu  n %8llu\n",
+			   s, what, cpu, sl[s].count, kstats_slot_mean(&sl[s]),
+			   frac / 1000000, frac % 1000000, seen);
+	}
+}
+
+/*
+ * A reset's IPI may land between the updates of one record (ks_record()):
+ * a slot may then hold a sum without its count, or a count without its
+ * sum.  Clamp each slot's sum so that its mean lies in the slot: every
+ * figure derived from it stays within the slot's precision.
+ */
+static void ks_repair_slots(struct kstats_slot *sl, u32 n, u32 bits,
+			    u32 buckets)
+{
+	u64 lo, hi, mean;
+	u32 s;
+
+	for (s = 0; s < n; s++) {
+		if (!sl[s].count) {
+			sl[s].sum = 0;
+			continue;
+		}
+		lo = kstats_slot_lo(s, bits);
+		hi = kstats_slot_hi(s, bits, buckets);
+		mean = div64_u64(sl[s].sum, sl[s].count);
+		if (mean < lo)
+			sl[s].sum = lo * sl[s].count;
+		else if (mean > hi)
+			sl[s].sum = hi * sl[s].count;
+	}
+}
+
+/* Clamp @v (an extreme, racily read) into slot @s. */
+static u64 ks_clamp_to_slot(u64 v, u32 s, u32 bits, u32 buckets)
+{
+	return clamp_t(u64, v, kstats_slot_lo(s, bits),
+		       kstats_slot_hi(s, bits, buckets));
+}
+
+static int ks_node_show(struct seq_file *m, void *v)
+{
+	struct ks_node *node = m->private;
+	u64 pct[KSTATS_NR_PCT], samples, sum = 0, min = U64_MAX, max = 0;
+	u64 clamped = 0;
+	u32 n = node->nslots, s, i;
+	struct kstats_slot *all, *copy;
+	int cpu;
+
+	/*
+	 * One copy of every CPU's slots, so the CPU rows and their merge (the
+	 * CPUS rows and the header) agree even while the node records.  No
+	 * ks_lock: removal waits for this read to end (debugfs), and the
+	 * slots are read racily on purpose, like any per-CPU counter.
+	 */
+	copy = kvcalloc((size_t)nr_cpu_ids * n, sizeof(*copy), GFP_KERNEL);
+	all = kvcalloc(n, sizeof(*all), GFP_KERNEL);
+	if (!copy || !all) {
+		kvfree(copy);
+		kvfree(all);
+		return -ENOMEM;
+	}
+	for_each_possible_cpu(cpu) {
+		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
+
+		memcpy(copy + (size_t)cpu * n, p->slots, n * sizeof(*copy));
+		ks_repair_slots(copy + (size_t)cpu * n, n, node->cmd.bits,
+				node->cmd.buckets);
+		kstats_merge(all, copy + (size_t)cpu * n, n);
+		min = min(min, READ_ONCE(p->min));
+		max = max(max, READ_ONCE(p->max));
+		clamped += READ_ONCE(p->clamped);
+	}
+	samples = kstats_total(all, n);
+	for (s = 0; s < n; s++)
+		sum += all[s].sum;
+	/* min and max lie in the first and last slots with samples */
+	for (s = 0; samples && !all[s].count; s++)
+		;
+	if (samples)
+		min = ks_clamp_to_slot(min, s, node->cmd.bits, node->cmd.buckets);
+	for (s = n; samples && !all[s - 1].count; s--)
+		;
+	if (samples)
+		max = ks_clamp_to_slot(max, s - 1, node->cmd.bits,
+				       node->cmd.buckets);
+	kstats_percentiles(all, n, node->cmd.bits, pct);
+
+	/* the words of include/kstats/contract.h, see docs/format.md */
+	seq_printf(m, "# " KS_LINE_HEAD " %s " KS_KEY_ATTACH "=%s:",
+		   node->cmd.name, node->backend->name);
+	for (i = 0; i < node->nsyms; i++)
+		seq_printf(m, "%s%s", i ? "," : "", node->syms[i]);
+	seq_printf(m, " " KS_KEY_CLOCK "=%s " KS_KEY_UNIT "=%s " KS_KEY_BITS "=%u "
+		   KS_KEY_BUCKETS "=%u " KS_KEY_SAMPLE "=%u " KS_KEY_MAXACTIVE "=%u "
+		   KS_KEY_STATE "=%s",
+		   ks_clock_name(node), ks_unit(node), node->cmd.bits,
+		   node->cmd.buckets, node->cmd.sample, node->cmd.maxactive,
+		   node->active ? KS_STATE_ACTIVE : KS_STATE_STOPPED);
+	if (node->cmd.pid >= 0)
+		seq_printf(m, " " KS_KEY_PID "=%d", node->cmd.pid);
+	if (node->cmd.tgid >= 0)
+		seq_printf(m, " " KS_KEY_TGID "=%d", node->cmd.tgid);
+	if (node->cmd.comm[0])
+		seq_printf(m, " " KS_KEY_COMM "=%s", node->cmd.comm);
+	if (node->cmd.cpus[0])
+		seq_printf(m, " " KS_KEY_CPUS "=%s", node->cmd.cpus);
+	seq_putc(m, '\n');
+	seq_printf(m, "# " KS_LINE_SAMPLES
+		   " %llu missed %llu min %llu avg %llu max %llu floor %llu\n",
+		   samples, node->backend->missed(node),
+		   samples ? min : 0, samples ? div64_u64(sum, samples) : 0,
+		   samples ? max : 0, node->floor);
+	if (node->cmd.sample > 1)
+		seq_printf(m, "# " KS_LINE_SAMPLED " 1 in %u: estimated calls %llu\n",
+			   node->cmd.sample, samples * node->cmd.sample);
+	if (clamped)
+		seq_printf(m, "# " KS_LINE_CLAMPED
+			   " %llu: ended on a CPU whose clock read earlier than the start's, recorded as 0\n",
+			   clamped);
+	seq_puts(m, "# " KS_LINE_PCT);
+	for (i = 0; i < KSTATS_NR_PCT; i++)
+		seq_printf(m, " %s %llu", kstats_pct_name[i], pct[i]);
+	seq_printf(m, " precision_ppm %u estimate slot-mean\n",
+		   kstats_precision_ppm(node->cmd.bits));
+
+	for_each_possible_cpu(cpu)
+		ks_show_rows(m, copy + (size_t)cpu * n, n, KS_ROW_CPU, cpu);
+	ks_show_rows(m, all, n, KS_ROW_CPUS, num_possible_cpus());
+	kvfree(copy);
+	kvfree(all);
+	return 0;
+}
+
+#define KS_ROW_BYTES	96	/* one "slot ... n ..." row, with room */
+#define KS_HEADER_BYTES	1024
+
+/**
+ * ks_node_open() - open a node's file for reading its text
+ * @inode: the file's inode, whose i_private is the node
+ * @file: the file
+ *
+ * Sizes the output buffer for what the node holds now, so seq_file formats
+ * it once instead of retrying with doubled buffers.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ks_node_open(struct inode *inode, struct file *file)
+{
+	struct ks_node *node = inode->i_private;
+	size_t rows = 0;
+	u32 s;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
+
+		for (s = 0; s < node->nslots; s++)
+			rows += !!READ_ONCE(p->slots[s].count);
+	}
+	rows += min_t(size_t, rows, node->nslots);	/* the CPUS rows */
+	return single_open_size(file, ks_node_show, node,
+				KS_HEADER_BYTES + rows * KS_ROW_BYTES);
+}
+
+/* Reading _control lists the nodes, one per line. */
+static int ks_control_show(struct seq_file *m, void *v)
+{
+	struct ks_node *node;
+	int cpu;
+
+	seq_puts(m, "# name backend state samples missed\n");
+	mutex_lock(&ks_lock);
+	list_for_each_entry(node, &ks_nodes, list) {
+		u64 samples = 0;
+
+		for_each_possible_cpu(cpu)
+			samples += kstats_total(per_cpu_ptr(node->pcpu, cpu)->slots,
+						node->nslots);
+		seq_printf(m, "%s %s %s %llu %llu\n", node->cmd.name,
+			   node->backend->name,
+			   node->active ? "active" : "stopped", samples,
+			   node->backend->missed(node));
+	}
+	mutex_unlock(&ks_lock);
+	return 0;
+}
+
+/**
+ * ks_control_open() - open _control for reading the listing
+ * @inode: the file's inode
+ * @file: the file
+ *
+ * Return: 0 or a negative errno.
+ */
+int ks_control_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ks_control_show, NULL);
+}
