@@ -14,7 +14,9 @@
  *   via BACKEND   kretprobe | fprobe | direct (default: the cheapest the
  *                 kernel has for this function)
  *   clock C       local (ns, default) | tsc (cycles)
- *   maxactive N   kretprobe instances in flight, 1..KS_MAXACTIVE_MAX
+ *   maxactive N   calls in flight per symbol, 1..KS_MAXACTIVE_MAX: the
+ *                 instance pool of kretprobe, and of fprobe up to 6.13
+ *                 (from 6.14 fprobe has no pool; direct never has one)
  *   clones yes|no also attach gcc clones NAME.constprop.N, .isra.N, .part.N
  *   sample N      record one call in N per CPU, 1..KS_SAMPLE_MAX
  *   pid N, tgid N only calls from that thread / process

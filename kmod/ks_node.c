@@ -217,8 +217,8 @@ static u32 ks_tsc_mult(void)
  * @cmd: the parsed trace command
  *
  * Steps of "trace" that can fail without an allocation failing are
- * fault-injection points (fail_function: tests/debug/faults.sh), noinline so
- * that an injected failure reaches every caller.
+ * fault-injection points (fail_function: tests/debug/scenarios/90-faults.sh),
+ * noinline so that an injected failure reaches every caller.
  *
  * Return: the node, with the backend @cmd asks for, or an ERR_PTR.
  */

@@ -4,8 +4,8 @@
  * and through snapshots the plots) must agree on, written once.
  *
  *   - limits of the _control grammar (kmod/ks_cmd.c checks them, the CLI
- *     checks with that same parser; tests/unit/test_contract.c feeds every
- *     boundary to both);
+ *     checks with that same parser; tests/cli/contract.c and run.sh feed
+ *     every boundary to both);
  *   - the percentiles every report shows, with names and indices;
  *   - the keywords of the node text (docs/format.md), printed by
  *     kmod/ks_show.c and read by tools/ks_parse.c.
