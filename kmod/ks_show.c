@@ -206,7 +206,7 @@ static int ks_control_show(struct seq_file *m, void *v)
 	struct ks_node *node;
 	int cpu;
 
-	seq_puts(m, "# name backend state samples missed\n");
+	seq_puts(m, KS_LIST_HEAD "\n");
 	mutex_lock(&ks_lock);
 	list_for_each_entry(node, &ks_nodes, list) {
 		u64 samples = 0;
@@ -214,10 +214,10 @@ static int ks_control_show(struct seq_file *m, void *v)
 		for_each_possible_cpu(cpu)
 			samples += kstats_total(per_cpu_ptr(node->pcpu, cpu)->slots,
 						node->nslots);
-		seq_printf(m, "%s %s %s %llu %llu\n", node->cmd.name,
+		seq_printf(m, KS_LIST_ROW "\n", node->cmd.name,
 			   node->backend->name,
-			   node->active ? "active" : "stopped", samples,
-			   node->backend->missed(node));
+			   node->active ? KS_STATE_ACTIVE : KS_STATE_STOPPED,
+			   samples, node->backend->missed(node));
 	}
 	mutex_unlock(&ks_lock);
 	return 0;

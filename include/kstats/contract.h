@@ -7,8 +7,9 @@
  *     checks with that same parser; tests/cli/contract.c and run.sh feed
  *     every boundary to both);
  *   - the percentiles every report shows, with names and indices;
- *   - the keywords of the node text (docs/format.md), printed by
- *     kmod/ks_show.c and read by tools/ks_parse.c.
+ *   - the keywords of the node text and the line of the _control listing
+ *     (docs/format.md), printed by kmod/ks_show.c and read by the CLI
+ *     (tools/ks_parse.c, its list command).
  *
  * Freestanding like hist.h: only <linux/types.h>, nothing to link.
  */
@@ -107,5 +108,12 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_ROW_SLOT	"slot"
 #define KS_ROW_CPU	"CPU"
 #define KS_ROW_CPUS	"CPUS"
+
+/* ---- _control listing (docs/format.md) ---- */
+
+/* Reading _control: this head line, then one line per node. */
+#define KS_LIST_HEAD	"# name backend state samples missed"
+/* NAME BACKEND STATE(KS_STATE_*) SAMPLES MISSED, blank-separated */
+#define KS_LIST_ROW	"%s %s %s %llu %llu"
 
 #endif /* _KSTATS_CONTRACT_H */
