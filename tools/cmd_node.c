@@ -17,44 +17,39 @@
 #include "ks_parse.h"
 #include "kstats.h"
 
-/* Append " WORD ARG" for trace option @opt; 1 if @opt was one, 0 if not, -1 on error. */
+int ks_trace_longopts(struct option *lo)
+{
+	unsigned int i;
+
+	for (i = 0; i < KS_CMD_NR_OPTS; i++)
+		lo[i] = (struct option){ ks_cmd_opts[i].key, required_argument,
+					 NULL, OPT_TRACE + (int)i };
+	return KS_CMD_NR_OPTS;
+}
+
 int ks_trace_opt(struct ks_trace_opts *to, int opt, const char *arg)
 {
-	static const struct {
-		int opt;
-		const char *word;
-	} tab[] = {
-		{ OPT_BITS, "bits" }, { OPT_BUCKETS, "buckets" }, { OPT_VIA, "via" },
-		{ OPT_START, "start" }, { OPT_END, "end" }, { OPT_CLOCK, "clock" },
-		{ OPT_PID, "pid" }, { OPT_TGID, "tgid" }, { OPT_COMM, "comm" },
-		{ OPT_CPUS, "cpus" }, { OPT_SAMPLE, "sample" },
-		{ OPT_CLONES, "clones" }, { OPT_MAXACTIVE, "maxactive" },
-		{ OPT_GAP, "gap" },
-	};
-	size_t i, len;
+	const char *key;
+	size_t len;
 
-	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
-		if (tab[i].opt != opt)
-			continue;
-		/* one word each: the module's parser judges the value */
-		if (!*arg || strpbrk(arg, " \t\n")) {
-			ks_err("bad value '%s' for --%s (one word expected)", arg,
-			       tab[i].word);
-			return -1;
-		}
-		len = strlen(to->words);
-		if (len + strlen(tab[i].word) + strlen(arg) + 3 >= sizeof(to->words)) {
-			ks_err("too many trace options (a command is at most %d bytes)",
-			       KS_CMD_MAX);
-			return -1;
-		}
-		snprintf(to->words + len, sizeof(to->words) - len, " %s %s",
-			 tab[i].word, arg);
-		to->has_start |= opt == OPT_START;
-		to->has_end |= opt == OPT_END;
-		return 1;
+	if (opt < OPT_TRACE || opt >= OPT_TRACE + KS_CMD_NR_OPTS)
+		return 0;
+	key = ks_cmd_opts[opt - OPT_TRACE].key;
+	/* one word each: the module's parser judges the value */
+	if (!*arg || strpbrk(arg, " \t\n")) {
+		ks_err("bad value '%s' for --%s (one word expected)", arg, key);
+		return -1;
 	}
-	return 0;
+	len = strlen(to->words);
+	if (len + strlen(key) + strlen(arg) + 3 >= sizeof(to->words)) {
+		ks_err("too many trace options (a command is at most %d bytes)",
+		       KS_CMD_MAX);
+		return -1;
+	}
+	snprintf(to->words + len, sizeof(to->words) - len, " %s %s", key, arg);
+	to->has_start |= !strcmp(key, "start");
+	to->has_end |= !strcmp(key, "end");
+	return 1;
 }
 
 /**
@@ -109,13 +104,12 @@ int ks_do_trace(const char *name, const struct ks_trace_opts *to)
 /* kstats trace NAME [options] */
 int cmd_trace(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		KS_TRACE_LONGOPTS,
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ 0 }
-	};
+	struct option lo[KS_CMD_NR_OPTS + 2] = { { 0 } };
 	struct ks_trace_opts to = { .words = "" };
-	int opt;
+	int opt, n;
+
+	n = ks_trace_longopts(lo);
+	lo[n] = (struct option){ "help", no_argument, NULL, OPT_HELP };
 
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		if (opt == 'h' || opt == OPT_HELP) {

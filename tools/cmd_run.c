@@ -18,15 +18,14 @@
 /* kstats run [trace options] [-o FILE] [--label L] NAME... -- COMMAND */
 int cmd_run(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		KS_TRACE_LONGOPTS,
+	static const struct option run_lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "cpu", no_argument, NULL, OPT_CPU },
 		{ "log2", no_argument, NULL, OPT_LOG2 },
 		{ "help", no_argument, NULL, OPT_HELP },
-		{ 0 }
 	};
+	struct option lo[KS_CMD_NR_OPTS + 6] = { { 0 } };
 	struct ks_trace_opts to = { .words = "" };
 	const char *out = NULL, *label = NULL;
 	char cmd[512], err[KS_ERR_MAX];
@@ -34,6 +33,7 @@ int cmd_run(int argc, char **argv)
 	struct sigaction ign = { .sa_handler = SIG_IGN }, oint, oquit;
 	pid_t pid;
 
+	memcpy(lo + ks_trace_longopts(lo), run_lo, sizeof(run_lo));
 	for (dd = 1; dd < argc && strcmp(argv[dd], "--"); dd++)
 		if (!strcmp(argv[dd], "--help") || !strcmp(argv[dd], "-h")) {
 			ks_help(stdout, "run");

@@ -41,20 +41,6 @@ void ks_err(const char *fmt, ...)
 
 /* ---- help texts ---- */
 
-static const char ks_usage_trace_opts[] =
-	"  --bits B            fractional bits per power of two, 0..8 (default 3: 12.5%)\n"
-	"  --buckets N         power-of-two ranges (default 40 - bits: up to 2^40)\n"
-	"  --via BACKEND       direct, fprobe or kretprobe (default: the cheapest\n"
-	"                      the kernel allows for this function)\n"
-	"  --start A --end B   time from A to B on one CPU; a point is a function\n"
-	"                      or a tracepoint tp:NAME / tp:SUBSYSTEM:NAME\n"
-	"  --gap yes|no        also GAP-NAME: time between consecutive calls\n"
-	"  --clock CLOCK       local (ns, default) or tsc (cycles)\n"
-	"  --pid N, --tgid N, --comm S, --cpus LIST   record only matching calls\n"
-	"  --sample N          record 1 call in N\n"
-	"  --clones yes|no     also attach the compiler clones (NAME.constprop.0 ...)\n"
-	"  --maxactive N       kretprobe instances (drops show as missed)\n";
-
 static const struct ks_help {
 	const char *cmd, *text;
 } ks_helps[] = {
@@ -108,6 +94,35 @@ static const struct ks_help {
 	  "snapshot, and say whether it is consistent.\n" },
 };
 
+/*
+ * The trace options, from the module's table: "  --KEY ARG" (options
+ * without help of their own joined by ", "), then the help at column 22.
+ */
+static void ks_help_trace_opts(FILE *f)
+{
+	char words[256];
+	size_t len = 0;
+	unsigned int i;
+	const char *h;
+
+	for (i = 0; i < KS_CMD_NR_OPTS; i++) {
+		const struct ks_cmd_opt *o = &ks_cmd_opts[i];
+
+		len += snprintf(words + len, sizeof(words) - len, "%s--%s %s",
+				len ? ", " : "", o->key, o->arg);
+		if (!o->help)
+			continue;
+		fprintf(f, "  %s%*s", words, len + 2 <= 20 ? (int)(20 - len) : 3, "");
+		for (h = o->help; *h; h++) {
+			fputc(*h, f);
+			if (*h == '\n')
+				fprintf(f, "%22s", "");
+		}
+		fputc('\n', f);
+		len = 0;
+	}
+}
+
 /* Print the help of @cmd on @f. */
 void ks_help(FILE *f, const char *cmd)
 {
@@ -118,7 +133,7 @@ void ks_help(FILE *f, const char *cmd)
 			continue;
 		fputs(ks_helps[i].text, f);
 		if (!strcmp(cmd, "trace") || !strcmp(cmd, "run"))
-			fputs(ks_usage_trace_opts, f);
+			ks_help_trace_opts(f);
 		return;
 	}
 }

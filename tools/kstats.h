@@ -9,37 +9,25 @@
 #ifndef KSTATS_H
 #define KSTATS_H
 
+#include <getopt.h>
 #include <stdio.h>
 
+#include "ks_cmd.h"
 #include "ks_parse.h"
 
 #define KS_VERSION	"0.1"
 #define KS_ERR_MAX	1024
 
-/* getopt_long() values of the long options without a short form. */
+/*
+ * getopt_long() values of the long options without a short form: first
+ * one per trace option, OPT_TRACE + its index in ks_cmd_opts[].
+ */
 enum {
-	OPT_BITS = 1000, OPT_BUCKETS, OPT_VIA, OPT_START, OPT_END, OPT_CLOCK,
-	OPT_PID, OPT_TGID, OPT_COMM, OPT_CPUS, OPT_SAMPLE, OPT_CLONES,
-	OPT_MAXACTIVE, OPT_GAP, OPT_LABEL, OPT_MARKDOWN, OPT_JSON, OPT_CSV, OPT_PROM,
-	OPT_CPU, OPT_LOG2, OPT_TOTAL, OPT_HIST, OPT_NOHIST, OPT_TEST_TICK,
-	OPT_HELP,
+	OPT_TRACE = 1000,
+	OPT_LABEL = OPT_TRACE + KS_CMD_NR_OPTS, OPT_MARKDOWN, OPT_JSON, OPT_CSV,
+	OPT_PROM, OPT_CPU, OPT_LOG2, OPT_TOTAL, OPT_HIST, OPT_NOHIST,
+	OPT_TEST_TICK, OPT_HELP,
 };
-
-#define KS_TRACE_LONGOPTS \
-	{ "bits", required_argument, NULL, OPT_BITS }, \
-	{ "buckets", required_argument, NULL, OPT_BUCKETS }, \
-	{ "via", required_argument, NULL, OPT_VIA }, \
-	{ "start", required_argument, NULL, OPT_START }, \
-	{ "end", required_argument, NULL, OPT_END }, \
-	{ "clock", required_argument, NULL, OPT_CLOCK }, \
-	{ "pid", required_argument, NULL, OPT_PID }, \
-	{ "tgid", required_argument, NULL, OPT_TGID }, \
-	{ "comm", required_argument, NULL, OPT_COMM }, \
-	{ "cpus", required_argument, NULL, OPT_CPUS }, \
-	{ "sample", required_argument, NULL, OPT_SAMPLE }, \
-	{ "clones", required_argument, NULL, OPT_CLONES }, \
-	{ "maxactive", required_argument, NULL, OPT_MAXACTIVE }, \
-	{ "gap", required_argument, NULL, OPT_GAP }
 
 /* The options of a trace command, as words for _control. */
 struct ks_trace_opts {
@@ -66,6 +54,14 @@ void ks_help(FILE *f, const char *cmd);
  * @what: what is wrong, or NULL
  */
 void ks_bad_usage(const char *cmd, const char *what) __attribute__((noreturn));
+
+/**
+ * ks_trace_longopts() - the long options of the trace options
+ * @lo: room for KS_CMD_NR_OPTS entries
+ *
+ * Return: the number of entries filled, KS_CMD_NR_OPTS.
+ */
+int ks_trace_longopts(struct option *lo);
 
 /**
  * ks_trace_opt() - append " WORD ARG" for trace option @opt
