@@ -14,6 +14,7 @@
 #include "ks_cmd.h"
 #include "ks_ctl.h"
 #include "ks_fmt.h"
+#include "ks_load.h"
 #include "ks_parse.h"
 #include "kstats.h"
 
@@ -157,7 +158,7 @@ int cmd_verb(int argc, char **argv)
 /* kstats list */
 int cmd_list(int argc, char **argv)
 {
-	char path[4096], err[KS_ERR_MAX], *text, *line, *next;
+	char *text, *line, *next;
 	int rows = 0;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -166,17 +167,9 @@ int cmd_list(int argc, char **argv)
 	}
 	if (argc > 1)
 		ks_bad_usage("list", "no arguments expected");
-	if (ks_ctl_ready(err, sizeof(err))) {
-		ks_err("%s", err);
+	text = ks_load_control();
+	if (!text)
 		return 1;
-	}
-	snprintf(path, sizeof(path), "%s/_control", ks_root());
-	text = ks_text_read(path, NULL);
-	if (!text) {
-		ks_err("%s: %s%s", path, strerror(errno),
-		       errno == EACCES || errno == EPERM ? ": kstats needs root" : "");
-		return 1;
-	}
 	printf("%-24s %-11s %-8s %12s %8s %10s %10s\n", "NAME", "BACKEND", "STATE",
 	       "SAMPLES", "MISSED", "p50", "p99");
 	for (line = text; line && *line; line = next) {
@@ -192,21 +185,12 @@ int cmd_list(int argc, char **argv)
 		    sscanf(line, "%127s %63s %63s %31s %31s", name, backend, state, s1, s2) != 5 ||
 		    ks_parse_u64(s1, &samples) || ks_parse_u64(s2, &missed))
 			continue;
-		if (ks_name_valid(name)) {
-			char *nt;
-
-			snprintf(path, sizeof(path), "%s/%s", ks_root(), name);
-			nt = ks_text_read(path, NULL);
-			if (nt && !ks_parse_text(nt, path, 0, &node, err, sizeof(err))) {
-				if (node.samples) {
-					ks_fmt_value(p50, sizeof(p50), node.pct[KSTATS_P50],
-						     node.unit);
-					ks_fmt_value(p99, sizeof(p99), node.pct[KSTATS_P99],
-						     node.unit);
-				}
-				ks_view_free(&node);
+		if (!ks_load_live(name, KS_LOAD_QUIET, &node)) {
+			if (node.samples) {
+				ks_fmt_value(p50, sizeof(p50), node.pct[KSTATS_P50], node.unit);
+				ks_fmt_value(p99, sizeof(p99), node.pct[KSTATS_P99], node.unit);
 			}
-			free(nt);
+			ks_view_free(&node);
 		}
 		printf("%-24s %-11s %-8s %12llu %8llu %10s %10s\n", name, backend, state,
 		       (unsigned long long)samples, (unsigned long long)missed, p50, p99);

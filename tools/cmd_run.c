@@ -109,7 +109,7 @@ int cmd_run(int argc, char **argv)
 		snprintf(cmd, sizeof(cmd), "stop %s", name);
 		if (ks_ctl_cmd("_control", cmd, err, sizeof(err)))
 			ks_err("%s", err);
-		if (ks_load_live(name, &node)) {
+		if (ks_load_live(name, 0, &node)) {
 			ret = ret ? ret : 1;
 			continue;
 		}

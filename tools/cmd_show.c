@@ -127,30 +127,15 @@ int cmd_check(int argc, char **argv)
 		}
 	}
 	for (i = optind; i < argc; i++) {
-		char path[4096], err[KS_ERR_MAX], *text;
 		struct ks_view node;
 
-		if (!ks_name_valid(argv[i]) || ks_ctl_ready(err, sizeof(err))) {
-			ks_err("%s", ks_name_valid(argv[i]) ? err : "bad node name");
+		if (ks_load_live(argv[i], KS_PARSE_STRICT, &node)) {
 			ret = 1;
 			continue;
 		}
-		snprintf(path, sizeof(path), "%s/%s", ks_root(), argv[i]);
-		text = ks_text_read(path, NULL);
-		if (!text) {
-			ks_err("%s: %s", path, strerror(errno));
-			ret = 1;
-			continue;
-		}
-		if (ks_parse_text(text, path, KS_PARSE_STRICT, &node, err, sizeof(err))) {
-			ks_err("%s", err);
-			ret = 1;
-		} else {
-			printf("ok %s: %llu samples, %u CPUs with samples\n", path,
-			       (unsigned long long)node.samples, node.nr_cpus);
-			ks_view_free(&node);
-		}
-		free(text);
+		printf("ok %s/%s: %llu samples, %u CPUs with samples\n", ks_root(), argv[i],
+		       (unsigned long long)node.samples, node.nr_cpus);
+		ks_view_free(&node);
 	}
 	for (i = 0; i < set.n; i++)
 		printf("ok %s: %llu samples, %u CPUs with samples\n", set.srcs[i],

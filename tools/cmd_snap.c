@@ -96,7 +96,7 @@ int cmd_save(int argc, char **argv)
 	if (optind + !file != argc)
 		ks_bad_usage("save", "one NAME, or -f FILE, expected");
 	memset(&node, 0, sizeof(node));
-	if (file ? ks_load_file(file, 0, &node) : ks_load_live(argv[optind], &node))
+	if (file ? ks_load_file(file, 0, &node) : ks_load_live(argv[optind], 0, &node))
 		return 1;
 	if (label)
 		snprintf(node.meta.label, sizeof(node.meta.label), "%s", label);

@@ -114,7 +114,7 @@ int cmd_watch(int argc, char **argv)
 	if (!prev)
 		return 1;
 	for (i = 0; i < nn; i++)
-		if (ks_load_live(argv[optind + i], &prev[i])) {
+		if (ks_load_live(argv[optind + i], 0, &prev[i])) {
 			ret = 1;
 			goto out;
 		}
@@ -153,7 +153,7 @@ int cmd_watch(int argc, char **argv)
 			char buf[32];
 			int k, reset;
 
-			if (ks_load_live(argv[optind + i], &cur)) {
+			if (ks_load_live(argv[optind + i], 0, &cur)) {
 				ret = 1;
 				goto out;
 			}

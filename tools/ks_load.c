@@ -37,44 +37,58 @@ static void ks_meta_now(struct ks_meta *m, const char *label, time_t when)
 	snprintf(m->label, sizeof(m->label), "%s", label ? label : "");
 }
 
-/* Read the live node @name. */
-int ks_load_live(const char *name, struct ks_view *node)
+int ks_load_live(const char *name, unsigned int flags, struct ks_view *node)
 {
-	char path[4096], err[KS_ERR_MAX];
+	char path[4096], err[sizeof(path) + KS_ERR_MAX];
 	char *text;
-	int ret;
+	int ret = -1;
 
 	if (!ks_name_valid(name)) {
-		ks_err("'%s' is not a node name", name);
-		return -1;
+		snprintf(err, sizeof(err), "'%s' is not a node name", name);
+		goto out;
 	}
-	if (ks_ctl_ready(err, sizeof(err))) {
-		ks_err("%s", err);
-		return -1;
-	}
+	if (ks_ctl_ready(err, sizeof(err)))
+		goto out;
 	snprintf(path, sizeof(path), "%s/%s", ks_root(), name);
 	text = ks_text_read(path, NULL);
 	if (!text) {
 		if (errno == ENOENT)
-			ks_err("no node named '%s' (kstats list shows them; kstats trace %s adds it)",
-			       name, name);
+			snprintf(err, sizeof(err),
+				 "no node named '%s' (kstats list shows them; kstats trace %s adds it)",
+				 name, name);
 		else if (errno == EACCES || errno == EPERM)
-			ks_err("%s: permission denied: kstats needs root", path);
+			snprintf(err, sizeof(err), "%s: permission denied: kstats needs root",
+				 path);
 		else
-			ks_err("%s: %s", path, strerror(errno));
-		return -1;
+			snprintf(err, sizeof(err), "%s: %s", path, strerror(errno));
+		goto out;
 	}
-	ret = ks_parse_text(text, path, 0, node, err, sizeof(err));
+	ret = ks_parse_text(text, path, flags & KS_PARSE_STRICT, node, err, sizeof(err));
 	free(text);
-	if (ret) {
+	if (!ret)
+		ks_meta_now(&node->meta, NULL, time(NULL));
+out:
+	if (ret && !(flags & KS_LOAD_QUIET))
 		ks_err("%s", err);
-		return -1;
-	}
-	ks_meta_now(&node->meta, NULL, time(NULL));
-	return 0;
+	return ret;
 }
 
-/* Read @path: a snapshot when it starts with '{', else node text. */
+char *ks_load_control(void)
+{
+	char path[4096], err[KS_ERR_MAX], *text;
+
+	if (ks_ctl_ready(err, sizeof(err))) {
+		ks_err("%s", err);
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/_control", ks_root());
+	text = ks_text_read(path, NULL);
+	if (!text)
+		ks_err("%s: %s%s", path, strerror(errno),
+		       errno == EACCES || errno == EPERM ? ": kstats needs root" : "");
+	return text;
+}
+
 int ks_load_file(const char *path, unsigned int flags, struct ks_view *node)
 {
 	char err[KS_ERR_MAX];
@@ -110,7 +124,6 @@ int ks_load_file(const char *path, unsigned int flags, struct ks_view *node)
 	return ret;
 }
 
-/* Add a loaded node; returns -1 on failure. */
 int ks_set_add(struct ks_set *set, const char *src, int live,
 		      unsigned int flags)
 {
@@ -119,7 +132,7 @@ int ks_set_add(struct ks_set *set, const char *src, int live,
 
 	if (!node)
 		return -1;
-	if (live ? ks_load_live(src, node) : ks_load_file(src, flags, node)) {
+	if (live ? ks_load_live(src, flags, node) : ks_load_file(src, flags, node)) {
 		free(node);
 		return -1;
 	}
@@ -138,7 +151,6 @@ int ks_set_add(struct ks_set *set, const char *src, int live,
 	return 0;
 }
 
-/* Free a set. */
 void ks_set_free(struct ks_set *set)
 {
 	int i;

@@ -9,14 +9,25 @@
 
 #include "ks_parse.h"
 
+/* For ks_load_*(): no message on failure (KS_PARSE_STRICT is the other). */
+#define KS_LOAD_QUIET		0x100
+
 /**
  * ks_load_live() - read the live node @name
- * @name: node name
- * @node: filled on success (free with ks_view_free())
+ * @name:  node name
+ * @flags: KS_PARSE_STRICT, KS_LOAD_QUIET
+ * @node:  filled on success (free with ks_view_free())
  *
- * Return: 0, or -1 (the error is printed).
+ * Return: 0, or -1 (the error is printed unless KS_LOAD_QUIET).
  */
-int ks_load_live(const char *name, struct ks_view *node);
+int ks_load_live(const char *name, unsigned int flags, struct ks_view *node);
+
+/**
+ * ks_load_control() - the listing of the nodes, read from _control
+ *
+ * Return: the text (free() it), or NULL (the error is printed).
+ */
+char *ks_load_control(void);
 
 /**
  * ks_load_file() - read @path: a snapshot when it starts with '{', else node text
@@ -40,7 +51,7 @@ struct ks_set {
  * @set:   the set
  * @src:   node name (@live) or file; kept, not copied
  * @live:  @src is a live node name
- * @flags: for ks_load_file()
+ * @flags: for ks_load_live() or ks_load_file()
  *
  * Return: 0, or -1 (the error is printed).
  */
