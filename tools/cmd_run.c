@@ -101,11 +101,9 @@ int cmd_run(int argc, char **argv)
 		ks_err("run: %s exited with status %d", argv[dd + 1], ret);
 
 	for (i = 0; i < nf; i++) {
-		const char *name = argv[optind + i];
+		const char *name = ks_trace_name(argv[optind + i]);
 		struct ks_view node;
 
-		if (!strncmp(name, "pcpu:", 5))
-			name += 5;
 		snprintf(cmd, sizeof(cmd), "stop %s", name);
 		if (ks_ctl_cmd("_control", cmd, err, sizeof(err)))
 			ks_err("%s", err);
@@ -126,10 +124,8 @@ int cmd_run(int argc, char **argv)
 	}
 cleanup:
 	for (i = 0; i < traced; i++) {
-		const char *name = argv[optind + i];
+		const char *name = ks_trace_name(argv[optind + i]);
 
-		if (!strncmp(name, "pcpu:", 5))
-			name += 5;
 		snprintf(cmd, sizeof(cmd), "remove %s", name);
 		if (ks_ctl_cmd("_control", cmd, err, sizeof(err))) {
 			ks_err("%s", err);
