@@ -5,12 +5,12 @@
  * a tree of objects, arrays, strings, numbers, true/false/null; numbers
  * are kept as text, for the schema to judge.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ks_json.h"
+#include "ks_parse.h"
 
 /* ---- writing ---- */
 
@@ -50,24 +50,8 @@ struct ks_jparser {
 	const char *p;
 	int line;
 	int depth;
-	const char *src;
-	char *err;
-	size_t errlen;
+	struct ks_errbuf e;
 };
-
-/* Error at the current line; returns -1. */
-static int ks_jfail(struct ks_jparser *jp, const char *fmt, ...)
-{
-	va_list ap;
-	int off = snprintf(jp->err, jp->errlen, "%s:%d: ", jp->src, jp->line);
-
-	if (off < 0 || (size_t)off >= jp->errlen)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(jp->err + off, jp->errlen - off, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* Skip blanks, counting lines. */
 static void ks_jskip(struct ks_jparser *jp)
@@ -156,17 +140,17 @@ static int ks_jstring(struct ks_jparser *jp, char **out)
 		end++;
 	}
 	if (!*end)
-		return ks_jfail(jp, "unterminated string: the file is truncated");
+		return ks_fail(&jp->e, jp->line, "unterminated string: the file is truncated");
 	buf = malloc((size_t)(end - p) + 1);
 	if (!buf)
-		return ks_jfail(jp, "out of memory");
+		return ks_fail(&jp->e, jp->line, "out of memory");
 	while (p < end) {
 		unsigned char c = (unsigned char)*p++;
 		unsigned int u, lo;
 
 		if (c < 0x20) {
 			free(buf);
-			return ks_jfail(jp, "control character in a string");
+			return ks_fail(&jp->e, jp->line, "control character in a string");
 		}
 		if (c != '\\') {
 			buf[n++] = (char)c;
@@ -209,7 +193,7 @@ static int ks_jstring(struct ks_jparser *jp, char **out)
 	return 0;
 bad:
 	free(buf);
-	return ks_jfail(jp, "bad escape in a string");
+	return ks_fail(&jp->e, jp->line, "bad escape in a string");
 }
 
 static int ks_jvalue(struct ks_jparser *jp, struct ks_jv *v);
@@ -238,7 +222,7 @@ static struct ks_jv *ks_jadd(struct ks_jv *v)
 static int ks_jcontainer(struct ks_jparser *jp, struct ks_jv *v, char close)
 {
 	if (++jp->depth > 32)
-		return ks_jfail(jp, "nesting too deep");
+		return ks_fail(&jp->e, jp->line, "nesting too deep");
 	jp->p++;
 	ks_jskip(jp);
 	if (*jp->p == close) {
@@ -253,17 +237,17 @@ static int ks_jcontainer(struct ks_jparser *jp, struct ks_jv *v, char close)
 		ks_jskip(jp);
 		if (v->type == KS_JOBJ) {
 			if (!*jp->p)
-				return ks_jfail(jp, "unexpected end of file: the file is truncated");
+				return ks_fail(&jp->e, jp->line, "unexpected end of file: the file is truncated");
 			if (*jp->p != '"')
-				return ks_jfail(jp, "expected a key string");
+				return ks_fail(&jp->e, jp->line, "expected a key string");
 			if (ks_jstring(jp, &key))
 				return -1;
 			ks_jskip(jp);
 			if (*jp->p != ':') {
 				if (*jp->p)
-					ks_jfail(jp, "expected ':' after key \"%s\"", key);
+					ks_fail(&jp->e, jp->line, "expected ':' after key \"%s\"", key);
 				else
-					ks_jfail(jp, "unexpected end of file: the file is truncated");
+					ks_fail(&jp->e, jp->line, "unexpected end of file: the file is truncated");
 				free(key);
 				return -1;
 			}
@@ -272,7 +256,7 @@ static int ks_jcontainer(struct ks_jparser *jp, struct ks_jv *v, char close)
 		kid = ks_jadd(v);
 		if (!kid) {
 			free(key);
-			return ks_jfail(jp, "out of memory");
+			return ks_fail(&jp->e, jp->line, "out of memory");
 		}
 		if (v->keys)
 			v->keys[v->n - 1] = key;
@@ -289,8 +273,8 @@ static int ks_jcontainer(struct ks_jparser *jp, struct ks_jv *v, char close)
 			return 0;
 		}
 		if (!*jp->p)
-			return ks_jfail(jp, "unexpected end of file: the file is truncated");
-		return ks_jfail(jp, "expected ',' or '%c'", close);
+			return ks_fail(&jp->e, jp->line, "unexpected end of file: the file is truncated");
+		return ks_fail(&jp->e, jp->line, "expected ',' or '%c'", close);
 	}
 }
 
@@ -304,7 +288,7 @@ static int ks_jvalue(struct ks_jparser *jp, struct ks_jv *v)
 	p = jp->p;
 	switch (*p) {
 	case '\0':
-		return ks_jfail(jp, "unexpected end of file: the file is truncated");
+		return ks_fail(&jp->e, jp->line, "unexpected end of file: the file is truncated");
 	case '{':
 		v->type = KS_JOBJ;
 		return ks_jcontainer(jp, v, '}');
@@ -337,10 +321,10 @@ static int ks_jvalue(struct ks_jparser *jp, struct ks_jv *v)
 			while (*p >= '0' && *p <= '9')
 				p++;
 		else
-			return ks_jfail(jp, "bad number");
+			return ks_fail(&jp->e, jp->line, "bad number");
 		if (*p == '.') {
 			if (*++p < '0' || *p > '9')
-				return ks_jfail(jp, "bad number");
+				return ks_fail(&jp->e, jp->line, "bad number");
 			while (*p >= '0' && *p <= '9')
 				p++;
 		}
@@ -349,18 +333,18 @@ static int ks_jvalue(struct ks_jparser *jp, struct ks_jv *v)
 			if (*p == '+' || *p == '-')
 				p++;
 			if (*p < '0' || *p > '9')
-				return ks_jfail(jp, "bad number");
+				return ks_fail(&jp->e, jp->line, "bad number");
 			while (*p >= '0' && *p <= '9')
 				p++;
 		}
 		v->type = KS_JNUM;
 		v->str = strndup(s, (size_t)(p - s));
 		if (!v->str)
-			return ks_jfail(jp, "out of memory");
+			return ks_fail(&jp->e, jp->line, "out of memory");
 		jp->p = p;
 		return 0;
 	}
-	return ks_jfail(jp, "unexpected character '%c'", *p);
+	return ks_fail(&jp->e, jp->line, "unexpected character '%c'", *p);
 }
 
 /* Member @key of object @obj, or NULL. */
@@ -378,18 +362,18 @@ int ks_json_parse(const char *text, const char *src, struct ks_jv *root,
 		  char *err, size_t errlen)
 {
 	struct ks_jparser jp = {
-		.p = text, .line = 1, .src = src, .err = err, .errlen = errlen,
+		.p = text, .line = 1, .e = { .src = src, .buf = err, .len = errlen },
 	};
 
 	memset(root, 0, sizeof(*root));
 	ks_jskip(&jp);
 	if (!*jp.p)
-		return ks_jfail(&jp, "empty file");
+		return ks_fail(&jp.e, jp.line, "empty file");
 	if (ks_jvalue(&jp, root))
 		goto fail;
 	ks_jskip(&jp);
 	if (*jp.p) {
-		ks_jfail(&jp, "trailing text after the JSON document");
+		ks_fail(&jp.e, jp.line, "trailing text after the JSON document");
 		goto fail;
 	}
 	return 0;

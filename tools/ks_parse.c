@@ -36,10 +36,8 @@ struct ks_row {
 };
 
 struct ks_parser {
-	const char *src;
+	struct ks_errbuf e;
 	unsigned int flags;
-	char *err;
-	size_t errlen;
 	int line;
 	struct ks_row *rows;
 	size_t nr_rows, cap_rows;
@@ -47,20 +45,19 @@ struct ks_parser {
 	int samples_line, pct_line;
 };
 
-/* Record an error message "SRC:LINE: ..." and return -1. */
-static int ks_fail(struct ks_parser *ps, int line, const char *fmt, ...)
+int ks_fail(const struct ks_errbuf *e, int line, const char *fmt, ...)
 {
 	va_list ap;
 	int off;
 
 	if (line > 0)
-		off = snprintf(ps->err, ps->errlen, "%s:%d: ", ps->src, line);
+		off = snprintf(e->buf, e->len, "%s:%d: ", e->src, line);
 	else
-		off = snprintf(ps->err, ps->errlen, "%s: ", ps->src);
-	if (off < 0 || (size_t)off >= ps->errlen)
+		off = snprintf(e->buf, e->len, "%s: ", e->src);
+	if (off < 0 || (size_t)off >= e->len)
 		return -1;
 	va_start(ap, fmt);
-	vsnprintf(ps->err + off, ps->errlen - off, fmt, ap);
+	vsnprintf(e->buf + off, e->len - off, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -131,9 +128,9 @@ static int ks_parse_head(struct ks_parser *ps, struct ks_view *node,
 	int i;
 
 	if (ntok < 3)
-		return ks_fail(ps, ps->line, "'# kstats' without a node name");
+		return ks_fail(&ps->e, ps->line, "'# kstats' without a node name");
 	if (ks_copy(node->name, sizeof(node->name), tok[2]))
-		return ks_fail(ps, ps->line, "node name too long");
+		return ks_fail(&ps->e, ps->line, "node name too long");
 	for (i = 3; i < ntok; i++) {
 		char *key = tok[i], *val = strchr(tok[i], '=');
 		int bad = 0;
@@ -150,7 +147,7 @@ static int ks_parse_head(struct ks_parser *ps, struct ks_view *node,
 			free(node->symbols);
 			node->symbols = strdup(syms ? syms : "");
 			if (!node->symbols)
-				return ks_fail(ps, ps->line, "out of memory");
+				return ks_fail(&ps->e, ps->line, "out of memory");
 		} else if (!strcmp(key, KS_KEY_CLOCK)) {
 			bad = ks_copy(node->clock, sizeof(node->clock), val);
 		} else if (!strcmp(key, KS_KEY_UNIT)) {
@@ -180,20 +177,20 @@ static int ks_parse_head(struct ks_parser *ps, struct ks_view *node,
 			bad = ks_copy(node->cpulist, sizeof(node->cpulist), val);
 		}
 		if (bad)
-			return ks_fail(ps, ps->line, "bad value '%s' for '%s'",
+			return ks_fail(&ps->e, ps->line, "bad value '%s' for '%s'",
 				       val, key);
 	}
 	if (!ps->have_bits)
-		return ks_fail(ps, ps->line, "header has no bits=");
+		return ks_fail(&ps->e, ps->line, "header has no bits=");
 	if (!ps->have_buckets)
 		node->buckets = kstats_default_buckets(node->bits);
 	if (node->buckets < 1 || node->buckets > kstats_max_buckets(node->bits))
-		return ks_fail(ps, ps->line, "buckets=%u out of range for bits=%u",
+		return ks_fail(&ps->e, ps->line, "buckets=%u out of range for bits=%u",
 			       node->buckets, node->bits);
 	if (!ps->have_unit)
 		strcpy(node->unit, strcmp(node->clock, "tsc") ? "ns" : "cycles");
 	if (ks_view_setup(node, node->bits, node->buckets))
-		return ks_fail(ps, ps->line, "out of memory");
+		return ks_fail(&ps->e, ps->line, "out of memory");
 	ps->have_head = 1;
 	return 0;
 }
@@ -212,13 +209,13 @@ static int ks_parse_samples(struct ks_parser *ps, struct ks_view *node,
 	int i, k;
 
 	if (ntok % 2)
-		return ks_fail(ps, ps->line, "'# samples' needs name/value pairs");
+		return ks_fail(&ps->e, ps->line, "'# samples' needs name/value pairs");
 	for (i = 0; i + 1 < ntok; i += 2) {
 		for (k = 0; k < 6; k++) {
 			if (strcmp(tok[i], keys[k]))
 				continue;
 			if (ks_parse_u64(tok[i + 1], dst[k]))
-				return ks_fail(ps, ps->line, "bad number '%s' for '%s'",
+				return ks_fail(&ps->e, ps->line, "bad number '%s' for '%s'",
 					       tok[i + 1], tok[i]);
 		}
 	}
@@ -234,10 +231,10 @@ static int ks_parse_clamped(struct ks_parser *ps, struct ks_view *node,
 	size_t n = ntok > 2 ? strlen(tok[2]) : 0;
 
 	if (n < 2 || tok[2][n - 1] != ':')
-		return ks_fail(ps, ps->line, "'# clamped' without 'N:'");
+		return ks_fail(&ps->e, ps->line, "'# clamped' without 'N:'");
 	tok[2][n - 1] = '\0';
 	if (ks_parse_u64(tok[2], &node->clamped))
-		return ks_fail(ps, ps->line, "bad number '%s' for 'clamped'", tok[2]);
+		return ks_fail(&ps->e, ps->line, "bad number '%s' for 'clamped'", tok[2]);
 	return 0;
 }
 
@@ -248,16 +245,16 @@ static int ks_parse_pct(struct ks_parser *ps, struct ks_view *node,
 	int i, k, seen = 0;
 
 	if (ntok % 2)
-		return ks_fail(ps, ps->line, "'# percentiles' needs name/value pairs");
+		return ks_fail(&ps->e, ps->line, "'# percentiles' needs name/value pairs");
 	for (i = 0; i + 1 < ntok; i += 2) {
 		if (!strcmp(tok[i], "estimate")) {
 			if (ks_copy(node->estimate, sizeof(node->estimate), tok[i + 1]))
-				return ks_fail(ps, ps->line, "estimate too long");
+				return ks_fail(&ps->e, ps->line, "estimate too long");
 			continue;
 		}
 		if (!strcmp(tok[i], "precision_ppm")) {
 			if (ks_parse_u32(tok[i + 1], 1000000, &node->precision_ppm))
-				return ks_fail(ps, ps->line, "bad precision_ppm '%s'",
+				return ks_fail(&ps->e, ps->line, "bad precision_ppm '%s'",
 					       tok[i + 1]);
 			continue;
 		}
@@ -265,13 +262,13 @@ static int ks_parse_pct(struct ks_parser *ps, struct ks_view *node,
 			if (strcmp(tok[i], kstats_pct_name[k]))
 				continue;
 			if (ks_parse_u64(tok[i + 1], &node->pct[k]))
-				return ks_fail(ps, ps->line, "bad number '%s' for '%s'",
+				return ks_fail(&ps->e, ps->line, "bad number '%s' for '%s'",
 					       tok[i + 1], tok[i]);
 			seen |= 1 << k;
 		}
 	}
 	if (seen != (1 << KSTATS_NR_PCT) - 1 && (ps->flags & KS_PARSE_STRICT))
-		return ks_fail(ps, ps->line, "'# percentiles' lacks some of p10..p99.9");
+		return ks_fail(&ps->e, ps->line, "'# percentiles' lacks some of p10..p99.9");
 	node->has_pct = seen == (1 << KSTATS_NR_PCT) - 1;
 	ps->pct_line = ps->line;
 	return 0;
@@ -286,21 +283,21 @@ static int ks_parse_row(struct ks_parser *ps, struct ks_view *node,
 	__u32 v;
 
 	if (!ps->have_head)
-		return ks_fail(ps, ps->line, "slot row before the '# kstats' header");
+		return ks_fail(&ps->e, ps->line, "slot row before the '# kstats' header");
 	if (ntok < 4 || (ntok - 4) % 2)
-		return ks_fail(ps, ps->line, "malformed slot row");
+		return ks_fail(&ps->e, ps->line, "malformed slot row");
 	if (ks_parse_u32(tok[1], ~0U, &r.slot) || r.slot >= node->nr_slots)
-		return ks_fail(ps, ps->line, "slot '%s' out of range (%u slots for bits=%u buckets=%u)",
+		return ks_fail(&ps->e, ps->line, "slot '%s' out of range (%u slots for bits=%u buckets=%u)",
 			       tok[1], node->nr_slots, node->bits, node->buckets);
 	if (ks_parse_u32(tok[3], 1U << 20, &v))
-		return ks_fail(ps, ps->line, "bad CPU number '%s'", tok[3]);
+		return ks_fail(&ps->e, ps->line, "bad CPU number '%s'", tok[3]);
 	if (!strcmp(tok[2], KS_ROW_CPU)) {
 		r.cpu = v;
 	} else if (!strcmp(tok[2], KS_ROW_CPUS)) {
 		r.cpu = -1;
 		r.ncpus = v;
 	} else {
-		return ks_fail(ps, ps->line, "expected CPU or CPUS, got '%s'", tok[2]);
+		return ks_fail(&ps->e, ps->line, "expected CPU or CPUS, got '%s'", tok[2]);
 	}
 	for (i = 4; i + 1 < ntok; i += 2) {
 		const char *k = tok[i], *val = tok[i + 1];
@@ -324,18 +321,18 @@ static int ks_parse_row(struct ks_parser *ps, struct ks_view *node,
 			r.has_p = 1;
 		}
 		if (bad)
-			return ks_fail(ps, ps->line, "bad number '%s' for '%s'", val, k);
+			return ks_fail(&ps->e, ps->line, "bad number '%s' for '%s'", val, k);
 	}
 	if (!has_count || !has_avg)
-		return ks_fail(ps, ps->line, "slot row without count and avg");
+		return ks_fail(&ps->e, ps->line, "slot row without count and avg");
 	if ((ps->flags & KS_PARSE_STRICT) && (!r.has_p || !r.has_n))
-		return ks_fail(ps, ps->line, "slot row without p and n");
+		return ks_fail(&ps->e, ps->line, "slot row without p and n");
 	if (ps->nr_rows == ps->cap_rows) {
 		size_t cap = ps->cap_rows ? 2 * ps->cap_rows : 64;
 		struct ks_row *rows = realloc(ps->rows, cap * sizeof(*rows));
 
 		if (!rows)
-			return ks_fail(ps, ps->line, "out of memory");
+			return ks_fail(&ps->e, ps->line, "out of memory");
 		ps->rows = rows;
 		ps->cap_rows = cap;
 	}
@@ -357,10 +354,10 @@ static int ks_fill_slot(struct ks_parser *ps, struct ks_view *node,
 	__u64 avg = r->avg < lo ? lo : r->avg > hi ? hi : r->avg;
 
 	if (sl->count)
-		return ks_fail(ps, r->line, "second row for slot %u %s", r->slot,
+		return ks_fail(&ps->e, r->line, "second row for slot %u %s", r->slot,
 			       r->cpu < 0 ? "CPUS" : "of this CPU");
 	if (__builtin_mul_overflow(r->count, avg, &sl->sum))
-		return ks_fail(ps, r->line, "count * avg overflows");
+		return ks_fail(&ps->e, r->line, "count * avg overflows");
 	sl->count = r->count;
 	return 0;
 }
@@ -379,7 +376,7 @@ static int ks_build(struct ks_parser *ps, struct ks_view *node)
 			continue;	/* nothing (KS_PARSE_STRICT reports it) */
 		if (r->cpu < 0) {
 			if (have_cpus_rows && r->ncpus != node->ncpus)
-				return ks_fail(ps, r->line, "CPUS %u differs from earlier CPUS %u",
+				return ks_fail(&ps->e, r->line, "CPUS %u differs from earlier CPUS %u",
 					       r->ncpus, node->ncpus);
 			node->ncpus = r->ncpus;
 			have_cpus_rows = 1;
@@ -389,7 +386,7 @@ static int ks_build(struct ks_parser *ps, struct ks_view *node)
 		}
 		sl = ks_view_cpu(node, (__u32)r->cpu);
 		if (!sl)
-			return ks_fail(ps, r->line, "out of memory");
+			return ks_fail(&ps->e, r->line, "out of memory");
 		if (ks_fill_slot(ps, node, &sl[r->slot], r))
 			return -1;
 	}
@@ -419,7 +416,7 @@ static int ks_check_order(struct ks_parser *ps, struct ks_view *node)
 	__u32 h;
 
 	if (!last)
-		return ks_fail(ps, 0, "out of memory");
+		return ks_fail(&ps->e, 0, "out of memory");
 	for (h = 0; h <= node->nr_cpus; h++)
 		last[h] = -1;
 	for (i = 0; i < ps->nr_rows; i++) {
@@ -435,11 +432,11 @@ static int ks_check_order(struct ks_parser *ps, struct ks_view *node)
 			err = "CPU number not below the CPUS count";
 		if (err) {
 			free(last);
-			return ks_fail(ps, r->line, "%s (slot %u [%llu, %llu], avg %llu, CPUS %u)",
+			return ks_fail(&ps->e, r->line, "%s (slot %u [%llu, %llu], avg %llu, CPUS %u)",
 				       err, r->slot,
 				       (unsigned long long)kstats_slot_lo(r->slot, node->bits),
 				       (unsigned long long)kstats_slot_hi(r->slot, node->bits,
-									  node->buckets),
+				       node->buckets),
 				       (unsigned long long)r->avg, node->ncpus);
 		}
 		h = node->nr_cpus;	/* CPUS */
@@ -447,7 +444,7 @@ static int ks_check_order(struct ks_parser *ps, struct ks_view *node)
 			for (h = 0; node->cpus[h].cpu != (__u32)r->cpu; h++)
 				;
 		if ((long)r->slot <= last[h]) {
-			ks_fail(ps, r->line, "slot %u after slot %ld of the same %s: slots must ascend",
+			ks_fail(&ps->e, r->line, "slot %u after slot %ld of the same %s: slots must ascend",
 				r->slot, last[h], r->cpu < 0 ? "CPUS" : "CPU");
 			free(last);
 			return -1;
@@ -477,11 +474,11 @@ static int ks_check_cumulative(struct ks_parser *ps, struct ks_view *node)
 				continue;
 			seen += r->count;
 			if (r->n != seen)
-				return ks_fail(ps, r->line, "n %llu but the cumulative count is %llu",
+				return ks_fail(&ps->e, r->line, "n %llu but the cumulative count is %llu",
 					       (unsigned long long)r->n,
 					       (unsigned long long)seen);
 			if (fabs(r->p - (double)seen / (double)total) > 1.000001e-6)
-				return ks_fail(ps, r->line, "p %.6f but n/total is %.6f",
+				return ks_fail(&ps->e, r->line, "p %.6f but n/total is %.6f",
 					       r->p, (double)seen / (double)total);
 		}
 	}
@@ -503,13 +500,13 @@ static int ks_check_merge(struct ks_parser *ps, struct ks_view *node)
 			lo += node->cpus[c].slots[s].sum;
 		}
 		if (count != t->count)
-			return ks_fail(ps, 0, "slot %u: CPU rows add up to %llu, CPUS row says %llu",
+			return ks_fail(&ps->e, 0, "slot %u: CPU rows add up to %llu, CPUS row says %llu",
 				       s, (unsigned long long)count,
 				       (unsigned long long)t->count);
 		/* each CPU mean is truncated: the merged one lies in a range */
 		if (count && (kstats_slot_mean(t) < (__u64)(lo / count) ||
 			      kstats_slot_mean(t) > (__u64)((lo + count - 1) / count)))
-			return ks_fail(ps, 0, "slot %u: CPUS avg %llu does not merge the CPU avgs",
+			return ks_fail(&ps->e, 0, "slot %u: CPUS avg %llu does not merge the CPU avgs",
 				       s, (unsigned long long)kstats_slot_mean(t));
 	}
 	return 0;
@@ -526,17 +523,17 @@ static int ks_check_header(struct ks_parser *ps, struct ks_view *node)
 	int k;
 
 	if (node->samples != total)
-		return ks_fail(ps, ps->samples_line, "samples %llu but the CPUS rows count %llu",
+		return ks_fail(&ps->e, ps->samples_line, "samples %llu but the CPUS rows count %llu",
 			       (unsigned long long)node->samples,
 			       (unsigned long long)total);
 	if (node->precision_ppm != kstats_precision_ppm(node->bits))
-		return ks_fail(ps, ps->pct_line, "precision_ppm %u, bits=%u means %u",
+		return ks_fail(&ps->e, ps->pct_line, "precision_ppm %u, bits=%u means %u",
 			       node->precision_ppm, node->bits,
 			       kstats_precision_ppm(node->bits));
 	kstats_percentiles(node->total, node->nr_slots, node->bits, pct);
 	for (k = 0; k < KSTATS_NR_PCT; k++)
 		if (pct[k] != node->pct[k])
-			return ks_fail(ps, ps->pct_line, "%s %llu but the CPUS rows give %llu",
+			return ks_fail(&ps->e, ps->pct_line, "%s %llu but the CPUS rows give %llu",
 				       kstats_pct_name[k],
 				       (unsigned long long)node->pct[k],
 				       (unsigned long long)pct[k]);
@@ -551,14 +548,14 @@ static int ks_check_header(struct ks_parser *ps, struct ks_view *node)
 		lo += node->total[s].sum;
 	}
 	if (kstats_slot(node->min, node->bits, node->buckets) != (__u32)first)
-		return ks_fail(ps, ps->samples_line, "min %llu is not in the first slot %d",
+		return ks_fail(&ps->e, ps->samples_line, "min %llu is not in the first slot %d",
 			       (unsigned long long)node->min, first);
 	if (kstats_slot(node->max, node->bits, node->buckets) != (__u32)last)
-		return ks_fail(ps, ps->samples_line, "max %llu is not in the last slot %d",
+		return ks_fail(&ps->e, ps->samples_line, "max %llu is not in the last slot %d",
 			       (unsigned long long)node->max, last);
 	if (node->avg < (__u64)(lo / total) ||
 	    node->avg > (__u64)((lo + total - 1) / total))
-		return ks_fail(ps, ps->samples_line, "avg %llu does not match the slot means (%llu)",
+		return ks_fail(&ps->e, ps->samples_line, "avg %llu does not match the slot means (%llu)",
 			       (unsigned long long)node->avg,
 			       (unsigned long long)(lo / total));
 	return 0;
@@ -568,7 +565,7 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 		  struct ks_view *node, char *err, size_t errlen)
 {
 	struct ks_parser ps = {
-		.src = src, .flags = flags, .err = err, .errlen = errlen,
+		.e = { .src = src, .buf = err, .len = errlen }, .flags = flags,
 	};
 	char *copy = strdup(text), *line, *next;
 	char *tok[KS_MAX_TOKENS];
@@ -579,7 +576,7 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 	node->pid = -1;
 	node->tgid = -1;
 	if (!copy)
-		return ks_fail(&ps, 0, "out of memory");
+		return ks_fail(&ps.e, 0, "out of memory");
 	for (line = copy; line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
@@ -587,7 +584,7 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 		ps.line++;
 		ntok = ks_split(line, tok);
 		if (ntok < 0) {
-			ks_fail(&ps, ps.line, "too many words");
+			ks_fail(&ps.e, ps.line, "too many words");
 			goto out;
 		}
 		if (!ntok)
@@ -598,7 +595,7 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 				continue;
 			if (!strcmp(tok[1], KS_LINE_HEAD)) {
 				if (ps.have_head) {
-					ks_fail(&ps, ps.line, "second '# kstats' header");
+					ks_fail(&ps.e, ps.line, "second '# kstats' header");
 					goto out;
 				}
 				if (ks_parse_head(&ps, node, tok, ntok))
@@ -616,22 +613,22 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 			continue;
 		}
 		if (strcmp(tok[0], KS_ROW_SLOT)) {
-			ks_fail(&ps, ps.line, "unexpected line starting with '%s'", tok[0]);
+			ks_fail(&ps.e, ps.line, "unexpected line starting with '%s'", tok[0]);
 			goto out;
 		}
 		if (ks_parse_row(&ps, node, tok, ntok))
 			goto out;
 	}
 	if (!ps.have_head) {
-		ks_fail(&ps, 0, "no '# kstats NAME ...' header: not a kstats node");
+		ks_fail(&ps.e, 0, "no '# kstats NAME ...' header: not a kstats node");
 		goto out;
 	}
 	if (!ps.have_samples && (flags & KS_PARSE_STRICT)) {
-		ks_fail(&ps, 0, "no '# samples' line");
+		ks_fail(&ps.e, 0, "no '# samples' line");
 		goto out;
 	}
 	if (!node->has_pct && (flags & KS_PARSE_STRICT)) {
-		ks_fail(&ps, 0, "no '# percentiles' line");
+		ks_fail(&ps.e, 0, "no '# percentiles' line");
 		goto out;
 	}
 	if (ks_build(&ps, node))

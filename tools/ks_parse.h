@@ -31,6 +31,26 @@
 int ks_parse_text(const char *text, const char *src, unsigned int flags,
 		  struct ks_view *node, char *err, size_t errlen);
 
+/* Where a reader (node text, JSON, snapshot schema) writes its error. */
+struct ks_errbuf {
+	const char *src;	/* file or node path, first in the message */
+	char *buf;
+	size_t len;
+};
+
+/**
+ * ks_fail() - write "SRC:LINE: MSG" into @e ("SRC: MSG" when @line is 0)
+ * @e:    where, and the source's name
+ * @line: line of the source the error is about, or 0
+ * @fmt:  printf format of MSG
+ *
+ * The one formatter of the readers' errors.
+ *
+ * Return: -1, so that a reader can "return ks_fail(...)".
+ */
+int ks_fail(const struct ks_errbuf *e, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /**
  * ks_parse_u64() - strict decimal unsigned 64-bit number
  * @s:   text, digits only

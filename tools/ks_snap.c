@@ -9,7 +9,6 @@
  * with the right type; slot bounds must be the ones hist.h gives for the
  * snapshot's bits/buckets.  Unknown keys are ignored.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,30 +132,14 @@ int ks_snap_write(FILE *f, const struct ks_view *node)
 
 /* ---- reading ---- */
 
-struct ks_schema {
-	const char *src;
-	char *err;
-	size_t errlen;
-};
-
-/* Error about field @path at @v's line; returns -1. */
-static int ks_sfail(struct ks_schema *sc, const struct ks_jv *v,
-		    const char *path, const char *fmt, ...)
+/* The line of @v, for messages (0: none). */
+static int ks_jline(const struct ks_jv *v)
 {
-	va_list ap;
-	int off = snprintf(sc->err, sc->errlen, "%s:%d: %s: ", sc->src,
-			   v ? v->line : 0, path);
-
-	if (off < 0 || (size_t)off >= sc->errlen)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(sc->err + off, sc->errlen - off, fmt, ap);
-	va_end(ap);
-	return -1;
+	return v ? v->line : 0;
 }
 
 /* A required member of type @type. */
-static const struct ks_jv *ks_jreq(struct ks_schema *sc, const struct ks_jv *obj,
+static const struct ks_jv *ks_jreq(struct ks_errbuf *sc, const struct ks_jv *obj,
 				   const char *path, const char *key,
 				   enum ks_jtype type)
 {
@@ -168,18 +151,19 @@ static const struct ks_jv *ks_jreq(struct ks_schema *sc, const struct ks_jv *obj
 
 	snprintf(full, sizeof(full), "%s%s%s", path, *path ? "." : "", key);
 	if (!v) {
-		ks_sfail(sc, obj, full, "missing");
+		ks_fail(sc, ks_jline(obj), "%s: missing", full);
 		return NULL;
 	}
 	if (v->type != type) {
-		ks_sfail(sc, v, full, "must be %s, not %s", names[type], names[v->type]);
+		ks_fail(sc, ks_jline(v), "%s: must be %s, not %s", full, names[type],
+			names[v->type]);
 		return NULL;
 	}
 	return v;
 }
 
 /* A required unsigned integer member no larger than @max. */
-static int ks_jreq_u64(struct ks_schema *sc, const struct ks_jv *obj,
+static int ks_jreq_u64(struct ks_errbuf *sc, const struct ks_jv *obj,
 		       const char *path, const char *key, __u64 max, __u64 *out)
 {
 	const struct ks_jv *v = ks_jreq(sc, obj, path, key, KS_JNUM);
@@ -189,16 +173,16 @@ static int ks_jreq_u64(struct ks_schema *sc, const struct ks_jv *obj,
 		return -1;
 	snprintf(full, sizeof(full), "%s%s%s", path, *path ? "." : "", key);
 	if (ks_parse_u64(v->str, out))
-		return ks_sfail(sc, v, full, "'%s' is not an unsigned 64-bit integer",
-				v->str);
+		return ks_fail(sc, ks_jline(v), "%s: '%s' is not an unsigned 64-bit integer",
+			       full, v->str);
 	if (*out > max)
-		return ks_sfail(sc, v, full, "%llu is out of range (at most %llu)",
-				(unsigned long long)*out, (unsigned long long)max);
+		return ks_fail(sc, ks_jline(v), "%s: %llu is out of range (at most %llu)",
+			       full, (unsigned long long)*out, (unsigned long long)max);
 	return 0;
 }
 
 /* Same for a __u32 field. */
-static int ks_jreq_u32(struct ks_schema *sc, const struct ks_jv *obj,
+static int ks_jreq_u32(struct ks_errbuf *sc, const struct ks_jv *obj,
 		       const char *path, const char *key, __u32 max, __u32 *out)
 {
 	__u64 v;
@@ -210,7 +194,7 @@ static int ks_jreq_u32(struct ks_schema *sc, const struct ks_jv *obj,
 }
 
 /* A required string member copied into @dst; optional when @opt. */
-static int ks_jreq_str(struct ks_schema *sc, const struct ks_jv *obj,
+static int ks_jreq_str(struct ks_errbuf *sc, const struct ks_jv *obj,
 		       const char *path, const char *key, char *dst,
 		       size_t len, int opt)
 {
@@ -224,13 +208,13 @@ static int ks_jreq_str(struct ks_schema *sc, const struct ks_jv *obj,
 	if (!v)
 		return -1;
 	if (strlen(v->str) >= len)
-		return ks_sfail(sc, v, key, "too long");
+		return ks_fail(sc, ks_jline(v), "%s: too long", key);
 	strcpy(dst, v->str);
 	return 0;
 }
 
 /* One list of slot objects: "slots" (per CPU) or "total". */
-static int ks_snap_slots(struct ks_schema *sc, struct ks_view *node,
+static int ks_snap_slots(struct ks_errbuf *sc, struct ks_view *node,
 			 const struct ks_jv *arr, int per_cpu)
 {
 	const char *what = per_cpu ? "node.slots" : "node.total";
@@ -246,7 +230,7 @@ static int ks_snap_slots(struct ks_schema *sc, struct ks_view *node,
 
 		snprintf(path, sizeof(path), "%s[%zu]", what, i);
 		if (o->type != KS_JOBJ)
-			return ks_sfail(sc, o, path, "must be an object");
+			return ks_fail(sc, ks_jline(o), "%s: must be an object", path);
 		if (ks_jreq_u32(sc, o, path, "slot", node->nr_slots - 1, &slot) ||
 		    ks_jreq_u64(sc, o, path, "lo", ~0ULL, &lo) ||
 		    ks_jreq_u64(sc, o, path, "hi", ~0ULL, &hi) ||
@@ -258,32 +242,34 @@ static int ks_snap_slots(struct ks_schema *sc, struct ks_view *node,
 			return -1;
 		if (lo != kstats_slot_lo(slot, node->bits) ||
 		    hi != kstats_slot_hi(slot, node->bits, node->buckets))
-			return ks_sfail(sc, o, path,
-					"bounds [%llu, %llu] are not those of slot %u with bits=%u buckets=%u",
-					(unsigned long long)lo, (unsigned long long)hi,
-					slot, node->bits, node->buckets);
+			return ks_fail(sc, ks_jline(o),
+				       "%s: bounds [%llu, %llu] are not those of slot %u with bits=%u buckets=%u",
+				       path, (unsigned long long)lo, (unsigned long long)hi,
+				       slot, node->bits, node->buckets);
 		if (!count)
-			return ks_sfail(sc, o, path, "count 0 (only non-empty slots are listed)");
+			return ks_fail(sc, ks_jline(o),
+				       "%s: count 0 (only non-empty slots are listed)", path);
 		if (avg < lo || avg > hi)
-			return ks_sfail(sc, o, path, "avg %llu outside [%llu, %llu]",
-					(unsigned long long)avg, (unsigned long long)lo,
-					(unsigned long long)hi);
+			return ks_fail(sc, ks_jline(o), "%s: avg %llu outside [%llu, %llu]", path,
+				       (unsigned long long)avg, (unsigned long long)lo,
+				       (unsigned long long)hi);
 		if ((long)cpu < last_cpu || ((long)cpu == last_cpu && (long)slot <= last_slot))
-			return ks_sfail(sc, o, path, "out of order or duplicate (sorted by cpu, then slot)");
+			return ks_fail(sc, ks_jline(o),
+				       "%s: out of order or duplicate (sorted by cpu, then slot)", path);
 		last_cpu = cpu;
 		last_slot = slot;
 		dst = per_cpu ? ks_view_cpu(node, cpu) : node->total;
 		if (!dst)
-			return ks_sfail(sc, o, path, "out of memory");
+			return ks_fail(sc, ks_jline(o), "%s: out of memory", path);
 		if (__builtin_mul_overflow(count, avg, &dst[slot].sum))
-			return ks_sfail(sc, o, path, "count * avg overflows");
+			return ks_fail(sc, ks_jline(o), "%s: count * avg overflows", path);
 		dst[slot].count = count;
 	}
 	return 0;
 }
 
 /* The optional "filters" object: pid, tgid, comm, cpus, each when set. */
-static int ks_snap_filters(struct ks_schema *sc, const struct ks_jv *nd,
+static int ks_snap_filters(struct ks_errbuf *sc, const struct ks_jv *nd,
 			   struct ks_view *node)
 {
 	const struct ks_jv *fl = ks_jget(nd, "filters");
@@ -292,7 +278,7 @@ static int ks_snap_filters(struct ks_schema *sc, const struct ks_jv *nd,
 	if (!fl)
 		return 0;
 	if (fl->type != KS_JOBJ)
-		return ks_sfail(sc, fl, "node.filters", "must be an object");
+		return ks_fail(sc, ks_jline(fl), "node.filters: must be an object");
 	if (ks_jget(fl, "pid")) {
 		if (ks_jreq_u32(sc, fl, "node.filters", "pid", KS_PID_MAX, &v))
 			return -1;
@@ -310,7 +296,7 @@ static int ks_snap_filters(struct ks_schema *sc, const struct ks_jv *nd,
 }
 
 /* Map the tree of a whole document onto @node. */
-static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
+static int ks_snap_walk(struct ks_errbuf *sc, const struct ks_jv *root,
 			struct ks_view *node)
 {
 	const struct ks_jv *v, *meta, *nd, *pct, *slots, *total;
@@ -320,14 +306,15 @@ static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
 	int k;
 
 	if (root->type != KS_JOBJ)
-		return ks_sfail(sc, root, "(document)", "not a JSON object: not a kstats snapshot");
+		return ks_fail(sc, ks_jline(root),
+			       "(document): not a JSON object: not a kstats snapshot");
 	v = ks_jget(root, "schema");
 	if (!v)
-		return ks_sfail(sc, root, "schema", "missing: not a kstats snapshot");
+		return ks_fail(sc, ks_jline(root), "schema: missing: not a kstats snapshot");
 	if (v->type != KS_JSTR ||
 	    (strcmp(v->str, KS_SNAP_SCHEMA) && strcmp(v->str, KS_SNAP_SCHEMA_V1)))
-		return ks_sfail(sc, v, "schema", "'%s' is not supported (expected '%s')",
-				v->type == KS_JSTR ? v->str : "?", KS_SNAP_SCHEMA);
+		return ks_fail(sc, ks_jline(v), "schema: '%s' is not supported (expected '%s')",
+			       v->type == KS_JSTR ? v->str : "?", KS_SNAP_SCHEMA);
 	meta = ks_jreq(sc, root, "", "meta", KS_JOBJ);
 	nd = ks_jreq(sc, root, "", "node", KS_JOBJ);
 	if (!meta || !nd)
@@ -349,12 +336,12 @@ static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
 	    ks_jreq_u32(sc, nd, "node", "buckets", KS_BUCKETS_MAX, &buckets))
 		return -1;
 	if (!node->name[0])
-		return ks_sfail(sc, nd, "node.name", "empty");
+		return ks_fail(sc, ks_jline(nd), "node.name: empty");
 	if (buckets < 1 || buckets > kstats_max_buckets(bits))
-		return ks_sfail(sc, ks_jget(nd, "buckets"), "node.buckets",
-				"%u out of range for bits=%u", buckets, bits);
+		return ks_fail(sc, ks_jline(ks_jget(nd, "buckets")),
+			       "node.buckets: %u out of range for bits=%u", buckets, bits);
 	if (ks_view_setup(node, bits, buckets))
-		return ks_sfail(sc, nd, "node", "out of memory");
+		return ks_fail(sc, ks_jline(nd), "node: out of memory");
 	strcpy(node->attach, attach);
 	node->sample = 1;
 	node->pid = -1;
@@ -381,29 +368,31 @@ static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
 		if (ks_jreq_u32(sc, nd, "node", "precision_ppm", 1000000, &ppm))
 			return -1;
 		if (ppm != node->precision_ppm)
-			return ks_sfail(sc, ks_jget(nd, "precision_ppm"), "node.precision_ppm",
-					"%u, but bits=%u means %u", ppm, bits,
-					node->precision_ppm);
+			return ks_fail(sc, ks_jline(ks_jget(nd, "precision_ppm")),
+				       "node.precision_ppm: %u, but bits=%u means %u", ppm, bits,
+				       node->precision_ppm);
 	}
 
 	if (node->sample < 1)
-		return ks_sfail(sc, ks_jget(nd, "sample"), "node.sample", "0 is out of range");
+		return ks_fail(sc, ks_jline(ks_jget(nd, "sample")),
+			       "node.sample: 0 is out of range");
 	if (ks_snap_filters(sc, nd, node))
 		return -1;
 
 	v = ks_jget(nd, "symbols");
 	if (v) {
 		if (v->type != KS_JARR)
-			return ks_sfail(sc, v, "node.symbols", "must be an array");
+			return ks_fail(sc, ks_jline(v), "node.symbols: must be an array");
 		for (i = 0; i < v->n; i++) {
 			if (v->kids[i].type != KS_JSTR)
-				return ks_sfail(sc, &v->kids[i], "node.symbols", "must hold strings");
+				return ks_fail(sc, ks_jline(&v->kids[i]),
+					       "node.symbols: must hold strings");
 			len += strlen(v->kids[i].str) + 1;
 		}
 	}
 	node->symbols = calloc(1, len + 1);
 	if (!node->symbols)
-		return ks_sfail(sc, nd, "node", "out of memory");
+		return ks_fail(sc, ks_jline(nd), "node: out of memory");
 	for (i = 0; v && i < v->n; i++) {
 		if (i)
 			strcat(node->symbols, ",");
@@ -431,7 +420,7 @@ static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
 int ks_snap_read(const char *text, const char *src, struct ks_view *node,
 		 char *err, size_t errlen)
 {
-	struct ks_schema sc = { .src = src, .err = err, .errlen = errlen };
+	struct ks_errbuf sc = { .src = src, .buf = err, .len = errlen };
 	struct ks_jv root;
 	int ret = -1;
 
