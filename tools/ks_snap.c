@@ -295,36 +295,23 @@ static int ks_snap_filters(struct ks_errbuf *sc, const struct ks_jv *nd,
 			   sizeof(node->cpulist), 1) ? -1 : 0;
 }
 
-/* Map the tree of a whole document onto @node. */
-static int ks_snap_walk(struct ks_errbuf *sc, const struct ks_jv *root,
-			struct ks_view *node)
+/* The "meta" object. */
+static int ks_snap_meta(struct ks_errbuf *sc, const struct ks_jv *meta,
+			struct ks_meta *m)
 {
-	const struct ks_jv *v, *meta, *nd, *pct, *slots, *total;
-	char attach[KS_WORD_MAX];
-	size_t i, len = 0;
-	__u32 bits, buckets;
-	int k;
+	return ks_jreq_str(sc, meta, "meta", "kernel", m->kernel, sizeof(m->kernel), 0) ||
+	       ks_jreq_str(sc, meta, "meta", "date", m->date, sizeof(m->date), 0) ||
+	       ks_jreq_str(sc, meta, "meta", "hostname", m->hostname, sizeof(m->hostname), 1) ||
+	       ks_jreq_str(sc, meta, "meta", "tool", m->tool, sizeof(m->tool), 1) ||
+	       ks_jreq_str(sc, meta, "meta", "label", m->label, sizeof(m->label), 1) ? -1 : 0;
+}
 
-	if (root->type != KS_JOBJ)
-		return ks_fail(sc, ks_jline(root),
-			       "(document): not a JSON object: not a kstats snapshot");
-	v = ks_jget(root, "schema");
-	if (!v)
-		return ks_fail(sc, ks_jline(root), "schema: missing: not a kstats snapshot");
-	if (v->type != KS_JSTR ||
-	    (strcmp(v->str, KS_SNAP_SCHEMA) && strcmp(v->str, KS_SNAP_SCHEMA_V1)))
-		return ks_fail(sc, ks_jline(v), "schema: '%s' is not supported (expected '%s')",
-			       v->type == KS_JSTR ? v->str : "?", KS_SNAP_SCHEMA);
-	meta = ks_jreq(sc, root, "", "meta", KS_JOBJ);
-	nd = ks_jreq(sc, root, "", "node", KS_JOBJ);
-	if (!meta || !nd)
-		return -1;
-	if (ks_jreq_str(sc, meta, "meta", "kernel", node->meta.kernel, sizeof(node->meta.kernel), 0) ||
-	    ks_jreq_str(sc, meta, "meta", "date", node->meta.date, sizeof(node->meta.date), 0) ||
-	    ks_jreq_str(sc, meta, "meta", "hostname", node->meta.hostname, sizeof(node->meta.hostname), 1) ||
-	    ks_jreq_str(sc, meta, "meta", "tool", node->meta.tool, sizeof(node->meta.tool), 1) ||
-	    ks_jreq_str(sc, meta, "meta", "label", node->meta.label, sizeof(node->meta.label), 1))
-		return -1;
+/* The node's words and slot layout; sets @node up for its slots. */
+static int ks_snap_layout(struct ks_errbuf *sc, const struct ks_jv *nd,
+			  struct ks_view *node)
+{
+	char attach[KS_WORD_MAX];
+	__u32 bits, buckets;
 
 	if (ks_jreq_str(sc, nd, "node", "name", node->name, sizeof(node->name), 0) ||
 	    ks_jreq_str(sc, nd, "node", "attach", attach, sizeof(attach), 0) ||
@@ -346,6 +333,13 @@ static int ks_snap_walk(struct ks_errbuf *sc, const struct ks_jv *root,
 	node->sample = 1;
 	node->pid = -1;
 	node->tgid = -1;
+	return 0;
+}
+
+/* The node's figures: sample, maxactive, samples ... ncpus, precision_ppm. */
+static int ks_snap_figures(struct ks_errbuf *sc, const struct ks_jv *nd,
+			   struct ks_view *node)
+{
 	if ((ks_jget(nd, "sample") &&
 	     ks_jreq_u32(sc, nd, "node", "sample", KS_SAMPLE_MAX, &node->sample)) ||
 	    (ks_jget(nd, "maxactive") &&
@@ -369,17 +363,22 @@ static int ks_snap_walk(struct ks_errbuf *sc, const struct ks_jv *root,
 			return -1;
 		if (ppm != node->precision_ppm)
 			return ks_fail(sc, ks_jline(ks_jget(nd, "precision_ppm")),
-				       "node.precision_ppm: %u, but bits=%u means %u", ppm, bits,
-				       node->precision_ppm);
+				       "node.precision_ppm: %u, but bits=%u means %u", ppm,
+				       node->bits, node->precision_ppm);
 	}
-
 	if (node->sample < 1)
 		return ks_fail(sc, ks_jline(ks_jget(nd, "sample")),
 			       "node.sample: 0 is out of range");
-	if (ks_snap_filters(sc, nd, node))
-		return -1;
+	return 0;
+}
 
-	v = ks_jget(nd, "symbols");
+/* The optional "symbols" array, into node->symbols ("a,b,c"). */
+static int ks_snap_symbols(struct ks_errbuf *sc, const struct ks_jv *nd,
+			   struct ks_view *node)
+{
+	const struct ks_jv *v = ks_jget(nd, "symbols");
+	size_t i, len = 0;
+
 	if (v) {
 		if (v->type != KS_JARR)
 			return ks_fail(sc, ks_jline(v), "node.symbols: must be an array");
@@ -398,8 +397,16 @@ static int ks_snap_walk(struct ks_errbuf *sc, const struct ks_jv *root,
 			strcat(node->symbols, ",");
 		strcat(node->symbols, v->kids[i].str);
 	}
+	return 0;
+}
 
-	pct = ks_jreq(sc, nd, "node", "percentiles", KS_JOBJ);
+/* The "percentiles" object: every one of p10..p99.9. */
+static int ks_snap_pct(struct ks_errbuf *sc, const struct ks_jv *nd,
+		       struct ks_view *node)
+{
+	const struct ks_jv *pct = ks_jreq(sc, nd, "node", "percentiles", KS_JOBJ);
+	int k;
+
 	if (!pct)
 		return -1;
 	for (k = 0; k < KSTATS_NR_PCT; k++)
@@ -407,7 +414,33 @@ static int ks_snap_walk(struct ks_errbuf *sc, const struct ks_jv *root,
 				&node->pct[k]))
 			return -1;
 	node->has_pct = 1;
+	return 0;
+}
 
+/* Map the tree of a whole document onto @node. */
+static int ks_snap_walk(struct ks_errbuf *sc, const struct ks_jv *root,
+			struct ks_view *node)
+{
+	const struct ks_jv *v, *meta, *nd, *slots, *total;
+
+	if (root->type != KS_JOBJ)
+		return ks_fail(sc, ks_jline(root),
+			       "(document): not a JSON object: not a kstats snapshot");
+	v = ks_jget(root, "schema");
+	if (!v)
+		return ks_fail(sc, ks_jline(root), "schema: missing: not a kstats snapshot");
+	if (v->type != KS_JSTR ||
+	    (strcmp(v->str, KS_SNAP_SCHEMA) && strcmp(v->str, KS_SNAP_SCHEMA_V1)))
+		return ks_fail(sc, ks_jline(v), "schema: '%s' is not supported (expected '%s')",
+			       v->type == KS_JSTR ? v->str : "?", KS_SNAP_SCHEMA);
+	meta = ks_jreq(sc, root, "", "meta", KS_JOBJ);
+	nd = ks_jreq(sc, root, "", "node", KS_JOBJ);
+	if (!meta || !nd)
+		return -1;
+	if (ks_snap_meta(sc, meta, &node->meta) || ks_snap_layout(sc, nd, node) ||
+	    ks_snap_figures(sc, nd, node) || ks_snap_filters(sc, nd, node) ||
+	    ks_snap_symbols(sc, nd, node) || ks_snap_pct(sc, nd, node))
+		return -1;
 	slots = ks_jreq(sc, nd, "node", "slots", KS_JARR);
 	total = ks_jreq(sc, nd, "node", "total", KS_JARR);
 	if (!slots || !total)
