@@ -11,6 +11,10 @@
  *
  * Unknown '#' lines, unknown key=value words and unknown name/value pairs
  * are skipped: later module versions may add them.
+ *
+ * Over 600 lines on purpose: the strict checks (KS_PARSE_STRICT) work on
+ * the parser's own rows and report their line numbers, so they stay with
+ * the parser rather than share its private state through a header.
  */
 #include <ctype.h>
 #include <errno.h>
