@@ -44,6 +44,11 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
+#include <kstats/contract.h>	/* the words of the node text */
+
+/* The line of a node's text that holds its sample count. */
+#define KS_SAMPLES_LINE	"# " KS_LINE_SAMPLES " "
+
 #define REPS_MAX	1000
 
 static int use_clock;
@@ -90,10 +95,10 @@ static long long node_samples(int fd)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	p = strstr(buf, "# samples ");
+	p = strstr(buf, KS_SAMPLES_LINE);
 	if (!p)
 		return -1;
-	return strtoll(p + strlen("# samples "), NULL, 10);
+	return strtoll(p + strlen(KS_SAMPLES_LINE), NULL, 10);
 }
 
 struct op {

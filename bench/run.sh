@@ -67,7 +67,7 @@ mkdir -p "$VMOUT/bin"
 [ -f "$OUT/.gitignore" ] || echo '*' > "$OUT/.gitignore"
 
 t_start=$(now)
-gcc -O2 -static -Wall -Wextra -o "$VMOUT/bin/ks-bench" "$ROOT/bench/ks-bench.c" ||
+gcc -O2 -static -Wall -Wextra -I"$ROOT/include" -o "$VMOUT/bin/ks-bench" "$ROOT/bench/ks-bench.c" ||
 	die "cannot build ks-bench (static glibc: libc6-dev)"
 
 # Guest modules: kstats.ko, kstats_target.ko, ks_bench.ko and

@@ -8,25 +8,10 @@
  *   remove NAME | remove all              detach and free
  *   start|stop|reset NAME | ... all       act on one node or on all of them
  *
- * Options of trace (each at most once):
- *   bits B        2^B linear sub-slots per power of two, 0..KSTATS_BITS_MAX
- *   buckets N     power-of-two ranges above the linear part, 1..64-B
- *   via BACKEND   kretprobe | fprobe | direct (default: the cheapest the
- *                 kernel has for this function)
- *   clock C       local (ns, default) | tsc (cycles)
- *   maxactive N   calls in flight per symbol, 1..KS_MAXACTIVE_MAX: the
- *                 instance pool of kretprobe, and of fprobe up to 6.13
- *                 (from 6.14 fprobe has no pool; direct never has one)
- *   clones yes|no also attach gcc clones NAME.constprop.N, .isra.N, .part.N
- *   sample N      record one call in N per CPU, 1..KS_SAMPLE_MAX
- *   pid N, tgid N only calls from that thread / process
- *   comm NAME     only calls from tasks with that comm
- *   cpus LIST     only calls on these CPUs (kernel cpulist syntax)
- *   start A end B time from A to B on one CPU instead of a function's
- *                 duration; A and B are function names (kprobes) or
- *                 tracepoints "tp:NAME" / "tp:SUBSYSTEM:NAME"
- *   gap yes|no    also keep GAP-NAME: time between consecutive calls
- *                 (or section starts) on a CPU
+ * Options of trace, each at most once, are the entries of ks_cmd_opts[]
+ * below: the word, its value, and what it does; the ks_set_*() function of
+ * each holds the values it accepts.  tools/kstats builds its --OPTION flags
+ * and their help from the same table.
  *
  * NAME: 1..KS_NAME_MAX-1 characters of [A-Za-z0-9_.:-]; "_control" and
  * "all" are reserved.  "mod:sym" names a symbol of module mod.
@@ -84,6 +69,23 @@ bool ks_name_valid(const char *name)
 	return true;
 }
 
+/**
+ * ks_trace_name() - the node name in the NAME of a trace command
+ * @name: NAME as written
+ *
+ * The old grammar's "pcpu:NAME" asked for per-CPU rows, which every node
+ * now shows: the prefix is accepted and dropped.
+ *
+ * Return: @name without a leading KS_PCPU_PREFIX.
+ */
+const char *ks_trace_name(const char *name)
+{
+	size_t len = strlen(KS_PCPU_PREFIX);
+
+	return strncmp(name, KS_PCPU_PREFIX, len) ? name : name + len;
+}
+
+/* @val as a u32 in @lo..@hi, into *@out. */
 static int ks_u32_opt(const char *val, u32 lo, u32 hi, u32 *out)
 {
 	unsigned int v;
@@ -94,119 +96,179 @@ static int ks_u32_opt(const char *val, u32 lo, u32 hi, u32 *out)
 	return 0;
 }
 
-/* Parse the options of "trace NAME ..."; @s is what follows NAME. */
-static int ks_parse_trace_opts(char *s, struct ks_cmd *cmd, const char **why)
+/* "yes" or "no", into *@out. */
+static int ks_yesno_opt(const char *val, bool *out)
 {
-	unsigned int seen = 0;
-	bool buckets_given = false;
-	char *key, *val;
+	if (!strcmp(val, "yes"))
+		*out = true;
+	else if (!strcmp(val, "no"))
+		*out = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* @val as one of @n @words (NULL ones are not values): its index, or -EINVAL. */
+static int ks_word_opt(const char *val, const char * const *words,
+		       unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (words[i] && !strcmp(val, words[i]))
+			return i;
+	return -EINVAL;
+}
+
+/* A string of fewer than @size bytes, into @dst. */
+static int ks_str_opt(const char *val, char *dst, size_t size)
+{
+	if (strlen(val) >= size)
+		return -EINVAL;
+	strscpy(dst, val, size);
+	return 0;
+}
+
+static int ks_set_bits(struct ks_cmd *cmd, const char *val)
+{
+	return ks_u32_opt(val, 0, KSTATS_BITS_MAX, &cmd->bits);
+}
+
+static int ks_set_buckets(struct ks_cmd *cmd, const char *val)
+{
+	return ks_u32_opt(val, 1, KS_BUCKETS_MAX, &cmd->buckets);
+}
+
+static int ks_set_via(struct ks_cmd *cmd, const char *val)
+{
+	static const char * const vias[] = {
+		[KS_VIA_KRETPROBE] = "kretprobe",
+		[KS_VIA_FPROBE] = "fprobe",
+		[KS_VIA_DIRECT] = "direct",
+	};
+	int i = ks_word_opt(val, vias, ARRAY_SIZE(vias));
+
+	if (i < 0)
+		return i;
+	cmd->via = i;
+	return 0;
+}
+
+static int ks_set_start(struct ks_cmd *cmd, const char *val)
+{
+	if (!ks_name_valid(val))
+		return -EINVAL;
+	strscpy(cmd->start, val, KS_NAME_MAX);
+	return 0;
+}
+
+static int ks_set_end(struct ks_cmd *cmd, const char *val)
+{
+	if (!ks_name_valid(val))
+		return -EINVAL;
+	strscpy(cmd->end, val, KS_NAME_MAX);
+	return 0;
+}
+
+static int ks_set_gap(struct ks_cmd *cmd, const char *val)
+{
+	return ks_yesno_opt(val, &cmd->gap);
+}
+
+static int ks_set_clock(struct ks_cmd *cmd, const char *val)
+{
+	static const char * const clocks[] = {
+		[KS_CLOCK_LOCAL] = "local", [KS_CLOCK_TSC] = "tsc",
+	};
+	int i = ks_word_opt(val, clocks, ARRAY_SIZE(clocks));
+
+	if (i < 0)
+		return i;
+	cmd->clock = i;
+	return 0;
+}
+
+static int ks_set_pid(struct ks_cmd *cmd, const char *val)
+{
 	u32 v;
 
-	while ((key = ks_word(&s))) {
-		static const char * const keys[] = {
-			"bits", "buckets", "via", "clock", "maxactive",
-			"clones", "sample", "pid", "tgid", "comm", "cpus",
-			"start", "end", "gap",
-		};
-		unsigned int k;
+	if (ks_u32_opt(val, 0, KS_PID_MAX, &v))
+		return -EINVAL;
+	cmd->pid = v;
+	return 0;
+}
 
-		for (k = 0; k < ARRAY_SIZE(keys); k++)
-			if (!strcmp(key, keys[k]))
-				break;
-		if (k == ARRAY_SIZE(keys)) {
-			*why = "unknown option";
-			return -EINVAL;
-		}
-		if (seen & (1U << k)) {
-			*why = "option given twice";
-			return -EINVAL;
-		}
-		seen |= 1U << k;
-		val = ks_word(&s);
-		if (!val) {
-			*why = "option needs a value";
-			return -EINVAL;
-		}
-		switch (k) {
-		case 0:
-			if (ks_u32_opt(val, 0, KSTATS_BITS_MAX, &cmd->bits))
-				goto bad_value;
-			break;
-		case 1:
-			if (ks_u32_opt(val, 1, KS_BUCKETS_MAX, &cmd->buckets))
-				goto bad_value;
-			buckets_given = true;
-			break;
-		case 2:
-			if (!strcmp(val, "kretprobe"))
-				cmd->via = KS_VIA_KRETPROBE;
-			else if (!strcmp(val, "fprobe"))
-				cmd->via = KS_VIA_FPROBE;
-			else if (!strcmp(val, "direct"))
-				cmd->via = KS_VIA_DIRECT;
-			else
-				goto bad_value;
-			break;
-		case 3:
-			if (!strcmp(val, "local"))
-				cmd->clock = KS_CLOCK_LOCAL;
-			else if (!strcmp(val, "tsc"))
-				cmd->clock = KS_CLOCK_TSC;
-			else
-				goto bad_value;
-			break;
-		case 4:
-			if (ks_u32_opt(val, 1, KS_MAXACTIVE_MAX, &cmd->maxactive))
-				goto bad_value;
-			break;
-		case 5:
-			if (!strcmp(val, "yes"))
-				cmd->clones = true;
-			else if (!strcmp(val, "no"))
-				cmd->clones = false;
-			else
-				goto bad_value;
-			break;
-		case 6:
-			if (ks_u32_opt(val, 1, KS_SAMPLE_MAX, &cmd->sample))
-				goto bad_value;
-			break;
-		case 7:
-		case 8:
-			if (ks_u32_opt(val, 0, KS_PID_MAX, &v))
-				goto bad_value;
-			if (k == 7)
-				cmd->pid = v;
-			else
-				cmd->tgid = v;
-			break;
-		case 9:
-			if (strlen(val) >= KS_COMM_MAX)
-				goto bad_value;
-			strscpy(cmd->comm, val, KS_COMM_MAX);
-			break;
-		case 10:
-			if (strlen(val) >= KS_CPUS_MAX)
-				goto bad_value;
-			strscpy(cmd->cpus, val, KS_CPUS_MAX);
-			break;
-		case 11:
-		case 12:
-			if (!ks_name_valid(val))
-				goto bad_value;
-			strscpy(k == 11 ? cmd->start : cmd->end, val,
-				KS_NAME_MAX);
-			break;
-		case 13:
-			if (!strcmp(val, "yes"))
-				cmd->gap = true;
-			else if (!strcmp(val, "no"))
-				cmd->gap = false;
-			else
-				goto bad_value;
-			break;
-		}
-	}
+static int ks_set_tgid(struct ks_cmd *cmd, const char *val)
+{
+	u32 v;
+
+	if (ks_u32_opt(val, 0, KS_PID_MAX, &v))
+		return -EINVAL;
+	cmd->tgid = v;
+	return 0;
+}
+
+static int ks_set_comm(struct ks_cmd *cmd, const char *val)
+{
+	return ks_str_opt(val, cmd->comm, KS_COMM_MAX);
+}
+
+static int ks_set_cpus(struct ks_cmd *cmd, const char *val)
+{
+	return ks_str_opt(val, cmd->cpus, KS_CPUS_MAX);
+}
+
+static int ks_set_sample(struct ks_cmd *cmd, const char *val)
+{
+	return ks_u32_opt(val, 1, KS_SAMPLE_MAX, &cmd->sample);
+}
+
+static int ks_set_clones(struct ks_cmd *cmd, const char *val)
+{
+	return ks_yesno_opt(val, &cmd->clones);
+}
+
+static int ks_set_maxactive(struct ks_cmd *cmd, const char *val)
+{
+	return ks_u32_opt(val, 1, KS_MAXACTIVE_MAX, &cmd->maxactive);
+}
+
+/*
+ * The options of trace, in the order help shows them.  An entry without
+ * help is described on one line with the entries after it, up to the next
+ * one with help.
+ */
+const struct ks_cmd_opt ks_cmd_opts[] = {
+	{ "bits", "B", "fractional bits per power of two, 0..8 (default 3: 12.5%)",
+	  ks_set_bits },
+	{ "buckets", "N", "power-of-two ranges (default 40 - bits: up to 2^40)",
+	  ks_set_buckets },
+	{ "via", "BACKEND", "direct, fprobe or kretprobe (default: the cheapest\n"
+	  "the kernel allows for this function)", ks_set_via },
+	{ "start", "A", NULL, ks_set_start },
+	{ "end", "B", "time from A to B on one CPU; a point is a function\n"
+	  "or a tracepoint tp:NAME / tp:SUBSYSTEM:NAME", ks_set_end },
+	{ "gap", "yes|no", "also GAP-NAME: time between consecutive calls",
+	  ks_set_gap },
+	{ "clock", "CLOCK", "local (ns, default) or tsc (cycles)", ks_set_clock },
+	{ "pid", "N", NULL, ks_set_pid },
+	{ "tgid", "N", NULL, ks_set_tgid },
+	{ "comm", "S", NULL, ks_set_comm },
+	{ "cpus", "LIST", "record only matching calls",
+	  ks_set_cpus },
+	{ "sample", "N", "record 1 call in N", ks_set_sample },
+	{ "clones", "yes|no", "also attach the compiler clones (NAME.constprop.0 ...)",
+	  ks_set_clones },
+	{ "maxactive", "N", "instances in flight per symbol: kretprobe, and fprobe\n"
+	  "before 6.14 (drops show as missed)", ks_set_maxactive },
+};
+
+static_assert(ARRAY_SIZE(ks_cmd_opts) == KS_CMD_NR_OPTS);
+static_assert(KS_CMD_NR_OPTS <= 32);	/* the "seen" bits of a command */
+
+/* What a trace command's options say together: sections, GAP, buckets. */
+static int ks_check_trace(struct ks_cmd *cmd, const char **why)
+{
 	if (!cmd->start[0] != !cmd->end[0]) {
 		*why = "start and end go together";
 		return -EINVAL;
@@ -222,17 +284,45 @@ static int ks_parse_trace_opts(char *s, struct ks_cmd *cmd, const char **why)
 		*why = "name too long for its GAP- node";
 		return -EINVAL;
 	}
-	if (!buckets_given) {
+	if (!cmd->buckets) {	/* not given: at least 1 when it is */
 		cmd->buckets = kstats_default_buckets(cmd->bits);
 	} else if (cmd->buckets > kstats_max_buckets(cmd->bits)) {
 		*why = "buckets too large for bits";
 		return -EINVAL;
 	}
 	return 0;
+}
 
-bad_value:
-	*why = "bad value for option";
-	return -EINVAL;
+/* Parse the options of "trace NAME ..."; @s is what follows NAME. */
+static int ks_parse_trace_opts(char *s, struct ks_cmd *cmd, const char **why)
+{
+	unsigned int seen = 0, k;
+	char *key, *val;
+
+	while ((key = ks_word(&s))) {
+		for (k = 0; k < KS_CMD_NR_OPTS; k++)
+			if (!strcmp(key, ks_cmd_opts[k].key))
+				break;
+		if (k == KS_CMD_NR_OPTS) {
+			*why = "unknown option";
+			return -EINVAL;
+		}
+		if (seen & (1U << k)) {
+			*why = "option given twice";
+			return -EINVAL;
+		}
+		seen |= 1U << k;
+		val = ks_word(&s);
+		if (!val) {
+			*why = "option needs a value";
+			return -EINVAL;
+		}
+		if (ks_cmd_opts[k].set(cmd, val)) {
+			*why = "bad value for option";
+			return -EINVAL;
+		}
+	}
+	return ks_check_trace(cmd, why);
 }
 
 /**
@@ -282,7 +372,8 @@ int ks_cmd_parse(char *line, struct ks_cmd *cmd, const char **why)
 		[KS_VERB_START] = "start", [KS_VERB_STOP] = "stop",
 		[KS_VERB_RESET] = "reset",
 	};
-	char *s = line, *verb, *name;
+	char *s = line, *verb;
+	const char *name;
 	unsigned int i;
 
 	memset(cmd, 0, sizeof(*cmd));
@@ -311,8 +402,8 @@ int ks_cmd_parse(char *line, struct ks_cmd *cmd, const char **why)
 		*why = "missing name";
 		return -EINVAL;
 	}
-	if (cmd->verb == KS_VERB_TRACE && !strncmp(name, "pcpu:", 5))
-		name += 5;	/* old grammar: per-CPU rows are always shown */
+	if (cmd->verb == KS_VERB_TRACE)
+		name = ks_trace_name(name);
 	if (cmd->verb != KS_VERB_TRACE && !strcmp(name, "all")) {
 		cmd->all = true;
 	} else {

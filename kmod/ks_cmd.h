@@ -18,6 +18,7 @@
 #include <kstats/contract.h>	/* the limits: KS_NAME_MAX, KS_SAMPLE_MAX... */
 
 #define KS_MAXACTIVE_MIN_DEFAULT 64	/* calls in flight per symbol, at least */
+#define KS_PCPU_PREFIX	"pcpu:"		/* old grammar: trace pcpu:NAME */
 
 /*
  * The longest command the grammar accepts with one blank between words:
@@ -78,8 +79,27 @@ struct ks_cmd {
 	bool gap;			/* also a GAP-NAME node */
 };
 
+/**
+ * struct ks_cmd_opt - one option of "trace NAME [OPTION VALUE]..."
+ * @key:  the word in a command, and tools/kstats' --KEY
+ * @arg:  what the value is, for help ("N", "yes|no")
+ * @help: what the option does, lines joined by '\n'; NULL: told on one
+ *        line with the next options, up to the next one with help
+ * @set:  store the value in a command; 0, or -EINVAL for a bad value
+ */
+struct ks_cmd_opt {
+	const char *key;
+	const char *arg;
+	const char *help;
+	int (*set)(struct ks_cmd *cmd, const char *val);
+};
+
+#define KS_CMD_NR_OPTS	14
+extern const struct ks_cmd_opt ks_cmd_opts[KS_CMD_NR_OPTS];
+
 long ks_cmd_text(const char *buf, size_t len, const char **why);
 int ks_cmd_parse(char *line, struct ks_cmd *cmd, const char **why);
 bool ks_name_valid(const char *name);
+const char *ks_trace_name(const char *name);
 
 #endif /* _KSTATS_CMD_H */

@@ -4,7 +4,8 @@
  *
  * The module reports a failed command as the errno of the write():
  * ENOENT unknown symbol or node, EINVAL bad verb/option/value, EEXIST the
- * node exists, ENOMEM, EPERM/EACCES not root.  Each becomes one line that
+ * node exists, EBUSY a node made in the kernel (remove) or a busy function,
+ * ENOMEM, EPERM/EACCES not root.  Each becomes one line that
  * says what to do.
  */
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ks_cmd.h"
 #include "ks_ctl.h"
 
 const char *ks_root(void)
@@ -102,12 +104,19 @@ static void ks_kallsyms_clones(const char *name, char *out, size_t len)
 static void ks_explain(int e, const char *file, const char *cmd, char *err,
 		       size_t errlen)
 {
-	char verb[16] = "", name[128] = "", clones[256];
-	const char *sym;
+	char line[KS_CMD_MAX + 1], clones[256];
+	int vlen = (int)strcspn(cmd, " \t");	/* the verb, for "see kstats VERB --help" */
+	const char *name = "", *sym, *why;
+	struct ks_cmd parsed;
+	bool is_trace = false, is_remove = false;
 
-	sscanf(cmd, "%15s %127s", verb, name);
-	if (!strncmp(name, "pcpu:", 5))
-		memmove(name, name + 5, strlen(name + 5) + 1);
+	/* the module's own parser says what the command was */
+	snprintf(line, sizeof(line), "%s", cmd);
+	if (!ks_cmd_parse(line, &parsed, &why)) {
+		name = parsed.all ? "all" : parsed.name;
+		is_trace = parsed.verb == KS_VERB_TRACE;
+		is_remove = parsed.verb == KS_VERB_REMOVE;
+	}
 	sym = strrchr(name, ':');	/* MODULE:SYMBOL */
 	sym = sym ? sym + 1 : name;
 	switch (e) {
@@ -117,7 +126,7 @@ static void ks_explain(int e, const char *file, const char *cmd, char *err,
 			 cmd);
 		break;
 	case ENOENT:
-		if (strcmp(file, "_control") || strcmp(verb, "trace")) {
+		if (strcmp(file, "_control") || !is_trace) {
 			snprintf(err, errlen, "no node named '%s' (kstats list shows them)",
 				 strcmp(file, "_control") ? file : name);
 			break;
@@ -134,8 +143,8 @@ static void ks_explain(int e, const char *file, const char *cmd, char *err,
 		break;
 	case EINVAL:
 		snprintf(err, errlen,
-			 "'%s': refused by the module as invalid (dmesg says why; see kstats %s --help)",
-			 cmd, verb);
+			 "'%s': refused by the module as invalid (dmesg says why; see kstats %.*s --help)",
+			 cmd, vlen, cmd);
 		break;
 	case EEXIST:
 		snprintf(err, errlen, "'%s': a node named '%s' already exists (kstats remove %s)",
@@ -150,8 +159,13 @@ static void ks_explain(int e, const char *file, const char *cmd, char *err,
 			 cmd);
 		break;
 	case EBUSY:
-		snprintf(err, errlen, "'%s': busy: the function is already traced by another tool or node",
-			 cmd);
+		if (is_remove)	/* the module's answer for an API node */
+			snprintf(err, errlen,
+				 "'%s': '%s' was made in the kernel with kstats_new() (attach=api:%s): only the code that made it removes it, with kstats_delete(); stop or reset it instead",
+				 cmd, name, name);
+		else
+			snprintf(err, errlen, "'%s': busy: the function is already traced by another tool or node",
+				 cmd);
 		break;
 	default:
 		snprintf(err, errlen, "'%s': %s", cmd, strerror(e));

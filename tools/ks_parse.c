@@ -11,6 +11,10 @@
  *
  * Unknown '#' lines, unknown key=value words and unknown name/value pairs
  * are skipped: later module versions may add them.
+ *
+ * Over 600 lines on purpose: the strict checks (KS_PARSE_STRICT) work on
+ * the parser's own rows and report their line numbers, so they stay with
+ * the parser rather than share its private state through a header.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -36,10 +40,8 @@ struct ks_row {
 };
 
 struct ks_parser {
-	const char *src;
+	struct ks_errbuf e;
 	unsigned int flags;
-	char *err;
-	size_t errlen;
 	int line;
 	struct ks_row *rows;
 	size_t nr_rows, cap_rows;
@@ -47,20 +49,19 @@ struct ks_parser {
 	int samples_line, pct_line;
 };
 
-/* Record an error message "SRC:LINE: ..." and return -1. */
-static int ks_fail(struct ks_parser *ps, int line, const char *fmt, ...)
+int ks_fail(const struct ks_errbuf *e, int line, const char *fmt, ...)
 {
 	va_list ap;
 	int off;
 
 	if (line > 0)
-		off = snprintf(ps->err, ps->errlen, "%s:%d: ", ps->src, line);
+		off = snprintf(e->buf, e->len, "%s:%d: ", e->src, line);
 	else
-		off = snprintf(ps->err, ps->errlen, "%s: ", ps->src);
-	if (off < 0 || (size_t)off >= ps->errlen)
+		off = snprintf(e->buf, e->len, "%s: ", e->src);
+	if (off < 0 || (size_t)off >= e->len)
 		return -1;
 	va_start(ap, fmt);
-	vsnprintf(ps->err + off, ps->errlen - off, fmt, ap);
+	vsnprintf(e->buf + off, e->len - off, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -124,75 +125,6 @@ static int ks_split(char *line, char **tok)
 	return n;
 }
 
-int ks_view_setup(struct ks_view *node, __u32 bits, __u32 buckets)
-{
-	if (bits > KSTATS_BITS_MAX || buckets < 1 ||
-	    buckets > kstats_max_buckets(bits))
-		return -1;
-	node->bits = bits;
-	node->buckets = buckets;
-	node->nr_slots = kstats_nr_slots(bits, buckets);
-	node->precision_ppm = kstats_precision_ppm(bits);
-	node->cpus = NULL;
-	node->nr_cpus = 0;
-	node->total = calloc(node->nr_slots, sizeof(*node->total));
-	return node->total ? 0 : -1;
-}
-
-struct kstats_slot *ks_view_cpu(struct ks_view *node, __u32 cpu)
-{
-	struct ks_cpu *c;
-	__u32 i;
-
-	for (i = 0; i < node->nr_cpus; i++) {
-		if (node->cpus[i].cpu == cpu)
-			return node->cpus[i].slots;
-		if (node->cpus[i].cpu > cpu)
-			break;
-	}
-	c = realloc(node->cpus, (node->nr_cpus + 1) * sizeof(*c));
-	if (!c)
-		return NULL;
-	node->cpus = c;
-	memmove(&c[i + 1], &c[i], (node->nr_cpus - i) * sizeof(*c));
-	c[i].cpu = cpu;
-	c[i].slots = calloc(node->nr_slots, sizeof(*c[i].slots));
-	if (!c[i].slots) {
-		memmove(&c[i], &c[i + 1], (node->nr_cpus - i) * sizeof(*c));
-		return NULL;
-	}
-	node->nr_cpus++;
-	return c[i].slots;
-}
-
-void ks_view_free(struct ks_view *node)
-{
-	__u32 i;
-
-	for (i = 0; i < node->nr_cpus; i++)
-		free(node->cpus[i].slots);
-	free(node->cpus);
-	free(node->total);
-	free(node->symbols);
-	node->cpus = NULL;
-	node->total = NULL;
-	node->symbols = NULL;
-	node->nr_cpus = 0;
-}
-
-__u64 ks_slots_sum(const struct kstats_slot *slots, __u32 n)
-{
-	__u64 t = 0;
-	__u32 i;
-
-	for (i = 0; i < n; i++) {
-		if (t + slots[i].sum < t)
-			return ~0ULL;
-		t += slots[i].sum;
-	}
-	return t;
-}
-
 /* Line 1: "# kstats NAME key=value...". */
 static int ks_parse_head(struct ks_parser *ps, struct ks_view *node,
 			 char **tok, int ntok)
@@ -200,9 +132,9 @@ static int ks_parse_head(struct ks_parser *ps, struct ks_view *node,
 	int i;
 
 	if (ntok < 3)
-		return ks_fail(ps, ps->line, "'# kstats' without a node name");
+		return ks_fail(&ps->e, ps->line, "'# kstats' without a node name");
 	if (ks_copy(node->name, sizeof(node->name), tok[2]))
-		return ks_fail(ps, ps->line, "node name too long");
+		return ks_fail(&ps->e, ps->line, "node name too long");
 	for (i = 3; i < ntok; i++) {
 		char *key = tok[i], *val = strchr(tok[i], '=');
 		int bad = 0;
@@ -219,7 +151,7 @@ static int ks_parse_head(struct ks_parser *ps, struct ks_view *node,
 			free(node->symbols);
 			node->symbols = strdup(syms ? syms : "");
 			if (!node->symbols)
-				return ks_fail(ps, ps->line, "out of memory");
+				return ks_fail(&ps->e, ps->line, "out of memory");
 		} else if (!strcmp(key, KS_KEY_CLOCK)) {
 			bad = ks_copy(node->clock, sizeof(node->clock), val);
 		} else if (!strcmp(key, KS_KEY_UNIT)) {
@@ -249,20 +181,20 @@ static int ks_parse_head(struct ks_parser *ps, struct ks_view *node,
 			bad = ks_copy(node->cpulist, sizeof(node->cpulist), val);
 		}
 		if (bad)
-			return ks_fail(ps, ps->line, "bad value '%s' for '%s'",
+			return ks_fail(&ps->e, ps->line, "bad value '%s' for '%s'",
 				       val, key);
 	}
 	if (!ps->have_bits)
-		return ks_fail(ps, ps->line, "header has no bits=");
+		return ks_fail(&ps->e, ps->line, "header has no bits=");
 	if (!ps->have_buckets)
 		node->buckets = kstats_default_buckets(node->bits);
 	if (node->buckets < 1 || node->buckets > kstats_max_buckets(node->bits))
-		return ks_fail(ps, ps->line, "buckets=%u out of range for bits=%u",
+		return ks_fail(&ps->e, ps->line, "buckets=%u out of range for bits=%u",
 			       node->buckets, node->bits);
 	if (!ps->have_unit)
 		strcpy(node->unit, strcmp(node->clock, "tsc") ? "ns" : "cycles");
 	if (ks_view_setup(node, node->bits, node->buckets))
-		return ks_fail(ps, ps->line, "out of memory");
+		return ks_fail(&ps->e, ps->line, "out of memory");
 	ps->have_head = 1;
 	return 0;
 }
@@ -281,13 +213,13 @@ static int ks_parse_samples(struct ks_parser *ps, struct ks_view *node,
 	int i, k;
 
 	if (ntok % 2)
-		return ks_fail(ps, ps->line, "'# samples' needs name/value pairs");
+		return ks_fail(&ps->e, ps->line, "'# samples' needs name/value pairs");
 	for (i = 0; i + 1 < ntok; i += 2) {
 		for (k = 0; k < 6; k++) {
 			if (strcmp(tok[i], keys[k]))
 				continue;
 			if (ks_parse_u64(tok[i + 1], dst[k]))
-				return ks_fail(ps, ps->line, "bad number '%s' for '%s'",
+				return ks_fail(&ps->e, ps->line, "bad number '%s' for '%s'",
 					       tok[i + 1], tok[i]);
 		}
 	}
@@ -303,10 +235,10 @@ static int ks_parse_clamped(struct ks_parser *ps, struct ks_view *node,
 	size_t n = ntok > 2 ? strlen(tok[2]) : 0;
 
 	if (n < 2 || tok[2][n - 1] != ':')
-		return ks_fail(ps, ps->line, "'# clamped' without 'N:'");
+		return ks_fail(&ps->e, ps->line, "'# clamped' without 'N:'");
 	tok[2][n - 1] = '\0';
 	if (ks_parse_u64(tok[2], &node->clamped))
-		return ks_fail(ps, ps->line, "bad number '%s' for 'clamped'", tok[2]);
+		return ks_fail(&ps->e, ps->line, "bad number '%s' for 'clamped'", tok[2]);
 	return 0;
 }
 
@@ -317,16 +249,16 @@ static int ks_parse_pct(struct ks_parser *ps, struct ks_view *node,
 	int i, k, seen = 0;
 
 	if (ntok % 2)
-		return ks_fail(ps, ps->line, "'# percentiles' needs name/value pairs");
+		return ks_fail(&ps->e, ps->line, "'# percentiles' needs name/value pairs");
 	for (i = 0; i + 1 < ntok; i += 2) {
 		if (!strcmp(tok[i], "estimate")) {
 			if (ks_copy(node->estimate, sizeof(node->estimate), tok[i + 1]))
-				return ks_fail(ps, ps->line, "estimate too long");
+				return ks_fail(&ps->e, ps->line, "estimate too long");
 			continue;
 		}
 		if (!strcmp(tok[i], "precision_ppm")) {
 			if (ks_parse_u32(tok[i + 1], 1000000, &node->precision_ppm))
-				return ks_fail(ps, ps->line, "bad precision_ppm '%s'",
+				return ks_fail(&ps->e, ps->line, "bad precision_ppm '%s'",
 					       tok[i + 1]);
 			continue;
 		}
@@ -334,13 +266,13 @@ static int ks_parse_pct(struct ks_parser *ps, struct ks_view *node,
 			if (strcmp(tok[i], kstats_pct_name[k]))
 				continue;
 			if (ks_parse_u64(tok[i + 1], &node->pct[k]))
-				return ks_fail(ps, ps->line, "bad number '%s' for '%s'",
+				return ks_fail(&ps->e, ps->line, "bad number '%s' for '%s'",
 					       tok[i + 1], tok[i]);
 			seen |= 1 << k;
 		}
 	}
 	if (seen != (1 << KSTATS_NR_PCT) - 1 && (ps->flags & KS_PARSE_STRICT))
-		return ks_fail(ps, ps->line, "'# percentiles' lacks some of p10..p99.9");
+		return ks_fail(&ps->e, ps->line, "'# percentiles' lacks some of p10..p99.9");
 	node->has_pct = seen == (1 << KSTATS_NR_PCT) - 1;
 	ps->pct_line = ps->line;
 	return 0;
@@ -355,21 +287,21 @@ static int ks_parse_row(struct ks_parser *ps, struct ks_view *node,
 	__u32 v;
 
 	if (!ps->have_head)
-		return ks_fail(ps, ps->line, "slot row before the '# kstats' header");
+		return ks_fail(&ps->e, ps->line, "slot row before the '# kstats' header");
 	if (ntok < 4 || (ntok - 4) % 2)
-		return ks_fail(ps, ps->line, "malformed slot row");
+		return ks_fail(&ps->e, ps->line, "malformed slot row");
 	if (ks_parse_u32(tok[1], ~0U, &r.slot) || r.slot >= node->nr_slots)
-		return ks_fail(ps, ps->line, "slot '%s' out of range (%u slots for bits=%u buckets=%u)",
+		return ks_fail(&ps->e, ps->line, "slot '%s' out of range (%u slots for bits=%u buckets=%u)",
 			       tok[1], node->nr_slots, node->bits, node->buckets);
 	if (ks_parse_u32(tok[3], 1U << 20, &v))
-		return ks_fail(ps, ps->line, "bad CPU number '%s'", tok[3]);
+		return ks_fail(&ps->e, ps->line, "bad CPU number '%s'", tok[3]);
 	if (!strcmp(tok[2], KS_ROW_CPU)) {
 		r.cpu = v;
 	} else if (!strcmp(tok[2], KS_ROW_CPUS)) {
 		r.cpu = -1;
 		r.ncpus = v;
 	} else {
-		return ks_fail(ps, ps->line, "expected CPU or CPUS, got '%s'", tok[2]);
+		return ks_fail(&ps->e, ps->line, "expected CPU or CPUS, got '%s'", tok[2]);
 	}
 	for (i = 4; i + 1 < ntok; i += 2) {
 		const char *k = tok[i], *val = tok[i + 1];
@@ -393,18 +325,18 @@ static int ks_parse_row(struct ks_parser *ps, struct ks_view *node,
 			r.has_p = 1;
 		}
 		if (bad)
-			return ks_fail(ps, ps->line, "bad number '%s' for '%s'", val, k);
+			return ks_fail(&ps->e, ps->line, "bad number '%s' for '%s'", val, k);
 	}
 	if (!has_count || !has_avg)
-		return ks_fail(ps, ps->line, "slot row without count and avg");
+		return ks_fail(&ps->e, ps->line, "slot row without count and avg");
 	if ((ps->flags & KS_PARSE_STRICT) && (!r.has_p || !r.has_n))
-		return ks_fail(ps, ps->line, "slot row without p and n");
+		return ks_fail(&ps->e, ps->line, "slot row without p and n");
 	if (ps->nr_rows == ps->cap_rows) {
 		size_t cap = ps->cap_rows ? 2 * ps->cap_rows : 64;
 		struct ks_row *rows = realloc(ps->rows, cap * sizeof(*rows));
 
 		if (!rows)
-			return ks_fail(ps, ps->line, "out of memory");
+			return ks_fail(&ps->e, ps->line, "out of memory");
 		ps->rows = rows;
 		ps->cap_rows = cap;
 	}
@@ -426,10 +358,10 @@ static int ks_fill_slot(struct ks_parser *ps, struct ks_view *node,
 	__u64 avg = r->avg < lo ? lo : r->avg > hi ? hi : r->avg;
 
 	if (sl->count)
-		return ks_fail(ps, r->line, "second row for slot %u %s", r->slot,
+		return ks_fail(&ps->e, r->line, "second row for slot %u %s", r->slot,
 			       r->cpu < 0 ? "CPUS" : "of this CPU");
 	if (__builtin_mul_overflow(r->count, avg, &sl->sum))
-		return ks_fail(ps, r->line, "count * avg overflows");
+		return ks_fail(&ps->e, r->line, "count * avg overflows");
 	sl->count = r->count;
 	return 0;
 }
@@ -448,7 +380,7 @@ static int ks_build(struct ks_parser *ps, struct ks_view *node)
 			continue;	/* nothing (KS_PARSE_STRICT reports it) */
 		if (r->cpu < 0) {
 			if (have_cpus_rows && r->ncpus != node->ncpus)
-				return ks_fail(ps, r->line, "CPUS %u differs from earlier CPUS %u",
+				return ks_fail(&ps->e, r->line, "CPUS %u differs from earlier CPUS %u",
 					       r->ncpus, node->ncpus);
 			node->ncpus = r->ncpus;
 			have_cpus_rows = 1;
@@ -458,7 +390,7 @@ static int ks_build(struct ks_parser *ps, struct ks_view *node)
 		}
 		sl = ks_view_cpu(node, (__u32)r->cpu);
 		if (!sl)
-			return ks_fail(ps, r->line, "out of memory");
+			return ks_fail(&ps->e, r->line, "out of memory");
 		if (ks_fill_slot(ps, node, &sl[r->slot], r))
 			return -1;
 	}
@@ -488,7 +420,7 @@ static int ks_check_order(struct ks_parser *ps, struct ks_view *node)
 	__u32 h;
 
 	if (!last)
-		return ks_fail(ps, 0, "out of memory");
+		return ks_fail(&ps->e, 0, "out of memory");
 	for (h = 0; h <= node->nr_cpus; h++)
 		last[h] = -1;
 	for (i = 0; i < ps->nr_rows; i++) {
@@ -504,11 +436,11 @@ static int ks_check_order(struct ks_parser *ps, struct ks_view *node)
 			err = "CPU number not below the CPUS count";
 		if (err) {
 			free(last);
-			return ks_fail(ps, r->line, "%s (slot %u [%llu, %llu], avg %llu, CPUS %u)",
+			return ks_fail(&ps->e, r->line, "%s (slot %u [%llu, %llu], avg %llu, CPUS %u)",
 				       err, r->slot,
 				       (unsigned long long)kstats_slot_lo(r->slot, node->bits),
 				       (unsigned long long)kstats_slot_hi(r->slot, node->bits,
-									  node->buckets),
+				       node->buckets),
 				       (unsigned long long)r->avg, node->ncpus);
 		}
 		h = node->nr_cpus;	/* CPUS */
@@ -516,7 +448,7 @@ static int ks_check_order(struct ks_parser *ps, struct ks_view *node)
 			for (h = 0; node->cpus[h].cpu != (__u32)r->cpu; h++)
 				;
 		if ((long)r->slot <= last[h]) {
-			ks_fail(ps, r->line, "slot %u after slot %ld of the same %s: slots must ascend",
+			ks_fail(&ps->e, r->line, "slot %u after slot %ld of the same %s: slots must ascend",
 				r->slot, last[h], r->cpu < 0 ? "CPUS" : "CPU");
 			free(last);
 			return -1;
@@ -546,11 +478,11 @@ static int ks_check_cumulative(struct ks_parser *ps, struct ks_view *node)
 				continue;
 			seen += r->count;
 			if (r->n != seen)
-				return ks_fail(ps, r->line, "n %llu but the cumulative count is %llu",
+				return ks_fail(&ps->e, r->line, "n %llu but the cumulative count is %llu",
 					       (unsigned long long)r->n,
 					       (unsigned long long)seen);
 			if (fabs(r->p - (double)seen / (double)total) > 1.000001e-6)
-				return ks_fail(ps, r->line, "p %.6f but n/total is %.6f",
+				return ks_fail(&ps->e, r->line, "p %.6f but n/total is %.6f",
 					       r->p, (double)seen / (double)total);
 		}
 	}
@@ -572,13 +504,13 @@ static int ks_check_merge(struct ks_parser *ps, struct ks_view *node)
 			lo += node->cpus[c].slots[s].sum;
 		}
 		if (count != t->count)
-			return ks_fail(ps, 0, "slot %u: CPU rows add up to %llu, CPUS row says %llu",
+			return ks_fail(&ps->e, 0, "slot %u: CPU rows add up to %llu, CPUS row says %llu",
 				       s, (unsigned long long)count,
 				       (unsigned long long)t->count);
 		/* each CPU mean is truncated: the merged one lies in a range */
 		if (count && (kstats_slot_mean(t) < (__u64)(lo / count) ||
 			      kstats_slot_mean(t) > (__u64)((lo + count - 1) / count)))
-			return ks_fail(ps, 0, "slot %u: CPUS avg %llu does not merge the CPU avgs",
+			return ks_fail(&ps->e, 0, "slot %u: CPUS avg %llu does not merge the CPU avgs",
 				       s, (unsigned long long)kstats_slot_mean(t));
 	}
 	return 0;
@@ -595,17 +527,17 @@ static int ks_check_header(struct ks_parser *ps, struct ks_view *node)
 	int k;
 
 	if (node->samples != total)
-		return ks_fail(ps, ps->samples_line, "samples %llu but the CPUS rows count %llu",
+		return ks_fail(&ps->e, ps->samples_line, "samples %llu but the CPUS rows count %llu",
 			       (unsigned long long)node->samples,
 			       (unsigned long long)total);
 	if (node->precision_ppm != kstats_precision_ppm(node->bits))
-		return ks_fail(ps, ps->pct_line, "precision_ppm %u, bits=%u means %u",
+		return ks_fail(&ps->e, ps->pct_line, "precision_ppm %u, bits=%u means %u",
 			       node->precision_ppm, node->bits,
 			       kstats_precision_ppm(node->bits));
 	kstats_percentiles(node->total, node->nr_slots, node->bits, pct);
 	for (k = 0; k < KSTATS_NR_PCT; k++)
 		if (pct[k] != node->pct[k])
-			return ks_fail(ps, ps->pct_line, "%s %llu but the CPUS rows give %llu",
+			return ks_fail(&ps->e, ps->pct_line, "%s %llu but the CPUS rows give %llu",
 				       kstats_pct_name[k],
 				       (unsigned long long)node->pct[k],
 				       (unsigned long long)pct[k]);
@@ -620,14 +552,14 @@ static int ks_check_header(struct ks_parser *ps, struct ks_view *node)
 		lo += node->total[s].sum;
 	}
 	if (kstats_slot(node->min, node->bits, node->buckets) != (__u32)first)
-		return ks_fail(ps, ps->samples_line, "min %llu is not in the first slot %d",
+		return ks_fail(&ps->e, ps->samples_line, "min %llu is not in the first slot %d",
 			       (unsigned long long)node->min, first);
 	if (kstats_slot(node->max, node->bits, node->buckets) != (__u32)last)
-		return ks_fail(ps, ps->samples_line, "max %llu is not in the last slot %d",
+		return ks_fail(&ps->e, ps->samples_line, "max %llu is not in the last slot %d",
 			       (unsigned long long)node->max, last);
 	if (node->avg < (__u64)(lo / total) ||
 	    node->avg > (__u64)((lo + total - 1) / total))
-		return ks_fail(ps, ps->samples_line, "avg %llu does not match the slot means (%llu)",
+		return ks_fail(&ps->e, ps->samples_line, "avg %llu does not match the slot means (%llu)",
 			       (unsigned long long)node->avg,
 			       (unsigned long long)(lo / total));
 	return 0;
@@ -637,7 +569,7 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 		  struct ks_view *node, char *err, size_t errlen)
 {
 	struct ks_parser ps = {
-		.src = src, .flags = flags, .err = err, .errlen = errlen,
+		.e = { .src = src, .buf = err, .len = errlen }, .flags = flags,
 	};
 	char *copy = strdup(text), *line, *next;
 	char *tok[KS_MAX_TOKENS];
@@ -648,7 +580,7 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 	node->pid = -1;
 	node->tgid = -1;
 	if (!copy)
-		return ks_fail(&ps, 0, "out of memory");
+		return ks_fail(&ps.e, 0, "out of memory");
 	for (line = copy; line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
@@ -656,7 +588,7 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 		ps.line++;
 		ntok = ks_split(line, tok);
 		if (ntok < 0) {
-			ks_fail(&ps, ps.line, "too many words");
+			ks_fail(&ps.e, ps.line, "too many words");
 			goto out;
 		}
 		if (!ntok)
@@ -667,7 +599,7 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 				continue;
 			if (!strcmp(tok[1], KS_LINE_HEAD)) {
 				if (ps.have_head) {
-					ks_fail(&ps, ps.line, "second '# kstats' header");
+					ks_fail(&ps.e, ps.line, "second '# kstats' header");
 					goto out;
 				}
 				if (ks_parse_head(&ps, node, tok, ntok))
@@ -685,22 +617,22 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 			continue;
 		}
 		if (strcmp(tok[0], KS_ROW_SLOT)) {
-			ks_fail(&ps, ps.line, "unexpected line starting with '%s'", tok[0]);
+			ks_fail(&ps.e, ps.line, "unexpected line starting with '%s'", tok[0]);
 			goto out;
 		}
 		if (ks_parse_row(&ps, node, tok, ntok))
 			goto out;
 	}
 	if (!ps.have_head) {
-		ks_fail(&ps, 0, "no '# kstats NAME ...' header: not a kstats node");
+		ks_fail(&ps.e, 0, "no '# kstats NAME ...' header: not a kstats node");
 		goto out;
 	}
 	if (!ps.have_samples && (flags & KS_PARSE_STRICT)) {
-		ks_fail(&ps, 0, "no '# samples' line");
+		ks_fail(&ps.e, 0, "no '# samples' line");
 		goto out;
 	}
 	if (!node->has_pct && (flags & KS_PARSE_STRICT)) {
-		ks_fail(&ps, 0, "no '# percentiles' line");
+		ks_fail(&ps.e, 0, "no '# percentiles' line");
 		goto out;
 	}
 	if (ks_build(&ps, node))
@@ -721,91 +653,4 @@ out:
 	if (ret)
 		ks_view_free(node);
 	return ret;
-}
-
-int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
-		  const struct ks_view *prev)
-{
-	int reset = 0;
-	__u32 c, s;
-
-	if (cur->bits != prev->bits || cur->buckets != prev->buckets)
-		return -1;
-	for (s = 0; s < cur->nr_slots && !reset; s++)
-		if (cur->total[s].count < prev->total[s].count)
-			reset = 1;
-	if (cur->missed < prev->missed || cur->samples < prev->samples)
-		reset = 1;
-
-	*out = *cur;
-	out->symbols = NULL;
-	if (ks_view_setup(out, cur->bits, cur->buckets))
-		return -1;
-	out->symbols = strdup(cur->symbols ? cur->symbols : "");
-	if (!out->symbols)
-		goto nomem;
-	out->missed = reset ? cur->missed : cur->missed - prev->missed;
-	out->clamped = reset || cur->clamped < prev->clamped ? cur->clamped :
-		       cur->clamped - prev->clamped;
-
-	for (c = 0; c <= cur->nr_cpus; c++) {
-		const struct kstats_slot *a, *b = NULL;
-		struct kstats_slot *d;
-		__u32 i;
-
-		if (c < cur->nr_cpus) {
-			a = cur->cpus[c].slots;
-			for (i = 0; i < prev->nr_cpus && !reset; i++)
-				if (prev->cpus[i].cpu == cur->cpus[c].cpu)
-					b = prev->cpus[i].slots;
-			d = NULL;
-		} else {
-			a = cur->total;
-			b = reset ? NULL : prev->total;
-			d = out->total;
-		}
-		for (s = 0; s < cur->nr_slots; s++) {
-			__u64 cnt = a[s].count, sum = a[s].sum, lo, hi, mean;
-
-			if (b && b[s].count > cnt)
-				continue;	/* per-CPU read raced: skip */
-			if (b) {
-				cnt -= b[s].count;
-				sum = sum >= b[s].sum ? sum - b[s].sum : 0;
-			}
-			if (!cnt)
-				continue;
-			lo = kstats_slot_lo(s, cur->bits);
-			hi = kstats_slot_hi(s, cur->bits, cur->buckets);
-			mean = sum / cnt;
-			if (mean < lo)
-				mean = lo;
-			if (mean > hi)
-				mean = hi;
-			if (!d) {
-				d = ks_view_cpu(out, cur->cpus[c].cpu);
-				if (!d)
-					goto nomem;
-			}
-			d[s].count = cnt;
-			d[s].sum = mean * cnt;
-		}
-	}
-	out->samples = kstats_total(out->total, out->nr_slots);
-	out->avg = out->samples ? ks_slots_sum(out->total, out->nr_slots) / out->samples : 0;
-	/* exact min/max are lost in a difference: use the slot bounds */
-	out->min = out->max = 0;
-	for (s = 0, c = 0; s < out->nr_slots; s++) {
-		if (!out->total[s].count)
-			continue;
-		if (!c++)
-			out->min = kstats_slot_lo(s, out->bits);
-		out->max = kstats_slot_hi(s, out->bits, out->buckets);
-	}
-	kstats_percentiles(out->total, out->nr_slots, out->bits, out->pct);
-	out->has_pct = 1;
-	return reset;
-nomem:
-	ks_view_free(out);
-	return -1;
 }

@@ -1,64 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ks_parse: the one reader of /sys/kernel/debug/kstats/NAME (docs/format.md).
- *
- * A node, whether read from debugfs, from a captured text file or from a
- * snapshot, ends up in a struct ks_view: the header figures, the merged
- * ("CPUS") histogram and one histogram per CPU that has samples.  Slot
- * bounds always come from include/kstats/hist.h.
+ * ks_parse: the one reader of /sys/kernel/debug/kstats/NAME (docs/format.md),
+ * into a struct ks_view (ks_view.h).
  */
 #ifndef KS_PARSE_H
 #define KS_PARSE_H
 
 #include <stddef.h>
-#include <linux/types.h>
-#include "kstats/hist.h"		/* and kstats/contract.h: KS_NAME_MAX... */
-
-#define KS_META_MAX	128	/* kernel release, host name, label */
-#define KS_WORD_MAX	64
-
-/* Where a node came from and when (filled for snapshots). */
-struct ks_meta {
-	char kernel[KS_META_MAX];
-	char date[KS_WORD_MAX];
-	char hostname[KS_META_MAX];
-	char tool[KS_WORD_MAX];
-	char label[KS_META_MAX];
-};
-
-/* The histogram of one CPU. */
-struct ks_cpu {
-	__u32 cpu;
-	struct kstats_slot *slots;	/* nr_slots entries */
-};
-
-/*
- * What a reader knows of one node (the module's own is struct ks_node).
- * Slot sums are count * avg as printed by the module, so the
- * mean of every slot is exactly the printed avg.
- */
-struct ks_view {
-	struct ks_meta meta;
-	char name[KS_NAME_MAX];
-	char attach[KS_WORD_MAX];	/* backend: kretprobe, fprobe, ... */
-	char *symbols;			/* comma-separated attached symbols */
-	char clock[KS_WORD_MAX];
-	char unit[KS_WORD_MAX];
-	char state[KS_WORD_MAX];
-	char estimate[KS_WORD_MAX];
-	__u32 bits, buckets, sample, maxactive, ncpus, precision_ppm;
-	__s32 pid, tgid;		/* filters, -1: any */
-	char comm[KS_COMM_MAX];		/* filter, "": any */
-	char cpulist[KS_CPUS_MAX];	/* filter (cpus=), "": any */
-	__u64 samples, missed, min, avg, max, floor;
-	__u64 clamped;			/* calls recorded as 0 (clock steps) */
-	__u64 pct[KSTATS_NR_PCT];
-	int has_pct;
-	__u32 nr_slots;
-	struct kstats_slot *total;	/* merged histogram, nr_slots */
-	struct ks_cpu *cpus;		/* CPUs with samples, ascending */
-	__u32 nr_cpus;
-};
+#include "ks_view.h"
 
 /* Check every documented invariant of the text, fail on the first broken. */
 #define KS_PARSE_STRICT		0x1
@@ -82,54 +31,25 @@ struct ks_view {
 int ks_parse_text(const char *text, const char *src, unsigned int flags,
 		  struct ks_view *node, char *err, size_t errlen);
 
-/**
- * ks_view_setup() - start an empty node with a slot layout
- * @node:    node to initialise (any previous content is dropped, not freed)
- * @bits:    fractional bits
- * @buckets: power-of-two ranges
- *
- * Return: 0, or -1 when out of memory or the layout is invalid.
- */
-int ks_view_setup(struct ks_view *node, __u32 bits, __u32 buckets);
+/* Where a reader (node text, JSON, snapshot schema) writes its error. */
+struct ks_errbuf {
+	const char *src;	/* file or node path, first in the message */
+	char *buf;
+	size_t len;
+};
 
 /**
- * ks_view_cpu() - histogram of one CPU, created empty on first use
- * @node: node set up with ks_view_setup()
- * @cpu:  CPU number
+ * ks_fail() - write "SRC:LINE: MSG" into @e ("SRC: MSG" when @line is 0)
+ * @e:    where, and the source's name
+ * @line: line of the source the error is about, or 0
+ * @fmt:  printf format of MSG
  *
- * Return: the CPU's nr_slots slots, or NULL when out of memory.
- */
-struct kstats_slot *ks_view_cpu(struct ks_view *node, __u32 cpu);
-
-/**
- * ks_view_free() - release what a node owns
- * @node: node (may be zeroed or half built)
- */
-void ks_view_free(struct ks_view *node);
-
-/**
- * ks_view_delta() - histogram of what happened between two reads
- * @out:  set up here; @cur's header strings, counts @cur - @prev
- * @cur:  later read
- * @prev: earlier read of the same node
+ * The one formatter of the readers' errors.
  *
- * When a count went down (the node was reset in between), @cur is taken
- * as the delta.  Slot means are kept inside their slot bounds.
- *
- * Return: 0, 1 when a reset was detected, -1 on error (layouts differ,
- * out of memory).
+ * Return: -1, so that a reader can "return ks_fail(...)".
  */
-int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
-		  const struct ks_view *prev);
-
-/**
- * ks_slots_sum() - sum of all values in @n slots (count * mean per slot)
- * @slots: slots
- * @n:     number of slots
- *
- * Return: the sum, saturated at U64_MAX.
- */
-__u64 ks_slots_sum(const struct kstats_slot *slots, __u32 n);
+int ks_fail(const struct ks_errbuf *e, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /**
  * ks_parse_u64() - strict decimal unsigned 64-bit number

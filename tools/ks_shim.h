@@ -22,6 +22,10 @@ typedef uint64_t u64;
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
+/* static_assert(expr) with or without a message, as <linux/build_bug.h> */
+#define static_assert(expr, ...) __static_assert(expr, ##__VA_ARGS__, #expr)
+#define __static_assert(expr, msg, ...) _Static_assert(expr, msg)
+
 /* strscpy(): copy, always NUL-terminate, -E2BIG if truncated. */
 static inline ssize_t strscpy(char *dst, const char *src, size_t size)
 {

@@ -3,42 +3,20 @@
  * ks_snap: write and read snapshot files (schema kstats-snapshot/2; 1 is
  * read too).
  *
- * The reader is a small JSON parser into a tree (objects, arrays, strings,
- * numbers, true/false/null) followed by a schema walk.  Numbers must be
- * unsigned integers that fit in 64 bits; everything the schema names must
- * be there with the right type; slot bounds must be the ones hist.h gives
- * for the snapshot's bits/buckets.  Unknown keys are ignored.
+ * This file holds the schema; ks_json.c reads JSON into a tree and writes
+ * its strings.  The reader walks the tree: numbers must be unsigned
+ * integers that fit in 64 bits; everything the schema names must be there
+ * with the right type; slot bounds must be the ones hist.h gives for the
+ * snapshot's bits/buckets.  Unknown keys are ignored.
  */
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ks_json.h"
 #include "ks_snap.h"
 
 /* ---- writing ---- */
-
-/* Write @s as a JSON string. */
-static void ks_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 /* Write one slot object; @cpu < 0 for the merged ("total") list. */
 static void ks_json_slot(FILE *f, const struct ks_view *node, __u32 s,
@@ -58,15 +36,6 @@ static void ks_json_slot(FILE *f, const struct ks_view *node, __u32 s,
 static void ks_json_u64(FILE *f, const char *key, __u64 v)
 {
 	fprintf(f, "    \"%s\": %llu,\n", key, (unsigned long long)v);
-}
-
-/* Write a "KEY": "VALUE" pair at @indent. */
-static void ks_json_kv(FILE *f, int indent, const char *key, const char *v,
-		       int last)
-{
-	fprintf(f, "%*s\"%s\": ", indent, "", key);
-	ks_json_str(f, v);
-	fputs(last ? "\n" : ",\n", f);
 }
 
 int ks_snap_write(FILE *f, const struct ks_view *node)
@@ -161,373 +130,16 @@ int ks_snap_write(FILE *f, const struct ks_view *node)
 	return ferror(f) ? -1 : 0;
 }
 
-/* ---- reading: a JSON tree ---- */
+/* ---- reading ---- */
 
-enum ks_jtype { KS_JNULL, KS_JBOOL, KS_JNUM, KS_JSTR, KS_JARR, KS_JOBJ };
-
-struct ks_jv {
-	enum ks_jtype type;
-	int line;
-	char *str;		/* string value, or the number's text */
-	char **keys;		/* object keys */
-	struct ks_jv *kids;	/* array items / object values */
-	size_t n;
-};
-
-struct ks_jparser {
-	const char *p;
-	int line;
-	int depth;
-	const char *src;
-	char *err;
-	size_t errlen;
-};
-
-/* Error at the current line; returns -1. */
-static int ks_jfail(struct ks_jparser *jp, const char *fmt, ...)
+/* The line of @v, for messages (0: none). */
+static int ks_jline(const struct ks_jv *v)
 {
-	va_list ap;
-	int off = snprintf(jp->err, jp->errlen, "%s:%d: ", jp->src, jp->line);
-
-	if (off < 0 || (size_t)off >= jp->errlen)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(jp->err + off, jp->errlen - off, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* Skip blanks, counting lines. */
-static void ks_jskip(struct ks_jparser *jp)
-{
-	for (;;) {
-		char c = *jp->p;
-
-		if (c == '\n')
-			jp->line++;
-		else if (c != ' ' && c != '\t' && c != '\r')
-			return;
-		jp->p++;
-	}
-}
-
-/* Free the tree under @v (not @v itself). */
-static void ks_jfree(struct ks_jv *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->n; i++) {
-		ks_jfree(&v->kids[i]);
-		if (v->keys)
-			free(v->keys[i]);
-	}
-	free(v->kids);
-	free(v->keys);
-	free(v->str);
-	memset(v, 0, sizeof(*v));
-}
-
-/* Append @c as UTF-8 to @buf at *@n (buf is large enough: 4 per escape). */
-static void ks_utf8(char *buf, size_t *n, unsigned int c)
-{
-	if (c < 0x80) {
-		buf[(*n)++] = (char)c;
-	} else if (c < 0x800) {
-		buf[(*n)++] = (char)(0xc0 | (c >> 6));
-		buf[(*n)++] = (char)(0x80 | (c & 0x3f));
-	} else if (c < 0x10000) {
-		buf[(*n)++] = (char)(0xe0 | (c >> 12));
-		buf[(*n)++] = (char)(0x80 | ((c >> 6) & 0x3f));
-		buf[(*n)++] = (char)(0x80 | (c & 0x3f));
-	} else {
-		buf[(*n)++] = (char)(0xf0 | (c >> 18));
-		buf[(*n)++] = (char)(0x80 | ((c >> 12) & 0x3f));
-		buf[(*n)++] = (char)(0x80 | ((c >> 6) & 0x3f));
-		buf[(*n)++] = (char)(0x80 | (c & 0x3f));
-	}
-}
-
-/* Four hex digits of a \u escape. */
-static int ks_hex4(const char *p, unsigned int *out)
-{
-	unsigned int v = 0;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		char c = p[i];
-
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned int)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned int)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned int)(c - 'A' + 10);
-		else
-			return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-/* Parse a string at jp->p (on the opening quote) into a new buffer. */
-static int ks_jstring(struct ks_jparser *jp, char **out)
-{
-	const char *p = jp->p + 1, *end = p;
-	size_t n = 0;
-	char *buf;
-
-	/* find the closing quote to size the buffer */
-	while (*end && *end != '"') {
-		if (*end == '\\' && end[1])
-			end++;
-		end++;
-	}
-	if (!*end)
-		return ks_jfail(jp, "unterminated string: the file is truncated");
-	buf = malloc((size_t)(end - p) + 1);
-	if (!buf)
-		return ks_jfail(jp, "out of memory");
-	while (p < end) {
-		unsigned char c = (unsigned char)*p++;
-		unsigned int u, lo;
-
-		if (c < 0x20) {
-			free(buf);
-			return ks_jfail(jp, "control character in a string");
-		}
-		if (c != '\\') {
-			buf[n++] = (char)c;
-			continue;
-		}
-		c = (unsigned char)*p++;
-		switch (c) {
-		case '"': case '\\': case '/':
-			buf[n++] = (char)c;
-			break;
-		case 'b': buf[n++] = '\b'; break;
-		case 'f': buf[n++] = '\f'; break;
-		case 'n': buf[n++] = '\n'; break;
-		case 'r': buf[n++] = '\r'; break;
-		case 't': buf[n++] = '\t'; break;
-		case 'u':
-			if (end - p < 4 || ks_hex4(p, &u))
-				goto bad;
-			p += 4;
-			if (u >= 0xd800 && u < 0xdc00) {
-				if (end - p < 6 || p[0] != '\\' || p[1] != 'u' ||
-				    ks_hex4(p + 2, &lo) || lo < 0xdc00 || lo >= 0xe000)
-					goto bad;
-				p += 6;
-				u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
-			} else if (u >= 0xdc00 && u < 0xe000) {
-				goto bad;
-			}
-			if (!u)
-				goto bad;
-			ks_utf8(buf, &n, u);
-			break;
-		default:
-			goto bad;
-		}
-	}
-	buf[n] = '\0';
-	jp->p = end + 1;
-	*out = buf;
-	return 0;
-bad:
-	free(buf);
-	return ks_jfail(jp, "bad escape in a string");
-}
-
-static int ks_jvalue(struct ks_jparser *jp, struct ks_jv *v);
-
-/* Add a zeroed child to @v, and a key slot for objects. */
-static struct ks_jv *ks_jadd(struct ks_jv *v)
-{
-	struct ks_jv *kids = realloc(v->kids, (v->n + 1) * sizeof(*kids));
-
-	if (!kids)
-		return NULL;
-	v->kids = kids;
-	if (v->type == KS_JOBJ) {
-		char **keys = realloc(v->keys, (v->n + 1) * sizeof(*keys));
-
-		if (!keys)
-			return NULL;
-		v->keys = keys;
-		keys[v->n] = NULL;
-	}
-	memset(&kids[v->n], 0, sizeof(*kids));
-	return &kids[v->n++];
-}
-
-/* Array or object body after the opening bracket. */
-static int ks_jcontainer(struct ks_jparser *jp, struct ks_jv *v, char close)
-{
-	if (++jp->depth > 32)
-		return ks_jfail(jp, "nesting too deep");
-	jp->p++;
-	ks_jskip(jp);
-	if (*jp->p == close) {
-		jp->p++;
-		jp->depth--;
-		return 0;
-	}
-	for (;;) {
-		struct ks_jv *kid;
-		char *key = NULL;
-
-		ks_jskip(jp);
-		if (v->type == KS_JOBJ) {
-			if (!*jp->p)
-				return ks_jfail(jp, "unexpected end of file: the file is truncated");
-			if (*jp->p != '"')
-				return ks_jfail(jp, "expected a key string");
-			if (ks_jstring(jp, &key))
-				return -1;
-			ks_jskip(jp);
-			if (*jp->p != ':') {
-				if (*jp->p)
-					ks_jfail(jp, "expected ':' after key \"%s\"", key);
-				else
-					ks_jfail(jp, "unexpected end of file: the file is truncated");
-				free(key);
-				return -1;
-			}
-			jp->p++;
-		}
-		kid = ks_jadd(v);
-		if (!kid) {
-			free(key);
-			return ks_jfail(jp, "out of memory");
-		}
-		if (v->keys)
-			v->keys[v->n - 1] = key;
-		if (ks_jvalue(jp, kid))
-			return -1;
-		ks_jskip(jp);
-		if (*jp->p == ',') {
-			jp->p++;
-			continue;
-		}
-		if (*jp->p == close) {
-			jp->p++;
-			jp->depth--;
-			return 0;
-		}
-		if (!*jp->p)
-			return ks_jfail(jp, "unexpected end of file: the file is truncated");
-		return ks_jfail(jp, "expected ',' or '%c'", close);
-	}
-}
-
-/* Any value at jp->p. */
-static int ks_jvalue(struct ks_jparser *jp, struct ks_jv *v)
-{
-	const char *p;
-
-	ks_jskip(jp);
-	v->line = jp->line;
-	p = jp->p;
-	switch (*p) {
-	case '\0':
-		return ks_jfail(jp, "unexpected end of file: the file is truncated");
-	case '{':
-		v->type = KS_JOBJ;
-		return ks_jcontainer(jp, v, '}');
-	case '[':
-		v->type = KS_JARR;
-		return ks_jcontainer(jp, v, ']');
-	case '"':
-		v->type = KS_JSTR;
-		return ks_jstring(jp, &v->str);
-	}
-	if (!strncmp(p, "true", 4) || !strncmp(p, "null", 4)) {
-		v->type = *p == 't' ? KS_JBOOL : KS_JNULL;
-		jp->p += 4;
-		return 0;
-	}
-	if (!strncmp(p, "false", 5)) {
-		v->type = KS_JBOOL;
-		jp->p += 5;
-		return 0;
-	}
-	if (*p == '-' || (*p >= '0' && *p <= '9')) {
-		/* JSON number grammar; the schema decides what it accepts */
-		const char *s = p;
-
-		if (*p == '-')
-			p++;
-		if (*p == '0')
-			p++;
-		else if (*p >= '1' && *p <= '9')
-			while (*p >= '0' && *p <= '9')
-				p++;
-		else
-			return ks_jfail(jp, "bad number");
-		if (*p == '.') {
-			if (*++p < '0' || *p > '9')
-				return ks_jfail(jp, "bad number");
-			while (*p >= '0' && *p <= '9')
-				p++;
-		}
-		if (*p == 'e' || *p == 'E') {
-			p++;
-			if (*p == '+' || *p == '-')
-				p++;
-			if (*p < '0' || *p > '9')
-				return ks_jfail(jp, "bad number");
-			while (*p >= '0' && *p <= '9')
-				p++;
-		}
-		v->type = KS_JNUM;
-		v->str = strndup(s, (size_t)(p - s));
-		if (!v->str)
-			return ks_jfail(jp, "out of memory");
-		jp->p = p;
-		return 0;
-	}
-	return ks_jfail(jp, "unexpected character '%c'", *p);
-}
-
-/* ---- reading: the schema ---- */
-
-struct ks_schema {
-	const char *src;
-	char *err;
-	size_t errlen;
-};
-
-/* Error about field @path at @v's line; returns -1. */
-static int ks_sfail(struct ks_schema *sc, const struct ks_jv *v,
-		    const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	int off = snprintf(sc->err, sc->errlen, "%s:%d: %s: ", sc->src,
-			   v ? v->line : 0, path);
-
-	if (off < 0 || (size_t)off >= sc->errlen)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(sc->err + off, sc->errlen - off, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* Member @key of object @obj, or NULL. */
-static const struct ks_jv *ks_jget(const struct ks_jv *obj, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < obj->n; i++)
-		if (!strcmp(obj->keys[i], key))
-			return &obj->kids[i];
-	return NULL;
+	return v ? v->line : 0;
 }
 
 /* A required member of type @type. */
-static const struct ks_jv *ks_jreq(struct ks_schema *sc, const struct ks_jv *obj,
+static const struct ks_jv *ks_jreq(struct ks_errbuf *sc, const struct ks_jv *obj,
 				   const char *path, const char *key,
 				   enum ks_jtype type)
 {
@@ -539,18 +151,19 @@ static const struct ks_jv *ks_jreq(struct ks_schema *sc, const struct ks_jv *obj
 
 	snprintf(full, sizeof(full), "%s%s%s", path, *path ? "." : "", key);
 	if (!v) {
-		ks_sfail(sc, obj, full, "missing");
+		ks_fail(sc, ks_jline(obj), "%s: missing", full);
 		return NULL;
 	}
 	if (v->type != type) {
-		ks_sfail(sc, v, full, "must be %s, not %s", names[type], names[v->type]);
+		ks_fail(sc, ks_jline(v), "%s: must be %s, not %s", full, names[type],
+			names[v->type]);
 		return NULL;
 	}
 	return v;
 }
 
 /* A required unsigned integer member no larger than @max. */
-static int ks_jreq_u64(struct ks_schema *sc, const struct ks_jv *obj,
+static int ks_jreq_u64(struct ks_errbuf *sc, const struct ks_jv *obj,
 		       const char *path, const char *key, __u64 max, __u64 *out)
 {
 	const struct ks_jv *v = ks_jreq(sc, obj, path, key, KS_JNUM);
@@ -560,16 +173,16 @@ static int ks_jreq_u64(struct ks_schema *sc, const struct ks_jv *obj,
 		return -1;
 	snprintf(full, sizeof(full), "%s%s%s", path, *path ? "." : "", key);
 	if (ks_parse_u64(v->str, out))
-		return ks_sfail(sc, v, full, "'%s' is not an unsigned 64-bit integer",
-				v->str);
+		return ks_fail(sc, ks_jline(v), "%s: '%s' is not an unsigned 64-bit integer",
+			       full, v->str);
 	if (*out > max)
-		return ks_sfail(sc, v, full, "%llu is out of range (at most %llu)",
-				(unsigned long long)*out, (unsigned long long)max);
+		return ks_fail(sc, ks_jline(v), "%s: %llu is out of range (at most %llu)",
+			       full, (unsigned long long)*out, (unsigned long long)max);
 	return 0;
 }
 
 /* Same for a __u32 field. */
-static int ks_jreq_u32(struct ks_schema *sc, const struct ks_jv *obj,
+static int ks_jreq_u32(struct ks_errbuf *sc, const struct ks_jv *obj,
 		       const char *path, const char *key, __u32 max, __u32 *out)
 {
 	__u64 v;
@@ -581,7 +194,7 @@ static int ks_jreq_u32(struct ks_schema *sc, const struct ks_jv *obj,
 }
 
 /* A required string member copied into @dst; optional when @opt. */
-static int ks_jreq_str(struct ks_schema *sc, const struct ks_jv *obj,
+static int ks_jreq_str(struct ks_errbuf *sc, const struct ks_jv *obj,
 		       const char *path, const char *key, char *dst,
 		       size_t len, int opt)
 {
@@ -595,13 +208,13 @@ static int ks_jreq_str(struct ks_schema *sc, const struct ks_jv *obj,
 	if (!v)
 		return -1;
 	if (strlen(v->str) >= len)
-		return ks_sfail(sc, v, key, "too long");
+		return ks_fail(sc, ks_jline(v), "%s: too long", key);
 	strcpy(dst, v->str);
 	return 0;
 }
 
 /* One list of slot objects: "slots" (per CPU) or "total". */
-static int ks_snap_slots(struct ks_schema *sc, struct ks_view *node,
+static int ks_snap_slots(struct ks_errbuf *sc, struct ks_view *node,
 			 const struct ks_jv *arr, int per_cpu)
 {
 	const char *what = per_cpu ? "node.slots" : "node.total";
@@ -617,7 +230,7 @@ static int ks_snap_slots(struct ks_schema *sc, struct ks_view *node,
 
 		snprintf(path, sizeof(path), "%s[%zu]", what, i);
 		if (o->type != KS_JOBJ)
-			return ks_sfail(sc, o, path, "must be an object");
+			return ks_fail(sc, ks_jline(o), "%s: must be an object", path);
 		if (ks_jreq_u32(sc, o, path, "slot", node->nr_slots - 1, &slot) ||
 		    ks_jreq_u64(sc, o, path, "lo", ~0ULL, &lo) ||
 		    ks_jreq_u64(sc, o, path, "hi", ~0ULL, &hi) ||
@@ -629,32 +242,34 @@ static int ks_snap_slots(struct ks_schema *sc, struct ks_view *node,
 			return -1;
 		if (lo != kstats_slot_lo(slot, node->bits) ||
 		    hi != kstats_slot_hi(slot, node->bits, node->buckets))
-			return ks_sfail(sc, o, path,
-					"bounds [%llu, %llu] are not those of slot %u with bits=%u buckets=%u",
-					(unsigned long long)lo, (unsigned long long)hi,
-					slot, node->bits, node->buckets);
+			return ks_fail(sc, ks_jline(o),
+				       "%s: bounds [%llu, %llu] are not those of slot %u with bits=%u buckets=%u",
+				       path, (unsigned long long)lo, (unsigned long long)hi,
+				       slot, node->bits, node->buckets);
 		if (!count)
-			return ks_sfail(sc, o, path, "count 0 (only non-empty slots are listed)");
+			return ks_fail(sc, ks_jline(o),
+				       "%s: count 0 (only non-empty slots are listed)", path);
 		if (avg < lo || avg > hi)
-			return ks_sfail(sc, o, path, "avg %llu outside [%llu, %llu]",
-					(unsigned long long)avg, (unsigned long long)lo,
-					(unsigned long long)hi);
+			return ks_fail(sc, ks_jline(o), "%s: avg %llu outside [%llu, %llu]", path,
+				       (unsigned long long)avg, (unsigned long long)lo,
+				       (unsigned long long)hi);
 		if ((long)cpu < last_cpu || ((long)cpu == last_cpu && (long)slot <= last_slot))
-			return ks_sfail(sc, o, path, "out of order or duplicate (sorted by cpu, then slot)");
+			return ks_fail(sc, ks_jline(o),
+				       "%s: out of order or duplicate (sorted by cpu, then slot)", path);
 		last_cpu = cpu;
 		last_slot = slot;
 		dst = per_cpu ? ks_view_cpu(node, cpu) : node->total;
 		if (!dst)
-			return ks_sfail(sc, o, path, "out of memory");
+			return ks_fail(sc, ks_jline(o), "%s: out of memory", path);
 		if (__builtin_mul_overflow(count, avg, &dst[slot].sum))
-			return ks_sfail(sc, o, path, "count * avg overflows");
+			return ks_fail(sc, ks_jline(o), "%s: count * avg overflows", path);
 		dst[slot].count = count;
 	}
 	return 0;
 }
 
 /* The optional "filters" object: pid, tgid, comm, cpus, each when set. */
-static int ks_snap_filters(struct ks_schema *sc, const struct ks_jv *nd,
+static int ks_snap_filters(struct ks_errbuf *sc, const struct ks_jv *nd,
 			   struct ks_view *node)
 {
 	const struct ks_jv *fl = ks_jget(nd, "filters");
@@ -663,7 +278,7 @@ static int ks_snap_filters(struct ks_schema *sc, const struct ks_jv *nd,
 	if (!fl)
 		return 0;
 	if (fl->type != KS_JOBJ)
-		return ks_sfail(sc, fl, "node.filters", "must be an object");
+		return ks_fail(sc, ks_jline(fl), "node.filters: must be an object");
 	if (ks_jget(fl, "pid")) {
 		if (ks_jreq_u32(sc, fl, "node.filters", "pid", KS_PID_MAX, &v))
 			return -1;
@@ -680,35 +295,23 @@ static int ks_snap_filters(struct ks_schema *sc, const struct ks_jv *nd,
 			   sizeof(node->cpulist), 1) ? -1 : 0;
 }
 
-/* Map the tree of a whole document onto @node. */
-static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
-			struct ks_view *node)
+/* The "meta" object. */
+static int ks_snap_meta(struct ks_errbuf *sc, const struct ks_jv *meta,
+			struct ks_meta *m)
 {
-	const struct ks_jv *v, *meta, *nd, *pct, *slots, *total;
-	char attach[KS_WORD_MAX];
-	size_t i, len = 0;
-	__u32 bits, buckets;
-	int k;
+	return ks_jreq_str(sc, meta, "meta", "kernel", m->kernel, sizeof(m->kernel), 0) ||
+	       ks_jreq_str(sc, meta, "meta", "date", m->date, sizeof(m->date), 0) ||
+	       ks_jreq_str(sc, meta, "meta", "hostname", m->hostname, sizeof(m->hostname), 1) ||
+	       ks_jreq_str(sc, meta, "meta", "tool", m->tool, sizeof(m->tool), 1) ||
+	       ks_jreq_str(sc, meta, "meta", "label", m->label, sizeof(m->label), 1) ? -1 : 0;
+}
 
-	if (root->type != KS_JOBJ)
-		return ks_sfail(sc, root, "(document)", "not a JSON object: not a kstats snapshot");
-	v = ks_jget(root, "schema");
-	if (!v)
-		return ks_sfail(sc, root, "schema", "missing: not a kstats snapshot");
-	if (v->type != KS_JSTR ||
-	    (strcmp(v->str, KS_SNAP_SCHEMA) && strcmp(v->str, KS_SNAP_SCHEMA_V1)))
-		return ks_sfail(sc, v, "schema", "'%s' is not supported (expected '%s')",
-				v->type == KS_JSTR ? v->str : "?", KS_SNAP_SCHEMA);
-	meta = ks_jreq(sc, root, "", "meta", KS_JOBJ);
-	nd = ks_jreq(sc, root, "", "node", KS_JOBJ);
-	if (!meta || !nd)
-		return -1;
-	if (ks_jreq_str(sc, meta, "meta", "kernel", node->meta.kernel, sizeof(node->meta.kernel), 0) ||
-	    ks_jreq_str(sc, meta, "meta", "date", node->meta.date, sizeof(node->meta.date), 0) ||
-	    ks_jreq_str(sc, meta, "meta", "hostname", node->meta.hostname, sizeof(node->meta.hostname), 1) ||
-	    ks_jreq_str(sc, meta, "meta", "tool", node->meta.tool, sizeof(node->meta.tool), 1) ||
-	    ks_jreq_str(sc, meta, "meta", "label", node->meta.label, sizeof(node->meta.label), 1))
-		return -1;
+/* The node's words and slot layout; sets @node up for its slots. */
+static int ks_snap_layout(struct ks_errbuf *sc, const struct ks_jv *nd,
+			  struct ks_view *node)
+{
+	char attach[KS_WORD_MAX];
+	__u32 bits, buckets;
 
 	if (ks_jreq_str(sc, nd, "node", "name", node->name, sizeof(node->name), 0) ||
 	    ks_jreq_str(sc, nd, "node", "attach", attach, sizeof(attach), 0) ||
@@ -720,16 +323,23 @@ static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
 	    ks_jreq_u32(sc, nd, "node", "buckets", KS_BUCKETS_MAX, &buckets))
 		return -1;
 	if (!node->name[0])
-		return ks_sfail(sc, nd, "node.name", "empty");
+		return ks_fail(sc, ks_jline(nd), "node.name: empty");
 	if (buckets < 1 || buckets > kstats_max_buckets(bits))
-		return ks_sfail(sc, ks_jget(nd, "buckets"), "node.buckets",
-				"%u out of range for bits=%u", buckets, bits);
+		return ks_fail(sc, ks_jline(ks_jget(nd, "buckets")),
+			       "node.buckets: %u out of range for bits=%u", buckets, bits);
 	if (ks_view_setup(node, bits, buckets))
-		return ks_sfail(sc, nd, "node", "out of memory");
+		return ks_fail(sc, ks_jline(nd), "node: out of memory");
 	strcpy(node->attach, attach);
 	node->sample = 1;
 	node->pid = -1;
 	node->tgid = -1;
+	return 0;
+}
+
+/* The node's figures: sample, maxactive, samples ... ncpus, precision_ppm. */
+static int ks_snap_figures(struct ks_errbuf *sc, const struct ks_jv *nd,
+			   struct ks_view *node)
+{
 	if ((ks_jget(nd, "sample") &&
 	     ks_jreq_u32(sc, nd, "node", "sample", KS_SAMPLE_MAX, &node->sample)) ||
 	    (ks_jget(nd, "maxactive") &&
@@ -752,36 +362,51 @@ static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
 		if (ks_jreq_u32(sc, nd, "node", "precision_ppm", 1000000, &ppm))
 			return -1;
 		if (ppm != node->precision_ppm)
-			return ks_sfail(sc, ks_jget(nd, "precision_ppm"), "node.precision_ppm",
-					"%u, but bits=%u means %u", ppm, bits,
-					node->precision_ppm);
+			return ks_fail(sc, ks_jline(ks_jget(nd, "precision_ppm")),
+				       "node.precision_ppm: %u, but bits=%u means %u", ppm,
+				       node->bits, node->precision_ppm);
 	}
-
 	if (node->sample < 1)
-		return ks_sfail(sc, ks_jget(nd, "sample"), "node.sample", "0 is out of range");
-	if (ks_snap_filters(sc, nd, node))
-		return -1;
+		return ks_fail(sc, ks_jline(ks_jget(nd, "sample")),
+			       "node.sample: 0 is out of range");
+	return 0;
+}
 
-	v = ks_jget(nd, "symbols");
+/* The optional "symbols" array, into node->symbols ("a,b,c"). */
+static int ks_snap_symbols(struct ks_errbuf *sc, const struct ks_jv *nd,
+			   struct ks_view *node)
+{
+	const struct ks_jv *v = ks_jget(nd, "symbols");
+	size_t i, len = 0;
+
 	if (v) {
 		if (v->type != KS_JARR)
-			return ks_sfail(sc, v, "node.symbols", "must be an array");
+			return ks_fail(sc, ks_jline(v), "node.symbols: must be an array");
 		for (i = 0; i < v->n; i++) {
 			if (v->kids[i].type != KS_JSTR)
-				return ks_sfail(sc, &v->kids[i], "node.symbols", "must hold strings");
+				return ks_fail(sc, ks_jline(&v->kids[i]),
+					       "node.symbols: must hold strings");
 			len += strlen(v->kids[i].str) + 1;
 		}
 	}
 	node->symbols = calloc(1, len + 1);
 	if (!node->symbols)
-		return ks_sfail(sc, nd, "node", "out of memory");
+		return ks_fail(sc, ks_jline(nd), "node: out of memory");
 	for (i = 0; v && i < v->n; i++) {
 		if (i)
 			strcat(node->symbols, ",");
 		strcat(node->symbols, v->kids[i].str);
 	}
+	return 0;
+}
 
-	pct = ks_jreq(sc, nd, "node", "percentiles", KS_JOBJ);
+/* The "percentiles" object: every one of p10..p99.9. */
+static int ks_snap_pct(struct ks_errbuf *sc, const struct ks_jv *nd,
+		       struct ks_view *node)
+{
+	const struct ks_jv *pct = ks_jreq(sc, nd, "node", "percentiles", KS_JOBJ);
+	int k;
+
 	if (!pct)
 		return -1;
 	for (k = 0; k < KSTATS_NR_PCT; k++)
@@ -789,7 +414,33 @@ static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
 				&node->pct[k]))
 			return -1;
 	node->has_pct = 1;
+	return 0;
+}
 
+/* Map the tree of a whole document onto @node. */
+static int ks_snap_walk(struct ks_errbuf *sc, const struct ks_jv *root,
+			struct ks_view *node)
+{
+	const struct ks_jv *v, *meta, *nd, *slots, *total;
+
+	if (root->type != KS_JOBJ)
+		return ks_fail(sc, ks_jline(root),
+			       "(document): not a JSON object: not a kstats snapshot");
+	v = ks_jget(root, "schema");
+	if (!v)
+		return ks_fail(sc, ks_jline(root), "schema: missing: not a kstats snapshot");
+	if (v->type != KS_JSTR ||
+	    (strcmp(v->str, KS_SNAP_SCHEMA) && strcmp(v->str, KS_SNAP_SCHEMA_V1)))
+		return ks_fail(sc, ks_jline(v), "schema: '%s' is not supported (expected '%s')",
+			       v->type == KS_JSTR ? v->str : "?", KS_SNAP_SCHEMA);
+	meta = ks_jreq(sc, root, "", "meta", KS_JOBJ);
+	nd = ks_jreq(sc, root, "", "node", KS_JOBJ);
+	if (!meta || !nd)
+		return -1;
+	if (ks_snap_meta(sc, meta, &node->meta) || ks_snap_layout(sc, nd, node) ||
+	    ks_snap_figures(sc, nd, node) || ks_snap_filters(sc, nd, node) ||
+	    ks_snap_symbols(sc, nd, node) || ks_snap_pct(sc, nd, node))
+		return -1;
 	slots = ks_jreq(sc, nd, "node", "slots", KS_JARR);
 	total = ks_jreq(sc, nd, "node", "total", KS_JARR);
 	if (!slots || !total)
@@ -802,28 +453,14 @@ static int ks_snap_walk(struct ks_schema *sc, const struct ks_jv *root,
 int ks_snap_read(const char *text, const char *src, struct ks_view *node,
 		 char *err, size_t errlen)
 {
-	struct ks_jparser jp = {
-		.p = text, .line = 1, .src = src, .err = err, .errlen = errlen,
-	};
-	struct ks_schema sc = { .src = src, .err = err, .errlen = errlen };
-	struct ks_jv root = { 0 };
+	struct ks_errbuf sc = { .src = src, .buf = err, .len = errlen };
+	struct ks_jv root;
 	int ret = -1;
 
 	memset(node, 0, sizeof(*node));
-	ks_jskip(&jp);
-	if (!*jp.p) {
-		ks_jfail(&jp, "empty file");
-		goto out;
-	}
-	if (ks_jvalue(&jp, &root))
-		goto out;
-	ks_jskip(&jp);
-	if (*jp.p) {
-		ks_jfail(&jp, "trailing text after the JSON document");
-		goto out;
-	}
+	if (ks_json_parse(text, src, &root, err, errlen))
+		return -1;
 	ret = ks_snap_walk(&sc, &root, node);
-out:
 	ks_jfree(&root);
 	if (ret)
 		ks_view_free(node);

@@ -202,6 +202,8 @@ fails "EEXIST" 1 "a node named 'find_vma' already exists (kstats remove find_vma
 fails "EINVAL" 1 "refused by the module as invalid (dmesg says why" env KSTATS_TEST_ERRNO=22 "$K" trace find_vma --via fprobe
 fails "EPERM: needs root" 1 "kstats needs root" env KSTATS_TEST_ERRNO=1 "$K" reset all
 fails "ENOMEM" 1 "out of memory" env KSTATS_TEST_ERRNO=12 "$K" trace find_vma --bits 8
+fails "EBUSY on remove: a node made by kstats_new()" 1 "only the code that made it removes it, with kstats_delete()" \
+	env KSTATS_TEST_ERRNO=16 "$K" remove my_section
 unset KSTATS_KALLSYMS
 fails "missing debugfs directory" 1 "KSTATS_DEBUGFS=$tmp/nope" env KSTATS_DEBUGFS="$tmp/nope" "$K" list
 fails "show of a missing node" 1 "no node named 'nope'" "$K" show nope

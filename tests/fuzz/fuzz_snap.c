@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the CLI's snapshot reader (tools/ks_snap.c, JSON),
- * which reads files users attach to emails.  A snapshot that reads must
- * have a consistent layout and survive a write and a second read with
- * the same histograms.
+ * libFuzzer target: the CLI's snapshot reader (tools/ks_snap.c, on the
+ * JSON parser of tools/ks_json.c), which reads files users attach to
+ * emails.  A snapshot that reads must have a consistent layout and survive
+ * a write and a second read with the same histograms.
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstats trace, remove, start, stop, reset and list: the nodes' life,
+ * through _control.  A trace command is checked with the module's own
+ * parser (kmod/ks_cmd.c) before it is written, so a bad one fails here
+ * with the module's words.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks_cmd.h"
+#include "ks_ctl.h"
+#include "ks_fmt.h"
+#include "ks_load.h"
+#include "ks_parse.h"
+#include "kstats.h"
+
+int ks_trace_longopts(struct option *lo)
+{
+	unsigned int i;
+
+	for (i = 0; i < KS_CMD_NR_OPTS; i++)
+		lo[i] = (struct option){ ks_cmd_opts[i].key, required_argument,
+					 NULL, OPT_TRACE + (int)i };
+	return KS_CMD_NR_OPTS;
+}
+
+int ks_trace_opt(struct ks_trace_opts *to, int opt, const char *arg)
+{
+	const char *key;
+	size_t len;
+
+	if (opt < OPT_TRACE || opt >= OPT_TRACE + KS_CMD_NR_OPTS)
+		return 0;
+	key = ks_cmd_opts[opt - OPT_TRACE].key;
+	/* one word each: the module's parser judges the value */
+	if (!*arg || strpbrk(arg, " \t\n")) {
+		ks_err("bad value '%s' for --%s (one word expected)", arg, key);
+		return -1;
+	}
+	len = strlen(to->words);
+	if (len + strlen(key) + strlen(arg) + 3 >= sizeof(to->words)) {
+		ks_err("too many trace options (a command is at most %d bytes)",
+		       KS_CMD_MAX);
+		return -1;
+	}
+	snprintf(to->words + len, sizeof(to->words) - len, " %s %s", key, arg);
+	to->has_start |= !strcmp(key, "start");
+	to->has_end |= !strcmp(key, "end");
+	return 1;
+}
+
+/**
+ * ks_cmd_check() - check @cmd as the module will, without the module
+ * @cmd: one command line, without newline
+ *
+ * Prints the module's own complaint ("bad command '...': why") on failure.
+ *
+ * Return: 0 when the module's parser accepts @cmd, -1 otherwise.
+ */
+static int ks_cmd_check(const char *cmd)
+{
+	char line[KS_CMD_MAX + 1];
+	struct ks_cmd parsed;
+	const char *why = "";
+	size_t len = strlen(cmd) + 1;	/* the newline a shell echo adds */
+	long bad;
+
+	if (len > KS_CMD_MAX) {
+		ks_err("command longer than %d bytes: '%s'", KS_CMD_MAX, cmd);
+		return -1;
+	}
+	bad = ks_cmd_text(cmd, len - 1, &why);
+	if (bad >= 0) {
+		ks_err("%s 0x%02x at offset %ld of '%s'", why,
+		       (unsigned char)cmd[bad], bad, cmd);
+		return -1;
+	}
+	snprintf(line, sizeof(line), "%s", cmd);
+	if (ks_cmd_parse(line, &parsed, &why)) {
+		ks_err("bad command '%s': %s", cmd, why);
+		return -1;
+	}
+	return 0;
+}
+
+/* Send "trace NAME OPTS", checked first; prints the error. */
+int ks_do_trace(const char *name, const struct ks_trace_opts *to)
+{
+	char cmd[2 * KS_CMD_MAX], err[KS_ERR_MAX];
+
+	snprintf(cmd, sizeof(cmd), "trace %s%s", name, to->words);
+	if (ks_cmd_check(cmd))
+		return -1;
+	if (ks_ctl_cmd("_control", cmd, err, sizeof(err))) {
+		ks_err("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* kstats trace NAME [options] */
+int cmd_trace(int argc, char **argv)
+{
+	struct option lo[KS_CMD_NR_OPTS + 2] = { { 0 } };
+	struct ks_trace_opts to = { .words = "" };
+	int opt, n;
+
+	n = ks_trace_longopts(lo);
+	lo[n] = (struct option){ "help", no_argument, NULL, OPT_HELP };
+
+	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		if (opt == 'h' || opt == OPT_HELP) {
+			ks_help(stdout, "trace");
+			return 0;
+		}
+		if (ks_trace_opt(&to, opt, optarg) != 1)
+			ks_bad_usage("trace", NULL);
+	}
+	if (optind + 1 != argc)
+		ks_bad_usage("trace", "one NAME expected");
+	if (to.has_start != to.has_end)
+		ks_bad_usage("trace", "--start and --end go together");
+	return ks_do_trace(argv[optind], &to) ? 1 : 0;
+}
+
+/* kstats remove|start|stop|reset NAME|all */
+int cmd_verb(int argc, char **argv)
+{
+	const char *verb = argv[0];
+	char cmd[512], err[KS_ERR_MAX];
+	int i, ret = 0;
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		ks_help(stdout, verb);
+		return 0;
+	}
+	if (argc < 2)
+		ks_bad_usage(verb, "NAME or all expected");
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "all") && !ks_name_valid(argv[i])) {
+			ks_err("'%s' is not a node name", argv[i]);
+			ret = 1;
+			continue;
+		}
+		snprintf(cmd, sizeof(cmd), "%s %s", verb, argv[i]);
+		if (ks_ctl_cmd("_control", cmd, err, sizeof(err))) {
+			ks_err("%s", err);
+			ret = 1;
+		}
+	}
+	return ret;
+}
+
+/* kstats list */
+int cmd_list(int argc, char **argv)
+{
+	char *text, *line, *next;
+	int rows = 0;
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		ks_help(stdout, "list");
+		return 0;
+	}
+	if (argc > 1)
+		ks_bad_usage("list", "no arguments expected");
+	text = ks_load_control();
+	if (!text)
+		return 1;
+	printf("%-24s %-11s %-8s %12s %8s %10s %10s\n", "NAME", "BACKEND", "STATE",
+	       "SAMPLES", "MISSED", "p50", "p99");
+	for (line = text; line && *line; line = next) {
+		char name[KS_META_MAX], backend[64], state[64], s1[32], s2[32];
+		char p50[32] = "-", p99[32] = "-";
+		struct ks_view node;
+		__u64 samples, missed;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (*line == '#' ||
+		    sscanf(line, "%127s %63s %63s %31s %31s", name, backend, state, s1, s2) != 5 ||
+		    ks_parse_u64(s1, &samples) || ks_parse_u64(s2, &missed))
+			continue;
+		if (!ks_load_live(name, KS_LOAD_QUIET, &node)) {
+			if (node.samples) {
+				ks_fmt_value(p50, sizeof(p50), node.pct[KSTATS_P50], node.unit);
+				ks_fmt_value(p99, sizeof(p99), node.pct[KSTATS_P99], node.unit);
+			}
+			ks_view_free(&node);
+		}
+		printf("%-24s %-11s %-8s %12llu %8llu %10s %10s\n", name, backend, state,
+		       (unsigned long long)samples, (unsigned long long)missed, p50, p99);
+		rows++;
+	}
+	free(text);
+	if (!rows)
+		fprintf(stderr, "kstats: no nodes (kstats trace FUNC adds one)\n");
+	return 0;
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ks_load: load nodes, live or from files, for the subcommands.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ks_cmd.h"
+#include "ks_ctl.h"
+#include "ks_load.h"
+#include "ks_snap.h"
+#include "kstats.h"
+
+/* Meta for a node read now on this machine. */
+static void ks_meta_now(struct ks_meta *m, const char *label, time_t when)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	struct utsname u;
+	struct tm tm;
+
+	if (sde && *sde)
+		when = (time_t)strtoll(sde, NULL, 10);
+	gmtime_r(&when, &tm);
+	strftime(m->date, sizeof(m->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (!uname(&u))
+		snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
+	if (gethostname(m->hostname, sizeof(m->hostname)))
+		m->hostname[0] = '\0';
+	m->hostname[sizeof(m->hostname) - 1] = '\0';
+	snprintf(m->tool, sizeof(m->tool), "kstats " KS_VERSION);
+	snprintf(m->label, sizeof(m->label), "%s", label ? label : "");
+}
+
+int ks_load_live(const char *name, unsigned int flags, struct ks_view *node)
+{
+	char path[4096], err[sizeof(path) + KS_ERR_MAX];
+	char *text;
+	int ret = -1;
+
+	if (!ks_name_valid(name)) {
+		snprintf(err, sizeof(err), "'%s' is not a node name", name);
+		goto out;
+	}
+	if (ks_ctl_ready(err, sizeof(err)))
+		goto out;
+	snprintf(path, sizeof(path), "%s/%s", ks_root(), name);
+	text = ks_text_read(path, NULL);
+	if (!text) {
+		if (errno == ENOENT)
+			snprintf(err, sizeof(err),
+				 "no node named '%s' (kstats list shows them; kstats trace %s adds it)",
+				 name, name);
+		else if (errno == EACCES || errno == EPERM)
+			snprintf(err, sizeof(err), "%s: permission denied: kstats needs root",
+				 path);
+		else
+			snprintf(err, sizeof(err), "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	ret = ks_parse_text(text, path, flags & KS_PARSE_STRICT, node, err, sizeof(err));
+	free(text);
+	if (!ret)
+		ks_meta_now(&node->meta, NULL, time(NULL));
+out:
+	if (ret && !(flags & KS_LOAD_QUIET))
+		ks_err("%s", err);
+	return ret;
+}
+
+char *ks_load_control(void)
+{
+	char path[4096], err[KS_ERR_MAX], *text;
+
+	if (ks_ctl_ready(err, sizeof(err))) {
+		ks_err("%s", err);
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/_control", ks_root());
+	text = ks_text_read(path, NULL);
+	if (!text)
+		ks_err("%s: %s%s", path, strerror(errno),
+		       errno == EACCES || errno == EPERM ? ": kstats needs root" : "");
+	return text;
+}
+
+int ks_load_file(const char *path, unsigned int flags, struct ks_view *node)
+{
+	char err[KS_ERR_MAX];
+	const char *p;
+	struct stat st;
+	char *text;
+	int ret;
+
+	text = ks_text_read(path, NULL);
+	if (!text) {
+		ks_err("%s: %s", path, errno == EILSEQ ? "binary data, not a snapshot" :
+		       strerror(errno));
+		return -1;
+	}
+	for (p = text; *p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'; p++)
+		;
+	if (*p == '{') {
+		ret = ks_snap_read(text, path, node, err, sizeof(err));
+	} else if (!*p) {
+		snprintf(err, sizeof(err), "%s: empty file", path);
+		ret = -1;
+	} else {
+		ret = ks_parse_text(text, path, flags, node, err, sizeof(err));
+		if (!ret) {
+			ks_meta_now(&node->meta, NULL,
+				    stat(path, &st) ? time(NULL) : st.st_mtime);
+			node->meta.kernel[0] = '\0';	/* captured elsewhere, maybe */
+		}
+	}
+	free(text);
+	if (ret)
+		ks_err("%s", err);
+	return ret;
+}
+
+int ks_set_add(struct ks_set *set, const char *src, int live,
+		      unsigned int flags)
+{
+	struct ks_view *node = calloc(1, sizeof(*node));
+	void *p;
+
+	if (!node)
+		return -1;
+	if (live ? ks_load_live(src, flags, node) : ks_load_file(src, flags, node)) {
+		free(node);
+		return -1;
+	}
+	p = realloc(set->nodes, (set->n + 1) * sizeof(*set->nodes));
+	if (p)
+		set->nodes = p;
+	p = p ? realloc(set->srcs, (set->n + 1) * sizeof(*set->srcs)) : NULL;
+	if (!p) {
+		ks_view_free(node);
+		free(node);
+		return -1;
+	}
+	set->srcs = p;
+	set->nodes[set->n] = node;
+	set->srcs[set->n++] = src;
+	return 0;
+}
+
+void ks_set_free(struct ks_set *set)
+{
+	int i;
+
+	for (i = 0; i < set->n; i++) {
+		ks_view_free(set->nodes[i]);
+		free(set->nodes[i]);
+	}
+	free(set->nodes);
+	free(set->srcs);
+	memset(set, 0, sizeof(*set));
+}

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ks_view: what a reader knows of a node (struct ks_view), built by the
+ * node-text parser (ks_parse.c) and the snapshot reader (ks_snap.c), and
+ * the difference of two reads (watch).  Slot bounds come from
+ * include/kstats/hist.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks_view.h"
+
+int ks_view_setup(struct ks_view *node, __u32 bits, __u32 buckets)
+{
+	if (bits > KSTATS_BITS_MAX || buckets < 1 ||
+	    buckets > kstats_max_buckets(bits))
+		return -1;
+	node->bits = bits;
+	node->buckets = buckets;
+	node->nr_slots = kstats_nr_slots(bits, buckets);
+	node->precision_ppm = kstats_precision_ppm(bits);
+	node->cpus = NULL;
+	node->nr_cpus = 0;
+	node->total = calloc(node->nr_slots, sizeof(*node->total));
+	return node->total ? 0 : -1;
+}
+
+struct kstats_slot *ks_view_cpu(struct ks_view *node, __u32 cpu)
+{
+	struct ks_cpu *c;
+	__u32 i;
+
+	for (i = 0; i < node->nr_cpus; i++) {
+		if (node->cpus[i].cpu == cpu)
+			return node->cpus[i].slots;
+		if (node->cpus[i].cpu > cpu)
+			break;
+	}
+	c = realloc(node->cpus, (node->nr_cpus + 1) * sizeof(*c));
+	if (!c)
+		return NULL;
+	node->cpus = c;
+	memmove(&c[i + 1], &c[i], (node->nr_cpus - i) * sizeof(*c));
+	c[i].cpu = cpu;
+	c[i].slots = calloc(node->nr_slots, sizeof(*c[i].slots));
+	if (!c[i].slots) {
+		memmove(&c[i], &c[i + 1], (node->nr_cpus - i) * sizeof(*c));
+		return NULL;
+	}
+	node->nr_cpus++;
+	return c[i].slots;
+}
+
+void ks_view_free(struct ks_view *node)
+{
+	__u32 i;
+
+	for (i = 0; i < node->nr_cpus; i++)
+		free(node->cpus[i].slots);
+	free(node->cpus);
+	free(node->total);
+	free(node->symbols);
+	node->cpus = NULL;
+	node->total = NULL;
+	node->symbols = NULL;
+	node->nr_cpus = 0;
+}
+
+__u64 ks_slots_sum(const struct kstats_slot *slots, __u32 n)
+{
+	__u64 t = 0;
+	__u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (t + slots[i].sum < t)
+			return ~0ULL;
+		t += slots[i].sum;
+	}
+	return t;
+}
+
+int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
+		  const struct ks_view *prev)
+{
+	int reset = 0;
+	__u32 c, s;
+
+	if (cur->bits != prev->bits || cur->buckets != prev->buckets)
+		return -1;
+	for (s = 0; s < cur->nr_slots && !reset; s++)
+		if (cur->total[s].count < prev->total[s].count)
+			reset = 1;
+	if (cur->missed < prev->missed || cur->samples < prev->samples)
+		reset = 1;
+
+	*out = *cur;
+	out->symbols = NULL;
+	if (ks_view_setup(out, cur->bits, cur->buckets))
+		return -1;
+	out->symbols = strdup(cur->symbols ? cur->symbols : "");
+	if (!out->symbols)
+		goto nomem;
+	out->missed = reset ? cur->missed : cur->missed - prev->missed;
+	out->clamped = reset || cur->clamped < prev->clamped ? cur->clamped :
+		       cur->clamped - prev->clamped;
+
+	for (c = 0; c <= cur->nr_cpus; c++) {
+		const struct kstats_slot *a, *b = NULL;
+		struct kstats_slot *d;
+		__u32 i;
+
+		if (c < cur->nr_cpus) {
+			a = cur->cpus[c].slots;
+			for (i = 0; i < prev->nr_cpus && !reset; i++)
+				if (prev->cpus[i].cpu == cur->cpus[c].cpu)
+					b = prev->cpus[i].slots;
+			d = NULL;
+		} else {
+			a = cur->total;
+			b = reset ? NULL : prev->total;
+			d = out->total;
+		}
+		for (s = 0; s < cur->nr_slots; s++) {
+			__u64 cnt = a[s].count, sum = a[s].sum, lo, hi, mean;
+
+			if (b && b[s].count > cnt)
+				continue;	/* per-CPU read raced: skip */
+			if (b) {
+				cnt -= b[s].count;
+				sum = sum >= b[s].sum ? sum - b[s].sum : 0;
+			}
+			if (!cnt)
+				continue;
+			lo = kstats_slot_lo(s, cur->bits);
+			hi = kstats_slot_hi(s, cur->bits, cur->buckets);
+			mean = sum / cnt;
+			if (mean < lo)
+				mean = lo;
+			if (mean > hi)
+				mean = hi;
+			if (!d) {
+				d = ks_view_cpu(out, cur->cpus[c].cpu);
+				if (!d)
+					goto nomem;
+			}
+			d[s].count = cnt;
+			d[s].sum = mean * cnt;
+		}
+	}
+	out->samples = kstats_total(out->total, out->nr_slots);
+	out->avg = out->samples ? ks_slots_sum(out->total, out->nr_slots) / out->samples : 0;
+	/* exact min/max are lost in a difference: use the slot bounds */
+	out->min = out->max = 0;
+	for (s = 0, c = 0; s < out->nr_slots; s++) {
+		if (!out->total[s].count)
+			continue;
+		if (!c++)
+			out->min = kstats_slot_lo(s, out->bits);
+		out->max = kstats_slot_hi(s, out->bits, out->buckets);
+	}
+	kstats_percentiles(out->total, out->nr_slots, out->bits, out->pct);
+	out->has_pct = 1;
+	return reset;
+nomem:
+	ks_view_free(out);
+	return -1;
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ks_view: a node as tools/kstats knows it.  A node, whether read from
+ * debugfs, from a captured text file (ks_parse.h) or from a snapshot
+ * (ks_snap.h), ends up in a struct ks_view: the header figures, the
+ * merged ("CPUS") histogram and one histogram per CPU that has samples.
+ * Slot bounds always come from include/kstats/hist.h.
+ */
+#ifndef KS_VIEW_H
+#define KS_VIEW_H
+
+#include <linux/types.h>
+#include "kstats/hist.h"		/* and kstats/contract.h: KS_NAME_MAX... */
+
+#define KS_META_MAX	128	/* kernel release, host name, label */
+#define KS_WORD_MAX	64
+
+/* Where a node came from and when (filled for snapshots). */
+struct ks_meta {
+	char kernel[KS_META_MAX];
+	char date[KS_WORD_MAX];
+	char hostname[KS_META_MAX];
+	char tool[KS_WORD_MAX];
+	char label[KS_META_MAX];
+};
+
+/* The histogram of one CPU. */
+struct ks_cpu {
+	__u32 cpu;
+	struct kstats_slot *slots;	/* nr_slots entries */
+};
+
+/*
+ * What a reader knows of one node (the module's own is struct ks_node).
+ * Slot sums are count * avg as printed by the module, so the
+ * mean of every slot is exactly the printed avg.
+ */
+struct ks_view {
+	struct ks_meta meta;
+	char name[KS_NAME_MAX];
+	char attach[KS_WORD_MAX];	/* backend: kretprobe, fprobe, ... */
+	char *symbols;			/* comma-separated attached symbols */
+	char clock[KS_WORD_MAX];
+	char unit[KS_WORD_MAX];
+	char state[KS_WORD_MAX];
+	char estimate[KS_WORD_MAX];
+	__u32 bits, buckets, sample, maxactive, ncpus, precision_ppm;
+	__s32 pid, tgid;		/* filters, -1: any */
+	char comm[KS_COMM_MAX];		/* filter, "": any */
+	char cpulist[KS_CPUS_MAX];	/* filter (cpus=), "": any */
+	__u64 samples, missed, min, avg, max, floor;
+	__u64 clamped;			/* calls recorded as 0 (clock steps) */
+	__u64 pct[KSTATS_NR_PCT];
+	int has_pct;
+	__u32 nr_slots;
+	struct kstats_slot *total;	/* merged histogram, nr_slots */
+	struct ks_cpu *cpus;		/* CPUs with samples, ascending */
+	__u32 nr_cpus;
+};
+
+/**
+ * ks_view_setup() - start an empty node with a slot layout
+ * @node:    node to initialise (any previous content is dropped, not freed)
+ * @bits:    fractional bits
+ * @buckets: power-of-two ranges
+ *
+ * Return: 0, or -1 when out of memory or the layout is invalid.
+ */
+int ks_view_setup(struct ks_view *node, __u32 bits, __u32 buckets);
+
+/**
+ * ks_view_cpu() - histogram of one CPU, created empty on first use
+ * @node: node set up with ks_view_setup()
+ * @cpu:  CPU number
+ *
+ * Return: the CPU's nr_slots slots, or NULL when out of memory.
+ */
+struct kstats_slot *ks_view_cpu(struct ks_view *node, __u32 cpu);
+
+/**
+ * ks_view_free() - release what a node owns
+ * @node: node (may be zeroed or half built)
+ */
+void ks_view_free(struct ks_view *node);
+
+/**
+ * ks_view_delta() - histogram of what happened between two reads
+ * @out:  set up here; @cur's header strings, counts @cur - @prev
+ * @cur:  later read
+ * @prev: earlier read of the same node
+ *
+ * When a count went down (the node was reset in between), @cur is taken
+ * as the delta.  Slot means are kept inside their slot bounds.
+ *
+ * Return: 0, 1 when a reset was detected, -1 on error (layouts differ,
+ * out of memory).
+ */
+int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
+		  const struct ks_view *prev);
+
+/**
+ * ks_slots_sum() - sum of all values in @n slots (count * mean per slot)
+ * @slots: slots
+ * @n:     number of slots
+ *
+ * Return: the sum, saturated at U64_MAX.
+ */
+__u64 ks_slots_sum(const struct kstats_slot *slots, __u32 n);
+
+#endif /* KS_VIEW_H */

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the subcommands of tools/kstats share: kstats.c holds main, the
+ * help texts and the command table; each cmd_*.c holds a family of
+ * subcommands (cmd_node.c trace, remove, start, stop, reset, list;
+ * cmd_show.c show, check; cmd_watch.c watch; cmd_run.c run; cmd_snap.c
+ * save, compare, export); ks_load.c loads the nodes they act on.
+ */
+#ifndef KSTATS_H
+#define KSTATS_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "ks_cmd.h"
+#include "ks_parse.h"
+
+#define KS_VERSION	"0.1"
+#define KS_ERR_MAX	1024
+
+/*
+ * getopt_long() values of the long options without a short form: first
+ * one per trace option, OPT_TRACE + its index in ks_cmd_opts[].
+ */
+enum {
+	OPT_TRACE = 1000,
+	OPT_LABEL = OPT_TRACE + KS_CMD_NR_OPTS, OPT_MARKDOWN, OPT_JSON, OPT_CSV,
+	OPT_PROM, OPT_CPU, OPT_LOG2, OPT_TOTAL, OPT_HIST, OPT_NOHIST,
+	OPT_TEST_TICK, OPT_HELP,
+};
+
+/* The options of a trace command, as words for _control. */
+struct ks_trace_opts {
+	char words[KS_CMD_MAX];
+	int has_start, has_end;
+};
+
+/**
+ * ks_err() - print "kstats: MSG" on stderr
+ * @fmt: printf format of MSG
+ */
+void ks_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/**
+ * ks_help() - print the help of a subcommand
+ * @f:   output stream
+ * @cmd: subcommand name
+ */
+void ks_help(FILE *f, const char *cmd);
+
+/**
+ * ks_bad_usage() - bad usage of @cmd: message, then exit 2
+ * @cmd:  subcommand name
+ * @what: what is wrong, or NULL
+ */
+void ks_bad_usage(const char *cmd, const char *what) __attribute__((noreturn));
+
+/**
+ * ks_trace_longopts() - the long options of the trace options
+ * @lo: room for KS_CMD_NR_OPTS entries
+ *
+ * Return: the number of entries filled, KS_CMD_NR_OPTS.
+ */
+int ks_trace_longopts(struct option *lo);
+
+/**
+ * ks_trace_opt() - append " WORD ARG" for trace option @opt
+ * @to:  the options so far
+ * @opt: getopt_long() value
+ * @arg: its argument
+ *
+ * Return: 1 if @opt was a trace option, 0 if not, -1 on error (printed).
+ */
+int ks_trace_opt(struct ks_trace_opts *to, int opt, const char *arg);
+
+/**
+ * ks_do_trace() - send "trace NAME OPTS", checked first
+ * @name: NAME
+ * @to:   the options
+ *
+ * Return: 0, or -1 (the error is printed).
+ */
+int ks_do_trace(const char *name, const struct ks_trace_opts *to);
+
+/**
+ * ks_show_node() - print one node as show does
+ * @node:     the node
+ * @per_cpu:  also the table per CPU and each CPU's histogram
+ * @only_cpu: with @per_cpu, only this CPU's histogram (-1: all)
+ * @log2:     one histogram line per power of two
+ * @hist:     print histograms at all
+ */
+void ks_show_node(const struct ks_view *node, int per_cpu, long only_cpu,
+		  int log2, int hist);
+
+/**
+ * ks_save_node() - write a snapshot of @node to @out, atomically
+ * @node: the node
+ * @out:  file name, "-" for stdout
+ *
+ * Return: 0, or -1 (the error is printed).
+ */
+int ks_save_node(const struct ks_view *node, const char *out);
+
+/* The subcommands: argv[0] is the subcommand's name; exit status. */
+int cmd_trace(int argc, char **argv);
+int cmd_verb(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_save(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+
+#endif /* KSTATS_H */
