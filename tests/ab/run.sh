@@ -11,15 +11,11 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/kernels.sh"
 out=${KS_AB_TEST_OUT:-$top/tests/ab/out}
 N=3000
-n=0 fails=0
-ok() { n=$((n + 1)); echo "ok $n - ab: $*"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - ab: $1"; shift; printf '#   %s\n' "$@"; }
-expect() { # DESC GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "expected: '$3'" "actual:   '$2'"; fi
-}
+TAP_PREFIX="ab: "
+. "$top/tests/tap.sh"
 
 mapfile -t kv < <(ks_kernels)
-[ ${#kv[@]} -ge 2 ] || { notok "at least two kernels" "found: ${kv[*]}"; echo "1..$n"; exit 1; }
+[ ${#kv[@]} -ge 2 ] || { notok "at least two kernels" "found: ${kv[*]}"; tap_end; exit 1; }
 specs=()
 for k in "${kv[@]}"; do
 	l=${k%%-*}	# 6.1.0, 6.12.95+deb12, 7.3.4+deb13
@@ -70,6 +66,4 @@ done
 # the same count.
 counts=$(grep -E '^\| [0-9.]+ \| [0-9]+ \|' "$out/ks_target_empty-compare.md" | awk -F'|' '{ gsub(/ /, "", $3); print $3 }' | sort -u)
 expect "compare: one count, $N, on every kernel" "$counts" $N
-echo "1..$n"
-echo "$((n - fails)) passed, $fails failed"
-[ $fails = 0 ]
+tap_end

@@ -17,20 +17,16 @@
 # same window), find_vma runs 4 times per op on both kernels, and the section
 # is reported absent on the kernel without it.  Then kstats.ko, signed with
 # tiny's key, refuses to load where tiny is locked down (lockdown.sh).
-# TAP, then N passed, N failed.
+# TAP (tests/tap.sh), then N passed, N failed, N skipped.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/kernels.sh"
 out=${KS_KBUILD_TEST_OUT:-$top/tests/kbuild/out}
 N=${KS_KBUILD_OPS:-2000}
 src=$KSTATS_CACHE/src/linux-6.12
-n=0 fails=0
-ok() { n=$((n + 1)); echo "ok $n - kbuild: $*"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - kbuild: $1"; shift; printf '#   %s\n' "$@"; }
-expect() { # DESC GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "expected: '$3'" "actual:   '$2'"; fi
-}
-finish() { echo "1..$n"; echo "$((n - fails)) passed, $fails failed"; [ $fails = 0 ]; exit; }
+TAP_PREFIX="kbuild: "
+. "$top/tests/tap.sh"
+finish() { tap_end; exit; }
 mkdir -p "$out"
 
 # build NAME ARGS...: build-kernel.sh, timed; status as its own.
