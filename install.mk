@@ -25,10 +25,9 @@ KRELEASE ?= $(or $(patsubst /lib/modules/%/build,%,$(filter /lib/modules/%/build
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
-# the plot script and its modules; kstats-plot in BINDIR links to it
+# the plot script and its modules (kstats_snapshot.py, which it imports);
+# kstats-plot in BINDIR links to it
 DATADIR ?= $(PREFIX)/share/kstats
-# kstats_snapshot.py, which kstats-plot imports
-KS_DATADIR ?= $(PREFIX)/share/kstats
 INSTALL_MOD_DIR ?= updates
 MODDIR = $(DESTDIR)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)
 DKMS_SRC ?= $(DESTDIR)/usr/src/kstats-$(VERSION)
@@ -49,7 +48,6 @@ install-tools: tools
 	install -D -m 755 -t $(DESTDIR)$(DATADIR) plots/kstats_plot.py
 	install -m 644 $(filter-out plots/kstats_plot.py,$(wildcard plots/*.py)) $(DESTDIR)$(DATADIR)/
 	ln -sf $(DATADIR)/kstats_plot.py $(DESTDIR)$(BINDIR)/kstats-plot
-	install -D -m 644 plots/kstats_snapshot.py $(DESTDIR)$(KS_DATADIR)/kstats_snapshot.py
 	install -D -m 644 plots/kstats-plot.1 $(DESTDIR)$(MANDIR)/man1/kstats-plot.1
 
 uninstall:
@@ -59,7 +57,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/kstats $(DESTDIR)$(MANDIR)/man1/kstats.1
 	rm -f $(DESTDIR)$(BINDIR)/kstats-plot $(DESTDIR)$(MANDIR)/man1/kstats-plot.1
 	rm -rf $(DESTDIR)$(DATADIR)
-	rm -rf $(DESTDIR)$(KS_DATADIR)
 
 # What DKMS builds from: dkms.conf, the kernel sources and the headers
 # they include; no objects.
