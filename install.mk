@@ -25,7 +25,7 @@ KRELEASE ?= $(or $(patsubst /lib/modules/%/build,%,$(filter /lib/modules/%/build
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
-# the plot script and its modules (kstats_snapshot.py among them);
+# the plot script and its modules (kstats_snapshot.py, which it imports);
 # kstats-plot in BINDIR links to it
 DATADIR ?= $(PREFIX)/share/kstats
 INSTALL_MOD_DIR ?= updates

@@ -118,26 +118,22 @@ def fmt_range(r):
     return "%d-%d" % (lo, hi - 1)
 
 
-def kernel_report(d):
-    icount = read_records(os.path.join(d, "res-icount", "results"))
-    readb = read_records(os.path.join(d, "res-read", "results"))
-    raw = os.path.join(d, "res-icount", "raw")
-    kr = {"kernel": None, "params": {}, "baseline": {}, "functions": {},
-          "candidates": [], "default_backend": None, "kstats": {},
-          "alternatives": {}, "record_path": None, "section_pair": None, "memory": None,
-          "read": None, "tools": {}}
+def read_params(path):
+    """The boot's params file (KEY='VALUE' lines), as a dict."""
     params = {}
     try:
-        with open(os.path.join(d, "res-icount", "params")) as f:
+        with open(path) as f:
             for line in f:
                 k, _, v = line.strip().partition("=")
                 params[k] = v.strip("'")
     except FileNotFoundError:
         pass
-    kr["params"] = params
-    reps = num(params.get("REPS")) or 1
+    return params
 
-    for r in icount + readb:
+
+def kernel_and_tools(kr, recs):
+    """The kernel release (the icount boot's first) and the tool versions."""
+    for r in recs:
         if r["_"] == "info" and r.get("icount") == "1":
             kr["kernel"] = r.get("kver")
         if r["_"] == "info" and not kr["kernel"]:
@@ -145,7 +141,12 @@ def kernel_report(d):
         if r["_"] == "tool":
             kr["tools"][r.get("name")] = unquote(r.get("version", ""))
 
-    # Baselines: the untraced workloads, before and after everything.
+
+def baselines(kr, icount):
+    """The untraced workloads, before and after everything.
+
+    Fills kr["baseline"]; returns {kind: (min, ops)} of the first run.
+    """
     base = {}
     for r in icount:
         if r["_"] == "base":
@@ -160,7 +161,11 @@ def kernel_report(d):
         if b.get("before") and b.get("after") and b["before"]["min"]:
             b["drift_ppm"] = round(1e6 * (b["after"]["min"] - b["before"]["min"])
                                    / b["before"]["min"])
+    return base
 
+
+def candidates(kr, icount):
+    """The workload's candidate functions and the default backend."""
     for r in icount:
         if r["_"] == "cand":
             c = {"name": r["name"], "present": r.get("present") == "1"}
@@ -172,7 +177,9 @@ def kernel_report(d):
         elif r["_"] == "default":
             kr["default_backend"] = r.get("via")
 
-    # Calls per open() of each workload function: kstats' exact count.
+
+def workload_functions(kr, icount, reps):
+    """Calls per open() of each workload function: kstats' exact count."""
     for r in icount:
         if r["_"] == "kstats" and r.get("mode") == "full" and r.get("kind") == "open":
             f = r["target"]
@@ -182,28 +189,35 @@ def kernel_report(d):
                     "calls_per_op": round(calls / (ops * reps), 4),
                     "attach": r.get("attach")}
 
-    def calls_per_op(target, kind):
-        if kind == "empty":
-            return 1.0
-        f = kr["functions"].get(target)
-        return f["calls_per_op"] if f else None
 
-    def overhead(r):
-        kind = r.get("kind")
-        if kind not in base:
-            return None
-        bmin, _ = base[kind]
-        ops = num(r.get("ops"))
-        cpo = calls_per_op(r["target"], kind)
-        if not ops or not cpo:
-            return None
-        return per_call(num(r.get("min")), bmin, ops * cpo)
+def calls_per_op(kr, target, kind):
+    """Traced calls per operation of @target under workload @kind."""
+    if kind == "empty":
+        return 1.0
+    f = kr["functions"].get(target)
+    return f["calls_per_op"] if f else None
 
+
+def overhead(kr, base, r):
+    """Instructions record @r added per traced call, against the baseline."""
+    kind = r.get("kind")
+    if kind not in base:
+        return None
+    bmin, _ = base[kind]
+    ops = num(r.get("ops"))
+    cpo = calls_per_op(kr, r["target"], kind)
+    if not ops or not cpo:
+        return None
+    return per_call(num(r.get("min")), bmin, ops * cpo)
+
+
+def kstats_figures(kr, icount, base):
+    """kstats' figures per backend (kr["kstats"])."""
     for r in icount:
         if r["_"] == "kstats":
             b = kr["kstats"].setdefault(r["via"], {"available": True})
             key = r["target"] if r["mode"] == "full" else r["mode"]
-            e = {"overhead": overhead(r), "min": num(r.get("min")),
+            e = {"overhead": overhead(kr, base, r), "min": num(r.get("min")),
                  "median": num(r.get("median"))}
             for k in ("p50", "floor", "samples", "missed"):
                 if r.get(k) not in (None, ""):
@@ -220,68 +234,115 @@ def kernel_report(d):
                 kr["kstats"].setdefault(r["via"], {})
                 kr["kstats"][r["via"]].update(
                     {"available": False, "why": unquote(r.get("why", ""))})
-        elif r["_"] == "alt":
+
+
+def alternative(kr, base, r, raw, reps):
+    """One alternative tool's figures for record @r, from its raw output."""
+    e = {"overhead": overhead(kr, base, r), "min": num(r.get("min")),
+         "median": num(r.get("median"))}
+    try:
+        with open(os.path.join(raw, r.get("raw", "")), errors="replace") as f:
+            text = f.read()
+    except OSError:
+        text = ""
+    if r["tool"].startswith("perf"):
+        hist = parse_perf_hist(text)
+    else:
+        hist = parse_bpftrace_hist(text)
+    p50, total = hist_p50(hist)
+    if r["tool"] == "bpftrace-count":
+        m = re.search(r"^@c:\s*(\d+)", text, re.M)
+        total = int(m.group(1)) if m else 0
+    else:
+        e["p50"] = fmt_range(p50)
+        e["p50_range"] = list(p50) if p50 else None
+    e["count"] = total
+    cpo = calls_per_op(kr, r["target"], r["kind"])
+    ops = num(r.get("ops"))
+    if cpo and ops:
+        # warm-up + timed reps, each ops operations
+        e["expected_count"] = round(ops * cpo * (reps + 1))
+    return e
+
+
+def alternatives(kr, icount, base, raw, reps):
+    """The other tools' figures (kr["alternatives"])."""
+    for r in icount:
+        if r["_"] == "alt":
             a = kr["alternatives"].setdefault(r["tool"], {})
-            e = {"overhead": overhead(r), "min": num(r.get("min")),
-                 "median": num(r.get("median"))}
-            try:
-                with open(os.path.join(raw, r.get("raw", "")), errors="replace") as f:
-                    text = f.read()
-            except OSError:
-                text = ""
-            if r["tool"].startswith("perf"):
-                hist = parse_perf_hist(text)
-            else:
-                hist = parse_bpftrace_hist(text)
-            p50, total = hist_p50(hist)
-            if r["tool"] == "bpftrace-count":
-                m = re.search(r"^@c:\s*(\d+)", text, re.M)
-                total = int(m.group(1)) if m else 0
-            else:
-                e["p50"] = fmt_range(p50)
-                e["p50_range"] = list(p50) if p50 else None
-            e["count"] = total
-            cpo = calls_per_op(r["target"], r["kind"])
-            ops = num(r.get("ops"))
-            if cpo and ops:
-                # warm-up + timed reps, each ops operations
-                e["expected_count"] = round(ops * cpo * (reps + 1))
-            a[r["target"]] = e
+            a[r["target"]] = alternative(kr, base, r, raw, reps)
         elif r["_"] == "unavail" and r.get("tool"):
             a = kr["alternatives"].setdefault(r["tool"], {})
             a[r.get("target", "all")] = {"overhead": None,
                                          "why": unquote(r.get("why", ""))}
 
-    # The hot path's pieces (ks_bench.ko).
-    micro = {r["what"]: r for r in icount if r["_"] == "micro"}
-    if "base" in micro:
-        bmin = num(micro["base"]["min"])
-        ops = num(micro["base"]["ops"])
-        rp = {"base_per_call": round(bmin / ops, 1)}
-        for what in ("record", "clock", "want"):
-            if what in micro:
-                rp[what] = per_call(num(micro[what]["min"]), bmin, ops)
-        kr["record_path"] = rp
-    else:
-        why = [r.get("why") for r in icount
-               if r["_"] == "unavail" and r.get("tool") == "ks_bench"]
-        kr["record_path"] = {"why": unquote(why[0] if why else "not measured")}
 
-    # The annotation API's section pair (42-api): an empty pair against the
-    # same function without it, with no API node (static key off) and with
-    # an active one.
+def unavailable(icount, tool):
+    """Why @tool was not measured, from its 'unavail' record."""
+    why = [r.get("why") for r in icount
+           if r["_"] == "unavail" and r.get("tool") == tool]
+    return {"why": unquote(why[0] if why else "not measured")}
+
+
+def record_path(icount):
+    """The hot path's pieces (ks_bench.ko)."""
+    micro = {r["what"]: r for r in icount if r["_"] == "micro"}
+    if "base" not in micro:
+        return unavailable(icount, "ks_bench")
+    bmin = num(micro["base"]["min"])
+    ops = num(micro["base"]["ops"])
+    rp = {"base_per_call": round(bmin / ops, 1)}
+    for what in ("record", "clock", "want"):
+        if what in micro:
+            rp[what] = per_call(num(micro[what]["min"]), bmin, ops)
+    return rp
+
+
+def section_pair(icount):
+    """The annotation API's section pair (42-api): an empty pair against
+    the same function without it, with no API node (static key off) and
+    with an active one."""
     api = {(r["state"], r["what"]): r for r in icount if r["_"] == "api"}
     sp = {}
     for state, key in (("off", "disabled"), ("on", "enabled")):
         e, b = api.get((state, "empty")), api.get((state, "bare"))
         if e and b:
             sp[key] = per_call(num(e["min"]), num(b["min"]), num(e["ops"]))
-    if sp:
-        kr["section_pair"] = sp
-    else:
-        why = [r.get("why") for r in icount
-               if r["_"] == "unavail" and r.get("tool") == "api"]
-        kr["section_pair"] = {"why": unquote(why[0] if why else "not measured")}
+    return sp or unavailable(icount, "api")
+
+
+def reads(readb):
+    """The node-file reads of the boot with many vCPUs, or None."""
+    rs = [r for r in readb if r["_"] == "read"]
+    if not rs:
+        return None
+    return [{"bits": num(r["bits"]), "cpus": num(r["cpus"]),
+             "icount": r.get("icount") == "1",
+             "rows": num(r["rows"]), "bytes": num(r["bytes"]),
+             "min_ns": num(r["min"]), "median_ns": num(r["median"])}
+            for r in rs]
+
+
+def kernel_report(d):
+    """Everything one kernel's folder @d holds, as bench.json's entry."""
+    icount = read_records(os.path.join(d, "res-icount", "results"))
+    readb = read_records(os.path.join(d, "res-read", "results"))
+    raw = os.path.join(d, "res-icount", "raw")
+    kr = {"kernel": None, "params": {}, "baseline": {}, "functions": {},
+          "candidates": [], "default_backend": None, "kstats": {},
+          "alternatives": {}, "record_path": None, "section_pair": None, "memory": None,
+          "read": None, "tools": {}}
+    kr["params"] = read_params(os.path.join(d, "res-icount", "params"))
+    reps = num(kr["params"].get("REPS")) or 1
+
+    kernel_and_tools(kr, icount + readb)
+    base = baselines(kr, icount)
+    candidates(kr, icount)
+    workload_functions(kr, icount, reps)
+    kstats_figures(kr, icount, base)
+    alternatives(kr, icount, base, raw, reps)
+    kr["record_path"] = record_path(icount)
+    kr["section_pair"] = section_pair(icount)
 
     # What a default "trace" and a "remove" cost (45-tracecost): guest
     # time, so it includes the grace periods ftrace waits for.
@@ -297,13 +358,7 @@ def kernel_report(d):
             kr["memory"] = memory(p)
             break
 
-    reads = [r for r in readb if r["_"] == "read"]
-    if reads:
-        kr["read"] = [{"bits": num(r["bits"]), "cpus": num(r["cpus"]),
-                       "icount": r.get("icount") == "1",
-                       "rows": num(r["rows"]), "bytes": num(r["bytes"]),
-                       "min_ns": num(r["min"]), "median_ns": num(r["median"])}
-                      for r in reads]
+    kr["read"] = reads(readb)
     return kr
 
 

@@ -4,36 +4,25 @@
 answered from the folders tools/kstats-ab wrote, next to the seeds' own
 claims.  demo/ab_summary.py DIR"""
 
-import json
 import os
 import sys
 
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "plots"))
+sys.path.insert(0, os.path.join(REPO, "tools", "ab"))
+import kstats_snapshot as ks  # noqa: E402
+import verdicts  # noqa: E402
+
 
 def snap(d, fn, label):
-    try:
-        with open(os.path.join(d, "%s-%s.json" % (fn, label))) as f:
-            return json.load(f)["node"]
-    except OSError:
-        return None
+    """The node of the median run tools/ab/report.py kept, or None."""
+    return ks.load_node(os.path.join(d, "%s-%s.json" % (fn, label)))
 
 
-def verdicts(d, fn):
-    """The verdict rows of report.md's table for fn."""
-    rows, inside, table = [], False, False
-    try:
-        with open(os.path.join(d, "report.md")) as f:
-            for line in f:
-                if line.startswith("## "):
-                    inside, table = line.strip() == "## " + fn, False
-                elif inside and line.startswith("| kernel | attach"):
-                    table = True
-                elif inside and table and line.startswith("| ") and not line.startswith("|--"):
-                    rows.append(line.rstrip())
-                elif not line.startswith("|"):
-                    table = False
-    except OSError:
-        pass
-    return rows
+def verdict_table(d, fn):
+    """The verdict table of @fn from DIR/verdicts.json, then a blank line."""
+    t = verdicts.table(verdicts.rows(verdicts.load(d), fn))
+    return t + [""] if t else []
 
 
 def main():
@@ -72,8 +61,7 @@ def main():
                 "measurable\". In 6.12 find_vma() always has the assert (a WARN_ON without "
                 "lockdep), so the rows here are: no-debug (as shipped), debug (as shipped), "
                 "debug without the assert.", ""]
-        out += verdicts(d, "find_vma") and (["| kernel | attach | calls/op | mean | p50 | runs: mean | verdict |",
-                                             "|---|---|---|---|---|---|---|"] + verdicts(d, "find_vma") + [""]) or []
+        out += verdict_table(d, "find_vma")
 
     d = os.path.join(top, "fork")
     a, b = snap(d, "kernel_clone", "out-of-line"), snap(d, "kernel_clone", "inline")
@@ -86,10 +74,9 @@ def main():
         out += ["", "The seed (2021, real hardware): 3-4% faster forks of a redis-server with "
                 "vm_normal_page inlined; the reviewers saw no difference with gcc 7.", ""]
         for fn in ("kernel_clone", "copy_page_range"):
-            v = verdicts(d, fn)
+            v = verdict_table(d, fn)
             if v:
-                out += ["%s:" % fn, "", "| kernel | attach | calls/op | mean | p50 | runs: mean | verdict |",
-                        "|---|---|---|---|---|---|---|"] + v + [""]
+                out += ["%s:" % fn, ""] + v
 
     d = os.path.join(top, "hooks")
     if os.path.isdir(d):
@@ -99,10 +86,9 @@ def main():
             if a and b:
                 out.append("%s per call: %d -> %d instructions (%+d, %+.2f%%)." % (
                     fn, a["avg"], b["avg"], b["avg"] - a["avg"], (b["avg"] - a["avg"]) * 100.0 / a["avg"]))
-            v = verdicts(d, fn)
+            v = verdict_table(d, fn)
             if v:
-                out += ["", "| kernel | attach | calls/op | mean | p50 | runs: mean | verdict |",
-                        "|---|---|---|---|---|---|---|"] + v + [""]
+                out += [""] + v
         out += ["The seed (2024): the empty hook calls cost 1-2% in profiles of the slab and "
                 "page allocator paths; the revert put them back behind CONFIG_FAILSLAB / "
                 "CONFIG_FAIL_PAGE_ALLOC.", ""]

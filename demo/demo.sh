@@ -81,7 +81,7 @@ stage_scenarios() {
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0"
 		echo "# Written by demo/demo.sh for $k."
-		for v in FAILSLAB FAIL_PAGE_ALLOC; do
+		for v in FAILSLAB FAIL_PAGE_ALLOC PER_VMA_LOCK; do
 			echo "KS_DEMO_CONFIG_$v=$(config_val "$k" $v)"
 		done
 		if [ $host = 1 ]; then	# real hardware: more samples, still quick

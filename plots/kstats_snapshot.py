@@ -3,14 +3,19 @@
 
 The one Python reader of the snapshots `kstats save` writes (schema
 kstats-snapshot/2, and /1, docs/format.md), and the one place Python turns
-values into text.  plots/kstats_plot.py, demo/report.py and bench/report.py
-use it.  Units and their cut-offs are those of the C tool
+values into text.  plots/kstats_plot.py, demo/report.py, demo/ab_summary.py
+and tools/ab/report.py use it; shell scripts (tests/ab, tests/kbuild) read
+one figure with
+
+    python3 plots/kstats_snapshot.py FILE KEY    (node.KEY, or pNN)
+  Units and their cut-offs are those of the C tool
 (tools/ks_fmt.c): ns, us, ms, s, switching at 10^3, 10^6 and 10^9 ns, with
 the same digits, so a table and a figure of one snapshot read the same.
 """
 
 import json
 import os
+import sys
 
 SCHEMA = "kstats-snapshot/2"
 # Every schema this reader accepts; /1 lacks maxactive, filters and clamped.
@@ -234,3 +239,27 @@ def fmt_precision(ppm):
     return "±%g%%" % (ppm / 10000.0)
 
 
+def main(argv):
+    """FILE KEY: print node.KEY (a percentile by its name) of snapshot FILE.
+
+    Status 1, and the reason on stderr, when the file cannot be used or
+    has no such figure.
+    """
+    if len(argv) != 3:
+        sys.stderr.write("usage: kstats_snapshot.py FILE KEY\n")
+        return 2
+    try:
+        s = load_snapshot(argv[1], allow_empty=True)
+    except SnapshotError as e:
+        sys.stderr.write("%s\n" % e)
+        return 1
+    v = s.percentiles.get(argv[2], s.node.get(argv[2]))
+    if v is None or isinstance(v, (dict, list)):
+        sys.stderr.write("snapshot %s: no figure %s\n" % (argv[1], argv[2]))
+        return 1
+    print(v)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

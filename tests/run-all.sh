@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Run every test suite and print one total.  Each suite prints TAP-like
 # lines (ok N - ... / not ok N - ...); pytest's -rA report lines are mapped
-# to the same.  A suite that fails without a 'not ok' line counts as one
-# failure, so a crash never passes silently.  Last line: N passed, N failed.
+# to the same.  An ok line holding "# SKIP" (a check that could not run
+# here) counts as skipped, not passed.  A suite that fails without a
+# 'not ok' line counts as one failure, so a crash never passes silently.
+# Last line: N passed, N failed, N skipped.
 #
 #   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm stress ab kbuild bench
 #                                   (default: all)
@@ -17,7 +19,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 
 suite() { # name command...
 	name=$1
@@ -26,21 +28,24 @@ suite() { # name command...
 	"$@" > "$logs/$name" 2>&1
 	rc=$?
 	sed -e 's/^PASSED /ok - /' -e 's/^FAILED /not ok - /' -e 's/^ERROR /not ok - /' \
-		"$logs/$name" | grep -vE '^[0-9]+ passed, [0-9]+ failed$' > "$logs/$name.tap"
+		-e 's/^SKIPPED \(.*\)/ok - \1 # SKIP/' "$logs/$name" |
+		grep -vE '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' > "$logs/$name.tap"
 	cat "$logs/$name.tap"
-	p=$(grep -c '^ok ' "$logs/$name.tap")
+	s=$(grep '^ok ' "$logs/$name.tap" | grep -ic '# SKIP')
+	p=$(($(grep -c '^ok ' "$logs/$name.tap") - s))
 	f=$(grep -c '^not ok ' "$logs/$name.tap")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - $name: exited with status $rc"
 		f=1
 	fi
-	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+	if [ "$((p + s))" -eq 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - $name: ran no tests"
 		f=1
 	fi
-	echo "# $name: $p passed, $f failed"
+	echo "# $name: $p passed, $f failed, $s skipped"
 	passed=$((passed + p))
 	failed=$((failed + f))
+	skipped=$((skipped + s))
 }
 
 suites=${*:-unit fuzz cli plots vm stress ab kbuild bench}
@@ -60,5 +65,5 @@ for s in $suites; do
 	*)	echo "run-all: unknown suite '$s'" >&2; exit 2 ;;
 	esac
 done
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -102,3 +102,20 @@ def test_version_1_reads_with_nothing_clamped(tmp_path):
     p.write_text(json.dumps(data))
     s = ks.load_snapshot(str(p))
     assert s.clamped == 0 and s.filters == {}
+
+
+def test_command_line_prints_one_figure():
+    f = os.path.join(HERE, "fixtures", "vm-6.1-find_vma-m16.json")
+    node = ks.load_snapshot(f).node
+
+    def run(*args):
+        return subprocess.run([sys.executable, os.path.join(PLOTS, "kstats_snapshot.py")]
+                              + list(args), capture_output=True, text=True)
+    r = run(f, "samples")
+    assert (r.returncode, r.stdout) == (0, "%d\n" % node["samples"])
+    r = run(f, "p50")
+    assert (r.returncode, r.stdout) == (0, "%d\n" % node["percentiles"]["p50"])
+    r = run(f, "nosuch")
+    assert r.returncode == 1 and "no figure nosuch" in r.stderr
+    r = run(os.path.join(HERE, "fixtures", "missing.json"), "samples")
+    assert r.returncode == 1 and "cannot read snapshot" in r.stderr

@@ -6,20 +6,23 @@
 # is known.  ks_target_empty runs exactly N times per workload run on every
 # kernel; should_failslab exists on 6.1 only (compiled out of Debian's 6.12
 # and 7.x), and must be reported as absent there, never as zero.  TAP.
+# The figures come from the snapshots (plots/kstats_snapshot.py) and the
+# verdicts the report writes (verdicts.json, tools/ab/verdicts.py).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/kernels.sh"
 out=${KS_AB_TEST_OUT:-$top/tests/ab/out}
 N=3000
-n=0 fails=0
-ok() { n=$((n + 1)); echo "ok $n - ab: $*"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - ab: $1"; shift; printf '#   %s\n' "$@"; }
-expect() { # DESC GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "expected: '$3'" "actual:   '$2'"; fi
-}
+TAP_PREFIX="ab: "
+. "$top/tests/tap.sh"
+
+# samples FILE: the snapshot's sample count.
+samples() { /usr/bin/python3 "$top/plots/kstats_snapshot.py" "$1" samples 2>/dev/null; }
+# verdict FUNCTION KERNEL FIELD [FORMAT]: one field of the report's verdicts.
+verdict() { /usr/bin/python3 "$top/tools/ab/verdicts.py" "$out" "$@"; }
 
 mapfile -t kv < <(ks_kernels)
-[ ${#kv[@]} -ge 2 ] || { notok "at least two kernels" "found: ${kv[*]}"; echo "1..$n"; exit 1; }
+[ ${#kv[@]} -ge 2 ] || { notok "at least two kernels" "found: ${kv[*]}"; tap_end; exit 1; }
 specs=()
 for k in "${kv[@]}"; do
 	l=${k%%-*}	# 6.1.0, 6.12.95+deb12, 7.3.4+deb13
@@ -42,34 +45,20 @@ for s in "${specs[@]}"; do
 	l=${s%%=*} k=${s#*=}
 	for r in 1 2; do
 		f=$out/$l/ks_target_empty.r$r.json
-		got=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["node"]["samples"])' "$f" 2>/dev/null)
-		expect "$l: run $r: ks_target_empty samples" "$got" $N
+		expect "$l: run $r: ks_target_empty samples" "$(samples "$f")" $N
 	done
-	# the verdict table's row (the compare table's rows carry counts)
-	row=$(sed -n '/^## ks_target_empty/,/^## /p' "$out/report.md" | grep "^| $l | [a-z-]" | head -n 1)
-	case $row in
-	*"| 1.00 |"*)	ok "$l: report: ks_target_empty 1.00 calls per op" ;;
-	*)		notok "$l: report: ks_target_empty 1.00 calls per op" "row: $row" ;;
-	esac
-	fs=$(sed -n '/^## should_failslab/,/^## /p' "$out/report.md" | grep "^| $l | [a-z-]")
+	expect "$l: report: ks_target_empty calls per op" \
+		"$(verdict ks_target_empty "$l" calls_per_op %.2f)" 1.00
 	case $k in
-	6.1.*)	case $fs in
-		*absent*|"")	notok "$l: should_failslab measured" "row: $fs" ;;
-		*)		ok "$l: should_failslab measured" ;;
-		esac ;;
-	*)	case $fs in
-		*"absent in this kernel"*)	ok "$l: should_failslab reported absent" ;;
-		*)				notok "$l: should_failslab reported absent" "row: $fs" ;;
-		esac ;;
+	6.1.*)	expect "$l: should_failslab measured" "$(verdict should_failslab "$l" status)" measured ;;
+	*)	expect "$l: should_failslab reported absent" "$(verdict should_failslab "$l" status)" absent ;;
 	esac
 done
-for f in ks_target_empty-compare.md ks_target_empty-cdf.png ks_target_empty-pct.png report.md; do
+for f in ks_target_empty-compare.md ks_target_empty-cdf.png ks_target_empty-pct.png report.md verdicts.json; do
 	if [ -s "$out/$f" ]; then ok "wrote $f"; else notok "wrote $f"; fi
 done
 # Same code, same count: the compare table has one row per kernel, with
 # the same count.
 counts=$(grep -E '^\| [0-9.]+ \| [0-9]+ \|' "$out/ks_target_empty-compare.md" | awk -F'|' '{ gsub(/ /, "", $3); print $3 }' | sort -u)
 expect "compare: one count, $N, on every kernel" "$counts" $N
-echo "1..$n"
-echo "$((n - fails)) passed, $fails failed"
-[ $fails = 0 ]
+tap_end

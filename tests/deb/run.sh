@@ -9,19 +9,21 @@
 # headers that deps.sh downloaded) gets its module too, the CLI and
 # kstats-plot run on snapshot files, and purging removes it all.  Offline:
 # the roots already hold what the packages depend on.  The roots are left
-# untouched.  TAP lines; last line 'N passed, N failed'.
+# untouched.  TAP lines (tests/tap.sh); last line 'N passed, N failed, N skipped'.
 #
 #   tests/deb/run.sh [ROOT...]     default: every root of deps.sh that exists
 top=$(cd "$(dirname "$0")/../.." && pwd)
 KSTATS_ROOTS=${KSTATS_ROOTS:-/var/lib/kstats}
 DEB_OUT=${DEB_OUT:-$top/deb-out}
+# shellcheck source=tests/tap.sh
+. "$top/tests/tap.sh"
 roots=${*:-$(for r in bookworm trixie; do [ -x "$KSTATS_ROOTS/$r/usr/bin/apt-get" ] && echo "$KSTATS_ROOTS/$r"; done)}
 set -- "$DEB_OUT"/kstats-dkms_*_all.deb "$DEB_OUT"/kstats_*_amd64.deb
 for f in "$@"; do
-	[ -f "$f" ] || { echo "not ok 1 - no package $f (make deb)"; echo "0 passed, 1 failed"; exit 1; }
+	[ -f "$f" ] || { notok "no package $f (make deb)"; tap_end; exit 1; }
 done
-[ -n "$roots" ] || { echo "not ok 1 - no Debian root in $KSTATS_ROOTS (make deps)"; echo "0 passed, 1 failed"; exit 1; }
-[ "$(id -u)" = 0 ] || { echo "not ok 1 - needs root (chroot)"; echo "0 passed, 1 failed"; exit 1; }
+[ -n "$roots" ] || { notok "no Debian root in $KSTATS_ROOTS (make deps)"; tap_end; exit 1; }
+[ "$(id -u)" = 0 ] || { notok "needs root (chroot)"; tap_end; exit 1; }
 
 tmp=$(mktemp -d /var/tmp/kstats-deb.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -83,7 +85,6 @@ check "purge left no module, sources or dkms tree" sh -c \
 check "purge left no CLI" sh -c '! command -v kstats && ! command -v kstats-plot'
 INNER
 
-n=0 passed=0 failed=0
 for root in $roots; do
 	name=${root##*/}
 	rm -rf "$tmp/upper" "$tmp/work" "$tmp/merged"
@@ -106,16 +107,14 @@ for root in $roots; do
 	rc=$?
 	while IFS= read -r line; do
 		case $line in
-		"ok - "*)	n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $name: ${line#ok - }" ;;
-		"not ok - "*)	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $name: ${line#not ok - }" ;;
+		"ok - "*)	ok "$name: ${line#ok - }" ;;
+		"not ok - "*)	notok "$name: ${line#not ok - }" ;;
 		"#"*)		echo "$line" ;;
 		esac
 	done < "$tmp/log"
 	if [ "$rc" -ne 0 ]; then
-		n=$((n + 1)) failed=$((failed + 1))
-		echo "not ok $n - $name: the check script exited with status $rc"
+		notok "$name: the check script exited with status $rc"
 		tail -n 20 "$tmp/log" | sed 's/^/#   /'
 	fi
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end

@@ -17,20 +17,16 @@
 # same window), find_vma runs 4 times per op on both kernels, and the section
 # is reported absent on the kernel without it.  Then kstats.ko, signed with
 # tiny's key, refuses to load where tiny is locked down (lockdown.sh).
-# TAP, then N passed, N failed.
+# TAP (tests/tap.sh), then N passed, N failed, N skipped.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/kernels.sh"
 out=${KS_KBUILD_TEST_OUT:-$top/tests/kbuild/out}
 N=${KS_KBUILD_OPS:-2000}
 src=$KSTATS_CACHE/src/linux-6.12
-n=0 fails=0
-ok() { n=$((n + 1)); echo "ok $n - kbuild: $*"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - kbuild: $1"; shift; printf '#   %s\n' "$@"; }
-expect() { # DESC GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "expected: '$3'" "actual:   '$2'"; fi
-}
-finish() { echo "1..$n"; echo "$((n - fails)) passed, $fails failed"; [ $fails = 0 ]; exit; }
+TAP_PREFIX="kbuild: "
+. "$top/tests/tap.sh"
+finish() { tap_end; exit; }
 mkdir -p "$out"
 
 # build NAME ARGS...: build-kernel.sh, timed; status as its own.
@@ -84,7 +80,7 @@ rm -rf "$ab"
 rc=$?
 expect "kstats-ab exit status" $rc 0
 [ $rc = 0 ] || sed 's/^/#   /' "$out/ab.log" | tail -n 30
-samples() { /usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["node"]["samples"])' "$1" 2>/dev/null; }
+samples() { /usr/bin/python3 "$top/plots/kstats_snapshot.py" "$1" samples 2>/dev/null; }
 for r in 1 2; do
 	fp=$(samples "$ab/plain/find_vma.r$r.json")
 	fa=$(samples "$ab/annotated/find_vma.r$r.json")
@@ -111,12 +107,9 @@ for r in 1 2; do
 done
 expect "annotated: find_vma_section is the kernel's own node" "$(grep -h '^node.find_vma_section.attach=' "$ab/annotated/ab.facts" | cut -d= -f2-)" "api:find_vma_section"
 expect "annotated: find_vma via kretprobe (no BTF)" "$(grep -h '^node.find_vma.attach=' "$ab/annotated/ab.facts" | cut -d= -f2- | cut -d: -f1)" "kretprobe"
-row=$(sed -n '/^## find_vma_section/,/^## /p' "$ab/report.md" | grep '^| plain |')
-case $row in
-*"absent in this kernel"*)	ok "plain: find_vma_section reported absent" ;;
-*)				notok "plain: find_vma_section reported absent" "row: $row" ;;
-esac
-for f in report.md find_vma-compare.md find_vma-cdf.png find_vma-pct.png; do
+expect "plain: find_vma_section reported absent" \
+	"$(/usr/bin/python3 "$top/tools/ab/verdicts.py" "$ab" find_vma_section plain status)" absent
+for f in report.md verdicts.json find_vma-compare.md find_vma-cdf.png find_vma-pct.png; do
 	if [ -s "$ab/$f" ]; then ok "wrote $f"; else notok "wrote $f"; fi
 done
 grep -q 'find_vma-kstats-section.patch' "$ab/report.md" && ok "report names the patch" ||

@@ -5,8 +5,7 @@
  */
 #include <stdio.h>
 #include "../../kmod/ks_cmd.c"
-
-static unsigned int tap_n, tap_failed;
+#include "../tap.h"
 
 static void report(int good, const char *line, const char *detail)
 {
@@ -22,13 +21,10 @@ static void report(int good, const char *line, const char *detail)
 		}
 	}
 	shown[o] = '\0';
-	tap_n++;
-	if (good) {
-		printf("ok %u - parse '%s'\n", tap_n, shown);
-		return;
-	}
-	tap_failed++;
-	printf("not ok %u - parse '%s': %s\n", tap_n, shown, detail);
+	if (good)
+		tap_result(1, "parse '%s'", shown);
+	else
+		tap_result(0, "parse '%s': %s", shown, detail);
 }
 
 /* Parse @line; 0 on success, else the error (and @why). */
@@ -63,13 +59,10 @@ static void text(const char *desc, const char *buf, size_t len, long want)
 
 	snprintf(d, sizeof(d), "first bad byte at %ld (%s), wanted %ld", got,
 		 why, want);
-	tap_n++;
-	if (got == want) {
-		printf("ok %u - text: %s\n", tap_n, desc);
-		return;
-	}
-	tap_failed++;
-	printf("not ok %u - text: %s: %s\n", tap_n, desc, d);
+	if (got == want)
+		tap_result(1, "text: %s", desc);
+	else
+		tap_result(0, "text: %s: %s", desc, d);
 }
 
 #define GOOD(line, cond) do {						\
@@ -185,7 +178,5 @@ int main(void)
 	text("DEL", "trace f\177", 8, 7);
 	text("high byte", "trace f\xc3\xa9", 9, 7);
 
-	printf("1..%u\n# %u passed, %u failed\n", tap_n, tap_n - tap_failed,
-	       tap_failed);
-	return tap_failed ? 1 : 0;
+	return tap_end();
 }

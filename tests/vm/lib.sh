@@ -59,7 +59,7 @@ fail() {
 	return 1
 }
 
-# skip DESC REASON: a check that cannot run here (counts as passed).
+# skip DESC REASON: a check that cannot run here (counted apart: skipped).
 skip() {
 	_ks_emit s "$KS_KVER: $KS_SCENARIO: $1 # SKIP ${2:-}"
 	return 0

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """The report of tools/kstats-ab: one folder per kernel label (ab.facts,
-NAME.rR.json snapshots, config, info) in, report.md + tables + plots out.
+NAME.rR.json snapshots, config, info) in, report.md + tables + plots +
+verdicts.json (tools/ab/verdicts.py) out.
 
 For each traced function: the snapshot of the median run of each kernel
 (NAME-LABEL.json), `kstats compare --markdown` over them (NAME-compare.md),
@@ -12,10 +13,16 @@ histogram's precision.  A function missing on a kernel is reported as
 absent, never as zero."""
 
 import argparse
-import json
 import os
+import shutil
 import subprocess
 import sys
+
+import verdicts
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "plots"))
+import kstats_snapshot as ks  # noqa: E402
 
 
 def kv_file(path, multi=False):
@@ -80,7 +87,7 @@ def pct(a, b):
     return (b - a) * 100.0 / a if a else float("inf")
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--labels", required=True)
@@ -88,168 +95,234 @@ def main():
     ap.add_argument("--plots", required=True)
     ap.add_argument("--workload", default="")
     ap.add_argument("--icount", type=int, default=1)
-    a = ap.parse_args()
-    labels = a.labels.split(",")
-    unit_note = ("QEMU -icount: a guest \"ns\" is one executed instruction; "
-                 "differences are in instructions, not wall time"
-                 if a.icount else "QEMU TCG (emulated wall time): ns are "
-                 "noisy; prefer -icount or real hardware")
+    return ap.parse_args()
 
-    kern = {}
-    funcs = []
+
+def load_runs(d):
+    """The snapshots NAME.rR.json of folder @d: {NAME: {R: Snapshot}}.
+
+    A file kstats_snapshot cannot use is reported on stderr and left out;
+    the second value is True when that happened.
+    """
+    per, bad = {}, False
+    for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        if not (name.endswith(".json") and ".r" in name):
+            continue
+        fn, _, r = name[:-5].rpartition(".r")
+        if not r.isdigit():
+            continue
+        try:
+            snap = ks.load_snapshot(os.path.join(d, name), allow_empty=True)
+        except ks.SnapshotError as e:
+            sys.stderr.write("report.py: %s\n" % e)
+            bad = True
+            continue
+        per.setdefault(fn, {})[int(r)] = snap
+    return per, bad
+
+
+def load_kernels(out, labels):
+    """Each kernel's folder: (kern by label, functions in order, bad)."""
+    kern, funcs, bad = {}, [], False
     for l in labels:
-        d = os.path.join(a.out, l)
+        d = os.path.join(out, l)
         fx = kv_file(os.path.join(d, "ab.facts"))
-        runs = int(fx.get("runs", "0") or 0)
-        per = {}
-        for name in os.listdir(d) if os.path.isdir(d) else []:
-            if name.endswith(".json") and ".r" in name:
-                fn, _, r = name[:-5].rpartition(".r")
-                if not r.isdigit():
-                    continue
-                with open(os.path.join(d, name)) as f:
-                    per.setdefault(fn, {})[int(r)] = json.load(f)
-                if fn not in funcs:
-                    funcs.append(fn)
+        per, b = load_runs(d)
+        bad = bad or b
+        for fn in per:
+            if fn not in funcs:
+                funcs.append(fn)
         absent = [k.split(".")[1] for k in fx if k.startswith("node.") and k.endswith(".absent")]
         for fn in absent:
             if fn not in funcs:
                 funcs.append(fn)
-        kern[l] = {"facts": fx, "runs": runs, "snaps": per, "absent": absent,
-                   "config": config(os.path.join(d, "config")),
+        kern[l] = {"facts": fx, "runs": int(fx.get("runs", "0") or 0), "snaps": per,
+                   "absent": absent, "config": config(os.path.join(d, "config")),
                    "info": kv_file(os.path.join(d, "info"), multi=True)}
+    return kern, funcs, bad
 
-    rep = []
-    rep.append("# kstats A/B: %s" % " vs ".join(labels))
-    rep.append("")
-    rep.append("Workload (the same on every kernel): `%s`, %d run(s) per kernel." %
-               (a.workload, max(k["runs"] for k in kern.values()) if kern else 0))
-    rep.append("Units: " + unit_note + ".")
-    rep.append("")
-    rep.append("## Kernels")
-    rep.append("")
+
+def kernel_line(l, k):
+    """The Kernels list's line of kernel @l."""
+    fx, info = k["facts"], k["info"]
+    line = "- **%s**: %s" % (l, fx.get("kernel.release", "did not run"))
+    if "source" in info:
+        line += ", source %s" % info["source"][0]
+    if "patch" in info:
+        line += ", patches: %s" % ", ".join("`%s`" % p for p in info["patch"])
+    if "fragment" in info:
+        line += ", config fragments: %s" % ", ".join("`%s`" % p for p in info["fragment"])
+    if "base" in info:
+        line += ", base config %s" % info["base"][0]
+    if "kstats" in info:
+        line += ", kstats %s" % info["kstats"][0]
+    ns = fx.get("untraced.ns_per_op")
+    if ns:
+        line += "; workload untraced: %s ns per op" % ns
+    return line
+
+
+def config_line(base_label, base_cfg, cfg):
+    """How @cfg differs from the reference's, the options that matter first."""
+    keys = sorted(set(base_cfg) | set(cfg))
+    diff = [(c, base_cfg.get(c, "-"), cfg.get(c, "-")) for c in keys
+            if base_cfg.get(c, "n") != cfg.get(c, "n")]
+    if not diff:
+        return "  - same configuration as %s" % base_label
+    diff.sort(key=lambda t: (not matters(t[0]), t[0]))
+    return "  - config against %s (%d differences%s): %s" % (
+        base_label, len(diff), ", those that matter most first" if len(diff) > 12 else "",
+        ", ".join("%s %s→%s" % (c[7:], x, y) for c, x, y in diff[:12]))
+
+
+def header(a, labels, kern):
+    """The report's title, workload, units and Kernels section."""
+    unit_note = ("QEMU -icount: a guest \"ns\" is one executed instruction; "
+                 "differences are in instructions, not wall time"
+                 if a.icount else "QEMU TCG (emulated wall time): ns are "
+                 "noisy; prefer -icount or real hardware")
+    rep = ["# kstats A/B: %s" % " vs ".join(labels), "",
+           "Workload (the same on every kernel): `%s`, %d run(s) per kernel." %
+           (a.workload, max(k["runs"] for k in kern.values()) if kern else 0),
+           "Units: " + unit_note + ".", "", "## Kernels", ""]
     base_cfg = kern[labels[0]]["config"]
     for l in labels:
         k = kern[l]
-        fx = k["facts"]
-        line = "- **%s**: %s" % (l, fx.get("kernel.release", "did not run"))
-        info = k["info"]
-        if "source" in info:
-            line += ", source %s" % info["source"][0]
-        if "patch" in info:
-            line += ", patches: %s" % ", ".join("`%s`" % p for p in info["patch"])
-        if "fragment" in info:
-            line += ", config fragments: %s" % ", ".join("`%s`" % p for p in info["fragment"])
-        if "base" in info:
-            line += ", base config %s" % info["base"][0]
-        if "kstats" in info:
-            line += ", kstats %s" % info["kstats"][0]
-        ns = fx.get("untraced.ns_per_op")
-        if ns:
-            line += "; workload untraced: %s ns per op" % ns
-        rep.append(line)
+        rep.append(kernel_line(l, k))
         if l != labels[0] and k["config"] and base_cfg:
-            keys = sorted(set(base_cfg) | set(k["config"]))
-            diff = [(c, base_cfg.get(c, "-"), k["config"].get(c, "-")) for c in keys
-                    if base_cfg.get(c, "n") != k["config"].get(c, "n")]
-            if diff:
-                diff.sort(key=lambda t: (not matters(t[0]), t[0]))
-                rep.append("  - config against %s (%d differences%s): %s" % (
-                    labels[0], len(diff), ", those that matter most first" if len(diff) > 12 else "",
-                    ", ".join("%s %s→%s" % (c[7:], x, y) for c, x, y in diff[:12])))
-            else:
-                rep.append("  - same configuration as %s" % labels[0])
+            rep.append(config_line(labels[0], base_cfg, k["config"]))
     rep.append("")
+    return rep
 
-    status = 0
+
+def median_run(out, fn, l, k):
+    """Kernel @l's row for @fn, and the path of its median run's snapshot.
+
+    The median run (by mean) is copied to OUT/FN-LABEL.json, for compare
+    and the plots.  The row has no verdict yet.
+    """
+    snaps = k["snaps"].get(fn, {})
+    if not snaps:
+        if fn in k["absent"]:
+            return {"kernel": l, "status": "absent", "why": verdicts.ABSENT}, None
+        return {"kernel": l, "status": "no result", "why": "no result"}, None
+    order = sorted(snaps, key=lambda r: snaps[r].node["avg"])
+    med = order[len(order) // 2]
+    s = snaps[med]
+    path = os.path.join(out, "%s-%s.json" % (fn, l))
+    shutil.copyfile(s.path, path)
+    avgs = [snaps[r].node["avg"] for r in order]
+    ops = wl_ops(k["facts"], med)
+    return {"kernel": l, "status": "measured", "attach": s.node["attach"],
+            "calls_per_op": s.node["samples"] / ops if ops else None,
+            "mean": s.node["avg"], "p50": s.percentiles["p50"], "run_means": avgs,
+            "spread_pct": (max(avgs) - min(avgs)) * 100.0 / max(1, min(avgs)),
+            "bits": s.node["bits"], "samples": s.node["samples"],
+            "floor": s.node["floor"]}, path
+
+
+def judge(base, r):
+    """Set @r's verdict against the reference row @base.
+
+    The change of the mean counts only beyond the larger run-to-run spread
+    of the two kernels; the change of p50 only beyond the histogram's
+    precision.
+    """
+    prec = 100.0 / (1 << r["bits"])
+    dm = pct(base["mean"], r["mean"])
+    dp = pct(base["p50"], r["p50"])
+    spread = max(base["spread_pct"], r["spread_pct"])
+    if abs(dm) <= spread:
+        v = "mean %+.1f%%: not measurable (run-to-run spread %.1f%%)" % (dm, spread)
+    elif abs(dm) < 1.0:
+        v = ("mean %+.1f%%: beyond the %.1f%% run-to-run spread, "
+             "but under 1%%" % (dm, spread))
+    else:
+        v = "mean %+.1f%% (beyond the %.1f%% run-to-run spread)" % (dm, spread)
+    if abs(dp) < prec:
+        v += "; p50 %+.1f%%: within the histogram's %.1f%% precision" % (dp, prec)
+    else:
+        v += "; p50 %+.1f%%" % dp
+    r.update({"verdict": v, "mean_change_pct": dm, "against_spread_pct": spread,
+              "mean_beyond_spread": abs(dm) > spread, "p50_change_pct": dp,
+              "precision_pct": prec, "p50_beyond_precision": abs(dp) >= prec})
+
+
+def figures(a, fn, paths):
+    """`kstats compare --markdown` over @paths and the two plots.
+
+    Returns the report's lines and the status (1 if a step failed).
+    """
+    rep, status = [], 0
+    r = subprocess.run([a.kstats, "compare", "--markdown"] + paths,
+                       capture_output=True, text=True)
+    if r.returncode:
+        rep.append("compare failed: " + r.stderr.strip())
+        status = 1
+    else:
+        with open(os.path.join(a.out, fn + "-compare.md"), "w") as f:
+            f.write(r.stdout)
+        rep.append(r.stdout.rstrip())
+    rep.append("")
+    for kind in ("cdf", "pct"):
+        r = subprocess.run(["/usr/bin/python3", a.plots, kind] + paths +
+                           ["-o", os.path.join(a.out, "%s-%s" % (fn, kind))],
+                           capture_output=True, text=True)
+        if r.returncode:
+            rep.append("plot %s failed: %s" % (kind, r.stderr.strip()[-300:]))
+            status = 1
+    rep.append("![%s CDF](%s-cdf.png) ![%s percentiles](%s-pct.png)" % (fn, fn, fn, fn))
+    rep.append("")
+    return rep, status
+
+
+def function_section(a, labels, kern, fn):
+    """The report's section of @fn: (lines, rows, status)."""
+    rep, status = ["## %s" % fn, ""], 0
+    rows, paths = [], []
+    for l in labels:
+        r, path = median_run(a.out, fn, l, kern[l])
+        rows.append(r)
+        if path:
+            paths.append(path)
+    if len(paths) >= 2:
+        lines, status = figures(a, fn, paths)
+        rep += lines
+    base = rows[0] if rows[0]["status"] == "measured" else None
+    for r in rows:
+        if r["status"] != "measured":
+            continue
+        if r is base:
+            r["verdict"] = "(reference)"
+        elif base is not None:
+            judge(base, r)
+        else:
+            r["verdict"] = ""
+    rep += verdicts.table(rows, labels[0])
+    rep.append("")
+    if base is None and any(r["status"] == "measured" for r in rows):
+        rep.append("(%s has no result for %s: no verdicts)" % (labels[0], fn))
+        rep.append("")
+    return rep, rows, status
+
+
+def main():
+    a = parse_args()
+    labels = a.labels.split(",")
+    kern, funcs, bad = load_kernels(a.out, labels)
+    status = 1 if bad else 0
+    rep = header(a, labels, kern)
+    table = {}
     for fn in funcs:
-        rep.append("## %s" % fn)
-        rep.append("")
-        reps = []
-        rows = []
-        for l in labels:
-            k = kern[l]
-            snaps = k["snaps"].get(fn, {})
-            if not snaps:
-                why = "absent in this kernel (no such function or clone)" \
-                    if fn in k["absent"] else "no result"
-                rows.append((l, None, why))
-                continue
-            order = sorted(snaps, key=lambda r: snaps[r]["node"]["avg"])
-            med = order[len(order) // 2]
-            s = snaps[med]
-            path = os.path.join(a.out, "%s-%s.json" % (fn, l))
-            with open(path, "w") as f:
-                json.dump(s, f, indent=1)
-            reps.append((l, path, s))
-            avgs = [snaps[r]["node"]["avg"] for r in order]
-            p50s = [snaps[r]["node"]["percentiles"]["p50"] for r in order]
-            ops = wl_ops(k["facts"], med)
-            calls = s["node"]["samples"] / ops if ops else None
-            rows.append((l, {"avg": s["node"]["avg"], "p50": s["node"]["percentiles"]["p50"],
-                             "spread": (max(avgs) - min(avgs)) * 100.0 / max(1, min(avgs)),
-                             "p50s": p50s, "avgs": avgs, "calls": calls,
-                             "samples": s["node"]["samples"], "bits": s["node"]["bits"],
-                             "attach": s["node"].get("attach", "?"),
-                             "floor": s["node"].get("floor")}, ""))
-        if len(reps) >= 2:
-            cmd = [a.kstats, "compare", "--markdown"] + [p for _, p, _ in reps]
-            r = subprocess.run(cmd, capture_output=True, text=True)
-            if r.returncode:
-                rep.append("compare failed: " + r.stderr.strip())
-                status = 1
-            else:
-                with open(os.path.join(a.out, fn + "-compare.md"), "w") as f:
-                    f.write(r.stdout)
-                rep.append(r.stdout.rstrip())
-            rep.append("")
-            for kind in ("cdf", "pct"):
-                r = subprocess.run(["/usr/bin/python3", a.plots, kind] + [p for _, p, _ in reps] +
-                                   ["-o", os.path.join(a.out, "%s-%s" % (fn, kind))],
-                                   capture_output=True, text=True)
-                if r.returncode:
-                    rep.append("plot %s failed: %s" % (kind, r.stderr.strip()[-300:]))
-                    status = 1
-            rep.append("![%s CDF](%s-cdf.png) ![%s percentiles](%s-pct.png)" % (fn, fn, fn, fn))
-            rep.append("")
-        rep.append("| kernel | attach | calls/op | mean | p50 | runs: mean | verdict against %s |" % labels[0])
-        rep.append("|---|---|---|---|---|---|---|")
-        base = rows[0][1] if rows and rows[0][1] else None
-        for l, r, why in rows:
-            if r is None:
-                rep.append("| %s | - | - | - | - | - | %s |" % (l, why))
-                continue
-            calls = "%.2f" % r["calls"] if r["calls"] is not None else "?"
-            verdict = ""
-            if base is not None and r is not base:
-                prec = 100.0 / (1 << r["bits"])
-                dm = pct(base["avg"], r["avg"])
-                dp = pct(base["p50"], r["p50"])
-                spread = max(base["spread"], r["spread"])
-                if abs(dm) <= spread:
-                    verdict = "mean %+.1f%%: not measurable (run-to-run spread %.1f%%)" % (dm, spread)
-                elif abs(dm) < 1.0:
-                    verdict = ("mean %+.1f%%: beyond the %.1f%% run-to-run spread, "
-                               "but under 1%%" % (dm, spread))
-                else:
-                    verdict = "mean %+.1f%% (beyond the %.1f%% run-to-run spread)" % (dm, spread)
-                if abs(dp) < prec:
-                    verdict += "; p50 %+.1f%%: within the histogram's %.1f%% precision" % (dp, prec)
-                else:
-                    verdict += "; p50 %+.1f%%" % dp
-            elif r is base:
-                verdict = "(reference)"
-            rep.append("| %s | %s | %s | %d | %d | %s | %s |" % (
-                l, r["attach"], calls, r["avg"], r["p50"],
-                " ".join(str(x) for x in r["avgs"]), verdict))
-        rep.append("")
-        if base is None and any(r for _, r, _ in rows):
-            rep.append("(%s has no result for %s: no verdicts)" % (labels[0], fn))
-            rep.append("")
+        lines, rows, st = function_section(a, labels, kern, fn)
+        rep += lines
+        table[fn] = rows
+        status = status or st
 
     text = "\n".join(rep) + "\n"
     with open(os.path.join(a.out, "report.md"), "w") as f:
         f.write(text)
+    verdicts.write(a.out, labels, table)
     sys.stdout.write(text)
     return status
 

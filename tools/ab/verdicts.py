@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""verdicts.json: the A/B results tools/ab/report.py writes next to
+report.md, one row per traced function and kernel, and the one reader of
+that file (demo/ab_summary.py, tests/ab, tests/kbuild) and writer of its
+table.
+
+    tools/ab/verdicts.py DIR FUNCTION KERNEL FIELD [FORMAT]
+
+prints one field of one row (FORMAT: a %-format for a number, e.g. %.2f),
+or nothing when the row or the field is missing.
+
+A row: kernel, status ("measured", "absent": the kernel has no such
+function or clone, "no result"), and for a measured one attach,
+calls_per_op (null when the workload's operations are unknown), mean,
+p50, run_means (the mean of each run), spread_pct (their spread, in % of
+the smallest), bits, samples, floor and verdict (the text; "(reference)"
+on the first kernel, "" when the first kernel has no result) with,
+against the reference, mean_change_pct, against_spread_pct (the larger
+spread of the two), mean_beyond_spread, p50_change_pct, precision_pct
+(the histogram's) and p50_beyond_precision.
+"""
+
+import json
+import os
+import sys
+
+SCHEMA = "kstats-ab-verdicts/1"
+FILE = "verdicts.json"
+
+ABSENT = "absent in this kernel (no such function or clone)"
+
+
+def write(out, labels, functions):
+    """Write DIR/verdicts.json: @functions maps a name to its rows."""
+    doc = {"schema": SCHEMA, "reference": labels[0] if labels else None,
+           "labels": labels, "functions": functions}
+    with open(os.path.join(out, FILE), "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+
+def load(out):
+    """The document in DIR @out, or None when it has none.
+
+    ValueError when the file is not a verdicts file of this schema.
+    """
+    try:
+        with open(os.path.join(out, FILE)) as f:
+            doc = json.load(f)
+    except FileNotFoundError:
+        return None
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+        raise ValueError("%s: not a %s file" % (os.path.join(out, FILE), SCHEMA))
+    return doc
+
+
+def rows(doc, fn):
+    """The rows of function @fn ([] when none)."""
+    if not doc:
+        return []
+    return doc["functions"].get(fn, [])
+
+
+def row(doc, fn, kernel):
+    """The row of @fn on @kernel, or None."""
+    for r in rows(doc, fn):
+        if r["kernel"] == kernel:
+            return r
+    return None
+
+
+def table(rs, against=None):
+    """Markdown table of rows @rs: header, rule, one line a row."""
+    if not rs:
+        return []
+    head = "verdict against %s" % against if against else "verdict"
+    out = ["| kernel | attach | calls/op | mean | p50 | runs: mean | %s |" % head,
+           "|---|---|---|---|---|---|---|"]
+    for r in rs:
+        if r["status"] != "measured":
+            out.append("| %s | - | - | - | - | - | %s |" % (r["kernel"], r["why"]))
+            continue
+        calls = "%.2f" % r["calls_per_op"] if r["calls_per_op"] is not None else "?"
+        out.append("| %s | %s | %s | %d | %d | %s | %s |" % (
+            r["kernel"], r["attach"], calls, r["mean"], r["p50"],
+            " ".join(str(x) for x in r["run_means"]), r["verdict"]))
+    return out
+
+
+def main(argv):
+    if len(argv) not in (5, 6):
+        sys.stderr.write("usage: verdicts.py DIR FUNCTION KERNEL FIELD [FORMAT]\n")
+        return 2
+    try:
+        doc = load(argv[1])
+    except ValueError as e:
+        sys.stderr.write("verdicts.py: %s\n" % e)
+        return 1
+    r = row(doc, argv[2], argv[3])
+    if r is None or r.get(argv[4]) is None:
+        return 0
+    v = r[argv[4]]
+    if len(argv) == 6:
+        print(argv[5] % v)
+    elif isinstance(v, bool):
+        print("true" if v else "false")
+    elif isinstance(v, list):
+        print(" ".join(str(x) for x in v))
+    else:
+        print(v)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
