@@ -111,13 +111,17 @@ static const struct ks_help {
 	  "  --label L    row name, once per file in order (default: the snapshot's\n"
 	  "               label, else the file name)\n"
 	  "  --markdown   a Markdown table\n" },
-	{ "export", "usage: kstats export --json|--csv|--prometheus [NAME...] [-f FILE]...\n"
+	{ "export", "usage: kstats export --json|--csv|--prometheus [NAME...|all] [-f FILE]... [-o OUT]\n"
 	  "  --json         the snapshot document (one source)\n"
 	  "  --csv          function,unit,cpu,slot,lo,hi,count,avg,n,p per non-empty slot\n"
-	  "  --prometheus   text exposition for node_exporter's textfile collector\n"
+	  "  --prometheus   text exposition for node_exporter's textfile collector:\n"
+	  "                 one histogram per node, le = 2^k-1 ns (k = 1..40)\n"
+	  "  all            every node _control lists\n"
 	  "  -f, --file F   a snapshot or node text instead of a live node\n"
-	  "  --total        only the merged histogram, no per-CPU rows or series\n"
-	  "  --log2         Prometheus: one bucket per power of two\n"
+	  "  -o, --output F Prometheus: write F.tmp.PID, then rename it to F\n"
+	  "  --per-cpu      Prometheus: one histogram per CPU (label cpu), no merge\n"
+	  "  --slots        Prometheus: one bucket per slot (many series)\n"
+	  "  --total        CSV: only the merged histogram, no per-CPU rows\n"
 	  "  --label L      JSON: the snapshot label\n" },
 	{ "check", "usage: kstats check [NAME...] [-f FILE]...\n"
 	  "Parse node text strictly (every invariant of docs/format.md) or read a\n"
@@ -317,7 +321,7 @@ enum {
 	OPT_PID, OPT_TGID, OPT_COMM, OPT_CPUS, OPT_SAMPLE, OPT_CLONES,
 	OPT_MAXACTIVE, OPT_GAP, OPT_LABEL, OPT_MARKDOWN, OPT_JSON, OPT_CSV, OPT_PROM,
 	OPT_CPU, OPT_LOG2, OPT_TOTAL, OPT_HIST, OPT_NOHIST, OPT_TEST_TICK,
-	OPT_HELP,
+	OPT_PER_CPU, OPT_SLOTS, OPT_HELP,
 };
 
 #define KS_TRACE_LONGOPTS \
@@ -815,7 +819,7 @@ out:
 	return ret;
 }
 
-/* kstats export --json|--csv|--prometheus [NAME...] [-f FILE]... */
+/* kstats export --json|--csv|--prometheus [NAME...|all] [-f FILE]... [-o OUT] */
 static int cmd_export(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -825,16 +829,20 @@ static int cmd_export(int argc, char **argv)
 		{ "file", required_argument, NULL, 'f' },
 		{ "total", no_argument, NULL, OPT_TOTAL },
 		{ "log2", no_argument, NULL, OPT_LOG2 },
+		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
+		{ "slots", no_argument, NULL, OPT_SLOTS },
+		{ "output", required_argument, NULL, 'o' },
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ 0 }
 	};
 	struct ks_set set = { 0 };
-	const char *label = NULL;
+	const char *label = NULL, *out = "-";
+	char err[KS_ERR_MAX], **names;
 	unsigned int flags = 0;
-	int opt, fmt = 0, i, j, ret = 0;
+	int opt, fmt = 0, i, j, nn, ret = 0;
 
-	while ((opt = getopt_long(argc, argv, "f:h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:o:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case OPT_JSON:
 		case OPT_CSV:
@@ -850,8 +858,16 @@ static int cmd_export(int argc, char **argv)
 		case OPT_TOTAL:
 			flags |= KS_EXPORT_TOTAL;
 			break;
-		case OPT_LOG2:
-			flags |= KS_EXPORT_LOG2;
+		case OPT_LOG2:		/* the default since --slots */
+			break;
+		case OPT_PER_CPU:
+			flags |= KS_EXPORT_PER_CPU;
+			break;
+		case OPT_SLOTS:
+			flags |= KS_EXPORT_SLOTS;
+			break;
+		case 'o':
+			out = optarg;
 			break;
 		case OPT_LABEL:
 			label = optarg;
@@ -867,12 +883,27 @@ static int cmd_export(int argc, char **argv)
 	}
 	if (!fmt)
 		ks_bad_usage("export", "--json, --csv or --prometheus expected");
-	for (i = optind; i < argc; i++)
-		if (ks_set_add(&set, argv[i], 1, 0))
+	if (strcmp(out, "-") && fmt != OPT_PROM)
+		ks_bad_usage("export", "-o goes with --prometheus (save -o writes snapshots)");
+	for (i = optind; i < argc; i++) {
+		if (strcmp(argv[i], "all")) {
+			if (ks_set_add(&set, argv[i], 1, 0))
+				ret = 1;
+			continue;
+		}
+		names = ks_ctl_names(&nn, err, sizeof(err));
+		if (!names) {
+			ks_err("%s", err);
 			ret = 1;
+		}
+		for (j = 0; j < nn; j++)
+			if (ks_set_add(&set, names[j], 1, 0))
+				ret = 1;
+		ks_ctl_names_free(names);
+	}
 	if (ret)
 		goto out;
-	if (!set.n)
+	if (!set.n && (optind == argc || fmt != OPT_PROM))
 		ks_bad_usage("export", "NAME or -f FILE expected");
 	switch (fmt) {
 	case OPT_JSON:
@@ -897,8 +928,11 @@ static int cmd_export(int argc, char **argv)
 					       set.srcs[j], set.srcs[i], set.nodes[i]->name);
 					ret = 1;
 				}
-		if (!ret)
-			ret = ks_export_prometheus(stdout, set.nodes, set.n, flags) ? 1 : 0;
+		if (!ret && ks_export_prometheus_file(out, set.nodes, set.n, flags,
+						      err, sizeof(err))) {
+			ks_err("export --prometheus: %s", err);
+			ret = 1;
+		}
 		break;
 	}
 	if (fflush(stdout))
