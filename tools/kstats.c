@@ -156,7 +156,7 @@ static void ks_usage(FILE *f)
 	      "  run [options] NAME... -- CMD  trace while CMD runs, show, remove\n"
 	      "  save NAME [-o FILE]           snapshot to a JSON file\n"
 	      "  compare A B [C...]            compare snapshots (--markdown)\n"
-	      "  export --json|--csv|--prometheus [NAME] [-f FILE]\n"
+	      "  export --json|--csv|--prometheus [NAME|all] [-f FILE] [-o OUT]\n"
 	      "  check NAME | -f FILE          verify node text or a snapshot\n"
 	      "Environment: KSTATS_DEBUGFS (default " KSTATS_DEBUGFS_DEFAULT ")\n", f);
 }

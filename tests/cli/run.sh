@@ -599,5 +599,8 @@ else
 	if [ -s "$man" ] && head -1 "$man" | grep -q SPDX; then ok "man page present"; else notok "man page present"; fi
 fi
 
+# ---- bash completion, typed in a real shell ----
+tap "$here/completion.sh" "$K"
+
 echo "$((n - fail)) passed, $fail failed"
 [ $fail = 0 ]
