@@ -78,7 +78,8 @@ check "kstats-plot cdf: PNG and SVG" sh -c 'kstats-plot cdf vm-6.12-find_vma-m16
 	vm-6.12-find_vma-m2048.json -o cdf && head -c 4 cdf.png | grep -q PNG && grep -q "<svg" cdf.svg'
 check "man pages" test -f /usr/share/man/man1/kstats.1.gz -a -f /usr/share/man/man1/kstats-plot.1.gz
 check "kstats-export.service and .timer shipped, the timer not enabled" sh -c \
-	'test -f /lib/systemd/system/kstats-export.service -a -f /lib/systemd/system/kstats-export.timer &&
+	'dpkg -L kstats | grep -qE "^(/usr)?/lib/systemd/system/kstats-export.service$" &&
+	 dpkg -L kstats | grep -qE "^(/usr)?/lib/systemd/system/kstats-export.timer$" &&
 	 ! ls /etc/systemd/system/timers.target.wants/kstats-export.timer 2>/dev/null'
 check "/etc/default/kstats-export is a conffile" sh -c \
 	'dpkg-query -W -f="\${Conffiles}" kstats | grep -q " /etc/default/kstats-export "'
