@@ -11,6 +11,7 @@
 #   make test-stress     SMP stress on 4 vCPUs, STRESS (10) times make test's
 #   make test-rt         VM tests on the PREEMPT_RT kernels
 #   make test-debug      VM tests and fault injection on a KASAN/lockdep/kmemleak kernel
+#   make test-prometheus kstats -> node_exporter -> Prometheus in a VM (in make test)
 #   make demo            the three kernel-thread measurements in a VM
 #   make bench           overhead benchmark under QEMU -icount (bench-short: quick)
 #   make deps            install what the above need (Debian packages, root)
@@ -94,7 +95,14 @@ test-rt: deps-check
 	KSTATS_KERNELS=rt tests/vm/run.sh
 	KSTATS_KERNELS=rt KS_VM_SCENARIO_TIMEOUT=300 $(STRESS_RUN)
 
-.PHONY: vm-stress test-stress test-rt test-debug
+# kstats -> node_exporter -> Prometheus end to end in one boot of the newest
+# 6.12 kernel (tests/vm/prometheus.sh: Debian's prometheus and
+# prometheus-node-exporter from this machine over 9p); make test runs it.
+PROM_KVER ?= $(or $(lastword $(filter 6.12.%,$(KVERS))),$(lastword $(KVERS)))
+test-prometheus: deps-check vm-stage-$(PROM_KVER) vm-tools
+	tests/vm/prometheus.sh $(PROM_KVER)
+
+.PHONY: vm-stress test-stress test-rt test-debug test-prometheus
 
 test: DEPS = kbuild
 test: deps-check

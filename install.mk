@@ -3,8 +3,9 @@
 # Installing kstats (included by the top Makefile).  As root:
 #   make install         the module for KDIR's kernel into
 #                        /lib/modules/<release>/updates (then depmod), and
-#                        the CLI, its man page and the plot script (kstats-plot)
-#                        under PREFIX (default /usr/local); DESTDIR= stages
+#                        the CLI, its man page, its bash completion and the
+#                        plot script (kstats-plot) under PREFIX (default
+#                        /usr/local); DESTDIR= stages
 #   make uninstall       remove every file install wrote (same KDIR=, PREFIX=)
 #   make dkms-install    the module sources into /usr/src/kstats-VERSION and
 #                        'dkms install' for every kernel with headers; DKMS
@@ -25,8 +26,10 @@ KRELEASE ?= $(or $(patsubst /lib/modules/%/build,%,$(filter /lib/modules/%/build
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
-# the plot script and its modules (kstats_snapshot.py, which it imports);
-# kstats-plot in BINDIR links to it
+# bash-completion loads completions/kstats from each $XDG_DATA_DIRS
+# (/usr/local/share:/usr/share) on first use of the command
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# the plot script and its modules; kstats-plot in BINDIR links to it
 DATADIR ?= $(PREFIX)/share/kstats
 INSTALL_MOD_DIR ?= updates
 MODDIR = $(DESTDIR)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)
@@ -45,6 +48,7 @@ install-module: module
 install-tools: tools
 	install -D -m 755 tools/kstats $(DESTDIR)$(BINDIR)/kstats
 	install -D -m 644 tools/kstats.1 $(DESTDIR)$(MANDIR)/man1/kstats.1
+	install -D -m 644 tools/kstats.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kstats
 	install -D -m 755 -t $(DESTDIR)$(DATADIR) plots/kstats_plot.py
 	install -m 644 $(filter-out plots/kstats_plot.py,$(wildcard plots/*.py)) $(DESTDIR)$(DATADIR)/
 	ln -sf $(DATADIR)/kstats_plot.py $(DESTDIR)$(BINDIR)/kstats-plot
@@ -55,6 +59,7 @@ uninstall:
 	rm -f $(MODDIR)/kstats.ko $(MODDIR)/kstats.ko.xz $(MODDIR)/kstats.ko.gz $(MODDIR)/kstats.ko.zst
 	$(if $(DESTDIR),,depmod -a $(KRELEASE))
 	rm -f $(DESTDIR)$(BINDIR)/kstats $(DESTDIR)$(MANDIR)/man1/kstats.1
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/kstats
 	rm -f $(DESTDIR)$(BINDIR)/kstats-plot $(DESTDIR)$(MANDIR)/man1/kstats-plot.1
 	rm -rf $(DESTDIR)$(DATADIR)
 

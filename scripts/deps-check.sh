@@ -16,7 +16,8 @@ for part in "$@"; do
 	esac
 done
 missing=""
-tools="gcc make qemu-system-x86_64 cpio xz zstd /bin/busybox promtool bpftrace perf debootstrap unshare"
+tools="gcc make qemu-system-x86_64 cpio xz zstd /bin/busybox promtool prometheus
+       prometheus-node-exporter tmux curl bpftrace perf debootstrap unshare"
 [ $want_deb = 1 ] && tools="$tools dpkg-buildpackage dh_dkms dkms lintian fakeroot"
 for c in $tools; do
 	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"

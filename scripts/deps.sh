@@ -111,6 +111,7 @@ kbuild=""
 
 pkgs="build-essential make gcc bc kmod xz-utils zstd cpio busybox-static debootstrap
       qemu-system-x86 python3 python3-matplotlib python3-pytest prometheus
+      prometheus-node-exporter tmux curl
       bpftrace linux-perf clang libclang-rt-14-dev
       $img61 $hdr61 $img612 $hdr612 $rt $deb $kbuild"
 missing=""

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ks_ctl.h"
 #include "ks_export.h"
 #include "ks_fmt.h"
 #include "ks_load.h"
@@ -205,16 +206,20 @@ int cmd_export(int argc, char **argv)
 		{ "file", required_argument, NULL, 'f' },
 		{ "total", no_argument, NULL, OPT_TOTAL },
 		{ "log2", no_argument, NULL, OPT_LOG2 },
+		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
+		{ "slots", no_argument, NULL, OPT_SLOTS },
+		{ "output", required_argument, NULL, 'o' },
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ 0 }
 	};
 	struct ks_set set = { 0 };
-	const char *label = NULL;
+	const char *label = NULL, *out = "-";
+	char err[KS_ERR_MAX], **names;
 	unsigned int flags = 0;
-	int opt, fmt = 0, i, j, ret = 0;
+	int opt, fmt = 0, i, j, nn, ret = 0;
 
-	while ((opt = getopt_long(argc, argv, "f:h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:o:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case OPT_JSON:
 		case OPT_CSV:
@@ -230,8 +235,16 @@ int cmd_export(int argc, char **argv)
 		case OPT_TOTAL:
 			flags |= KS_EXPORT_TOTAL;
 			break;
-		case OPT_LOG2:
-			flags |= KS_EXPORT_LOG2;
+		case OPT_LOG2:		/* the default since --slots */
+			break;
+		case OPT_PER_CPU:
+			flags |= KS_EXPORT_PER_CPU;
+			break;
+		case OPT_SLOTS:
+			flags |= KS_EXPORT_SLOTS;
+			break;
+		case 'o':
+			out = optarg;
 			break;
 		case OPT_LABEL:
 			label = optarg;
@@ -247,12 +260,27 @@ int cmd_export(int argc, char **argv)
 	}
 	if (!fmt)
 		ks_bad_usage("export", "--json, --csv or --prometheus expected");
-	for (i = optind; i < argc; i++)
-		if (ks_set_add(&set, argv[i], 1, 0))
+	if (strcmp(out, "-") && fmt != OPT_PROM)
+		ks_bad_usage("export", "-o goes with --prometheus (save -o writes snapshots)");
+	for (i = optind; i < argc; i++) {
+		if (strcmp(argv[i], "all")) {
+			if (ks_set_add(&set, argv[i], 1, 0))
+				ret = 1;
+			continue;
+		}
+		names = ks_ctl_names(&nn, err, sizeof(err));
+		if (!names) {
+			ks_err("%s", err);
 			ret = 1;
+		}
+		for (j = 0; j < nn; j++)
+			if (ks_set_add(&set, names[j], 1, 0))
+				ret = 1;
+		ks_ctl_names_free(names);
+	}
 	if (ret)
 		goto out;
-	if (!set.n)
+	if (!set.n && (optind == argc || fmt != OPT_PROM))
 		ks_bad_usage("export", "NAME or -f FILE expected");
 	switch (fmt) {
 	case OPT_JSON:
@@ -277,8 +305,11 @@ int cmd_export(int argc, char **argv)
 					       set.srcs[j], set.srcs[i], set.nodes[i]->name);
 					ret = 1;
 				}
-		if (!ret)
-			ret = ks_export_prometheus(stdout, set.nodes, set.n, flags) ? 1 : 0;
+		if (!ret && ks_export_prometheus_file(out, set.nodes, set.n, flags,
+						      err, sizeof(err))) {
+			ks_err("export --prometheus: %s", err);
+			ret = 1;
+		}
 		break;
 	}
 	if (fflush(stdout))

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "ks_cmd.h"
+#include "kstats/contract.h"
 #include "ks_ctl.h"
 
 const char *ks_root(void)
@@ -270,4 +271,53 @@ fail:
 	free(buf);
 	errno = e;
 	return NULL;
+}
+
+char **ks_ctl_names(int *n, char *err, size_t errlen)
+{
+	char path[4096], name[KS_NAME_MAX + 1], **names = NULL, **p;
+	char *text, *line, *next;
+
+	*n = 0;
+	if (ks_ctl_ready(err, errlen))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/_control", ks_root());
+	text = ks_text_read(path, NULL);
+	if (!text) {
+		snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
+			 errno == EACCES || errno == EPERM ? ": kstats needs root" : "");
+		return NULL;
+	}
+	names = calloc(1, sizeof(*names));
+	for (line = text; names && line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		/* "NAME BACKEND STATE SAMPLES MISSED"; '#' lines are comments */
+		if (*line == '#' || sscanf(line, "%64s", name) != 1 ||
+		    strlen(name) >= KS_NAME_MAX)
+			continue;
+		p = realloc(names, (*n + 2) * sizeof(*names));
+		if (!p || !(p[*n] = strdup(name))) {
+			names = p ? p : names;
+			ks_ctl_names_free(names);
+			names = NULL;
+			break;
+		}
+		names = p;
+		names[++*n] = NULL;
+	}
+	free(text);
+	if (!names)
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+	return names;
+}
+
+void ks_ctl_names_free(char **names)
+{
+	char **p;
+
+	for (p = names; p && *p; p++)
+		free(*p);
+	free(names);
 }

@@ -46,4 +46,21 @@ int ks_ctl_cmd(const char *file, const char *cmd, char *err, size_t errlen);
  */
 char *ks_text_read(const char *path, size_t *len);
 
+/**
+ * ks_ctl_names() - the names of the nodes, as _control lists them
+ * @n:      number of names
+ * @err:    on failure, one line saying what went wrong and what to do
+ * @errlen: size of @err
+ *
+ * Return: a NULL-terminated array (free with ks_ctl_names_free()), or
+ * NULL on failure.
+ */
+char **ks_ctl_names(int *n, char *err, size_t errlen);
+
+/**
+ * ks_ctl_names_free() - free what ks_ctl_names() returned
+ * @names: the array, or NULL
+ */
+void ks_ctl_names_free(char **names);
+
 #endif /* KS_CTL_H */

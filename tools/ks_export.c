@@ -2,8 +2,11 @@
 /*
  * ks_export: CSV rows and Prometheus exposition of kstats histograms.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ks_export.h"
 
@@ -80,37 +83,71 @@ static void ks_prom_value(FILE *f, __u64 v, int seconds)
 		fprintf(f, ".%s", frac);
 }
 
-/* The labels {function="...",cpu="..."} with an optional le. */
-static void ks_prom_labels(FILE *f, const struct ks_view *node, long cpu)
+/* One label name="value" after a ',' unless it is the first; "" is left out. */
+static void ks_prom_pair(FILE *f, int *first, const char *name, const char *val)
 {
-	fputs("{function=\"", f);
-	ks_prom_label(f, node->name);
-	if (cpu < 0)
-		fputs("\",cpu=\"all\"", f);
-	else
-		fprintf(f, "\",cpu=\"%ld\"", cpu);
+	if (!val || !*val)
+		return;
+	fprintf(f, "%s%s=\"", *first ? "" : ",", name);
+	ks_prom_label(f, val);
+	fputc('"', f);
+	*first = 0;
 }
 
-/* One series: buckets, +Inf, _sum and _count of @slots. */
+/* The labels of a node's series, without the closing brace: {node=...,cpu= */
+static void ks_prom_labels(FILE *f, const struct ks_view *node, long cpu)
+{
+	int first = 1;
+
+	fputc('{', f);
+	ks_prom_pair(f, &first, "node", node->name);
+	ks_prom_pair(f, &first, "function", node->symbols);
+	ks_prom_pair(f, &first, "backend", node->attach);
+	ks_prom_pair(f, &first, "clock", node->clock);
+	ks_prom_pair(f, &first, "release", node->meta.kernel);
+	if (cpu >= 0)
+		fprintf(f, "%scpu=\"%ld\"", first ? "" : ",", cpu);
+}
+
+/* One bucket line: cumulative @count of the values <= @le. */
+static void ks_prom_bucket(FILE *f, const char *metric, const struct ks_view *node,
+			   long cpu, __u64 le, __u64 count, int seconds)
+{
+	fprintf(f, "%s_bucket", metric);
+	ks_prom_labels(f, node, cpu);
+	fputs(",le=\"", f);
+	ks_prom_value(f, le, seconds);
+	fprintf(f, "\"} %llu\n", (unsigned long long)count);
+}
+
+/*
+ * One histogram: buckets, +Inf, _sum and _count of @slots.  By default
+ * le = 2^k - 1 for k = 1..KS_PROM_LE_MAX, each the top of a slot (every
+ * power of two is a slot edge), as far as the node's range goes; with
+ * KS_EXPORT_SLOTS one bucket per slot.
+ */
 static void ks_prom_series(FILE *f, const char *metric,
 			   const struct ks_view *node,
 			   const struct kstats_slot *slots, long cpu,
 			   unsigned int flags, int seconds)
 {
 	__u32 ovf = kstats_overflow_slot(node->bits, node->buckets);
-	__u32 step = (flags & KS_EXPORT_LOG2) ? 1U << node->bits : 1;
-	__u64 seen = 0;
-	__u32 s;
+	__u32 range = node->bits + node->buckets;	/* values < 2^range */
+	__u64 seen = 0, hi;
+	__u32 s, k = 1;
 
 	for (s = 0; s < ovf; s++) {
 		seen += slots[s].count;
-		if ((s + 1) % step)
+		hi = kstats_slot_hi(s, node->bits, node->buckets);
+		if (flags & KS_EXPORT_SLOTS) {
+			ks_prom_bucket(f, metric, node, cpu, hi, seen, seconds);
 			continue;
-		fprintf(f, "%s_bucket", metric);
-		ks_prom_labels(f, node, cpu);
-		fputs(",le=\"", f);
-		ks_prom_value(f, kstats_slot_hi(s, node->bits, node->buckets), seconds);
-		fprintf(f, "\"} %llu\n", (unsigned long long)seen);
+		}
+		/* a slot never straddles 2^k: its top is 2^k - 1 or below */
+		if (k <= KS_PROM_LE_MAX && k <= range && hi == (1ULL << k) - 1) {
+			ks_prom_bucket(f, metric, node, cpu, hi, seen, seconds);
+			k++;
+		}
 	}
 	seen += slots[ovf].count;
 	fprintf(f, "%s_bucket", metric);
@@ -126,56 +163,128 @@ static void ks_prom_series(FILE *f, const char *metric,
 	fprintf(f, "} %llu\n", (unsigned long long)seen);
 }
 
+/* The metric of each unit. */
+static const struct {
+	const char *unit, *metric, *help;
+} ks_prom_fam[] = {
+	{ "ns", "kstats_latency_seconds",
+	  "Time spent in a kernel function, measured by kstats; goes back to 0 on reset or re-trace." },
+	{ "cycles", "kstats_latency_cycles",
+	  "Time spent in a kernel function in TSC cycles, measured by kstats; goes back to 0 on reset or re-trace." },
+};
+#define KS_PROM_NR_FAM	(sizeof(ks_prom_fam) / sizeof(ks_prom_fam[0]))
+
+/* 0 when every node has a metric for its unit, else -1 and why in @err. */
+static int ks_prom_check(struct ks_view *const *nodes, int n, char *err,
+			 size_t errlen)
+{
+	size_t k;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < KS_PROM_NR_FAM; k++)
+			if (!strcmp(nodes[i]->unit, ks_prom_fam[k].unit))
+				break;
+		if (k == KS_PROM_NR_FAM) {
+			snprintf(err, errlen, "%s: unit '%s' has no Prometheus metric",
+				 nodes[i]->name, nodes[i]->unit);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int ks_export_prometheus(FILE *f, struct ks_view *const *nodes, int n,
 			 unsigned int flags)
 {
-	static const struct {
-		const char *unit, *metric, *help;
-	} fam[] = {
-		{ "ns", "kstats_latency_seconds",
-		  "Time spent in a kernel function, measured by kstats (slot means; CPU clock)." },
-		{ "cycles", "kstats_latency_cycles",
-		  "Time spent in a kernel function in TSC cycles, measured by kstats." },
-	};
+	char err[256];
 	size_t k;
 	__u32 c;
 	int i, head;
 
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < sizeof(fam) / sizeof(fam[0]); k++)
-			if (!strcmp(nodes[i]->unit, fam[k].unit))
-				break;
-		if (k == sizeof(fam) / sizeof(fam[0])) {
-			fprintf(stderr, "kstats: %s: unit '%s' has no Prometheus metric\n",
-				nodes[i]->name, nodes[i]->unit);
-			return -1;
-		}
+	if (ks_prom_check(nodes, n, err, sizeof(err))) {
+		fprintf(stderr, "kstats: %s\n", err);
+		return -1;
 	}
-	for (k = 0; k < sizeof(fam) / sizeof(fam[0]); k++) {
-		int seconds = !strcmp(fam[k].unit, "ns");
+	for (k = 0; k < KS_PROM_NR_FAM; k++) {
+		const char *metric = ks_prom_fam[k].metric;
+		int seconds = !strcmp(ks_prom_fam[k].unit, "ns");
 
 		head = 0;
 		for (i = 0; i < n; i++) {
 			const struct ks_view *node = nodes[i];
 
-			if (strcmp(node->unit, fam[k].unit))
+			if (strcmp(node->unit, ks_prom_fam[k].unit))
 				continue;
 			if (!head++)
 				fprintf(f, "# HELP %s %s\n# TYPE %s histogram\n",
-					fam[k].metric, fam[k].help, fam[k].metric);
-			for (c = 0; !(flags & KS_EXPORT_TOTAL) && c < node->nr_cpus; c++)
-				ks_prom_series(f, fam[k].metric, node, node->cpus[c].slots,
+					metric, ks_prom_fam[k].help, metric);
+			if (!(flags & KS_EXPORT_PER_CPU)) {
+				ks_prom_series(f, metric, node, node->total, -1,
+					       flags, seconds);
+				continue;
+			}
+			for (c = 0; c < node->nr_cpus; c++)
+				ks_prom_series(f, metric, node, node->cpus[c].slots,
 					       node->cpus[c].cpu, flags, seconds);
-			ks_prom_series(f, fam[k].metric, node, node->total, -1,
-				       flags, seconds);
 		}
 	}
-	fputs("# HELP kstats_missed_events_total Calls the kstats backend dropped (not in the histogram).\n"
-	      "# TYPE kstats_missed_events_total counter\n", f);
+	if (n)
+		fputs("# HELP kstats_missed_events_total Calls the kstats backend dropped (not in the histogram).\n"
+		      "# TYPE kstats_missed_events_total counter\n", f);
 	for (i = 0; i < n; i++) {
-		fputs("kstats_missed_events_total{function=\"", f);
-		ks_prom_label(f, nodes[i]->name);
-		fprintf(f, "\"} %llu\n", (unsigned long long)nodes[i]->missed);
+		fputs("kstats_missed_events_total", f);
+		ks_prom_labels(f, nodes[i], -1);
+		fprintf(f, "} %llu\n", (unsigned long long)nodes[i]->missed);
 	}
 	return ferror(f) ? -1 : 0;
+}
+
+int ks_export_prometheus_file(const char *path, struct ks_view *const *nodes,
+			      int n, unsigned int flags, char *err, size_t errlen)
+{
+	char tmp[4096];
+	FILE *f;
+	int fd;
+
+	if (ks_prom_check(nodes, n, err, errlen))
+		return -1;
+	if (!strcmp(path, "-")) {
+		if (ks_export_prometheus(stdout, nodes, n, flags) || fflush(stdout)) {
+			snprintf(err, errlen, "standard output: %s", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >=
+	    sizeof(tmp)) {
+		snprintf(err, errlen, "%s: file name too long", path);
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		snprintf(err, errlen, "cannot write %s: %s: %s (%s left as it was)",
+			 path, tmp, strerror(errno), path);
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return -1;
+	}
+	errno = 0;
+	if (ks_export_prometheus(f, nodes, n, flags) || fflush(f) || fsync(fd)) {
+		snprintf(err, errlen, "cannot write %s: %s: %s (%s left as it was)",
+			 path, tmp, errno ? strerror(errno) : "write error", path);
+		fclose(f);
+		unlink(tmp);
+		return -1;
+	}
+	if (fclose(f) || rename(tmp, path)) {
+		snprintf(err, errlen, "cannot write %s: %s (%s left as it was)",
+			 path, strerror(errno), path);
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
 }

@@ -9,10 +9,19 @@
 #include <stdio.h>
 #include "ks_parse.h"
 
-/* Only the merged histogram, no per-CPU rows or series. */
+/* CSV: only the merged histogram, no per-CPU rows. */
 #define KS_EXPORT_TOTAL		0x1
-/* Prometheus: one bucket per power of two instead of one per slot. */
-#define KS_EXPORT_LOG2		0x2
+/* Prometheus: one series per CPU (with a cpu label) instead of the merge. */
+#define KS_EXPORT_PER_CPU	0x2
+/* Prometheus: one bucket per slot instead of one per power of two. */
+#define KS_EXPORT_SLOTS		0x4
+
+/*
+ * Prometheus: the default buckets are le = 2^k - 1 (k = 1..40), in seconds
+ * for nodes in ns: every value below 2^k, about 1 ns to 18 minutes.  The
+ * same set for every node, so series of many machines sum by le.
+ */
+#define KS_PROM_LE_MAX		40
 
 /**
  * ks_export_csv() - one CSV row per non-empty slot
@@ -32,18 +41,42 @@ int ks_export_csv(FILE *f, struct ks_view *const *nodes, int n,
 /**
  * ks_export_prometheus() - Prometheus text exposition (classic histogram)
  * @f:     output
- * @nodes: nodes (names should differ)
+ * @nodes: nodes (names must differ)
  * @n:     number of nodes
- * @flags: KS_EXPORT_TOTAL, KS_EXPORT_LOG2
+ * @flags: KS_EXPORT_PER_CPU, KS_EXPORT_SLOTS
  *
- * Nodes in ns become kstats_latency_seconds (bounds in seconds, the base
- * unit Prometheus asks for), nodes in cycles kstats_latency_cycles; labels
- * function and cpu (a CPU number, or "all" for the merge); plus the
- * counter kstats_missed_events_total per function.
+ * Nodes in ns become the histogram kstats_latency_seconds (bounds in
+ * seconds, the base unit Prometheus asks for), nodes in cycles
+ * kstats_latency_cycles; the counter kstats_missed_events_total counts
+ * the calls each node dropped.  Labels: node, function (the attached
+ * symbols), backend, clock and release (the kernel's, when known); with
+ * KS_EXPORT_PER_CPU one histogram per CPU with samples (label cpu) and no
+ * merged one.  By default one merged histogram per node: 40 buckets
+ * (KS_PROM_LE_MAX), +Inf, _sum and _count, so 43 histogram series and
+ * one missed counter per node.
  *
- * Return: 0, or -1 on a write error.
+ * Return: 0, or -1 on a write error or a unit with no metric.
  */
 int ks_export_prometheus(FILE *f, struct ks_view *const *nodes, int n,
 			 unsigned int flags);
+
+/**
+ * ks_export_prometheus_file() - write the exposition to @path atomically
+ * @path:  output file; "-" is stdout
+ * @nodes: nodes (names must differ)
+ * @n:     number of nodes
+ * @flags: as ks_export_prometheus()
+ * @err:   on failure, one line naming the file and what went wrong
+ * @errlen: size of @err
+ *
+ * Writes PATH.tmp.PID in the same folder and renames it over @path, so a
+ * reader (node_exporter's textfile collector) sees the previous file or
+ * the new one, never a part.  On failure the temporary file is removed
+ * and @path is left as it was.
+ *
+ * Return: 0 or -1.
+ */
+int ks_export_prometheus_file(const char *path, struct ks_view *const *nodes,
+			      int n, unsigned int flags, char *err, size_t errlen);
 
 #endif /* KS_EXPORT_H */

@@ -81,13 +81,17 @@ static const struct ks_help {
 	  "  --label L    row name, once per file in order (default: the snapshot's\n"
 	  "               label, else the file name)\n"
 	  "  --markdown   a Markdown table\n" },
-	{ "export", "usage: kstats export --json|--csv|--prometheus [NAME...] [-f FILE]...\n"
+	{ "export", "usage: kstats export --json|--csv|--prometheus [NAME...|all] [-f FILE]... [-o OUT]\n"
 	  "  --json         the snapshot document (one source)\n"
 	  "  --csv          function,unit,cpu,slot,lo,hi,count,avg,n,p per non-empty slot\n"
-	  "  --prometheus   text exposition for node_exporter's textfile collector\n"
+	  "  --prometheus   text exposition for node_exporter's textfile collector:\n"
+	  "                 one histogram per node, le = 2^k-1 ns (k = 1..40)\n"
+	  "  all            every node _control lists\n"
 	  "  -f, --file F   a snapshot or node text instead of a live node\n"
-	  "  --total        only the merged histogram, no per-CPU rows or series\n"
-	  "  --log2         Prometheus: one bucket per power of two\n"
+	  "  -o, --output F Prometheus: write F.tmp.PID, then rename it to F\n"
+	  "  --per-cpu      Prometheus: one histogram per CPU (label cpu), no merge\n"
+	  "  --slots        Prometheus: one bucket per slot (many series)\n"
+	  "  --total        CSV: only the merged histogram, no per-CPU rows\n"
 	  "  --label L      JSON: the snapshot label\n" },
 	{ "check", "usage: kstats check [NAME...] [-f FILE]...\n"
 	  "Parse node text strictly (every invariant of docs/format.md) or read a\n"
@@ -151,7 +155,7 @@ static void ks_usage(FILE *f)
 	      "  run [options] NAME... -- CMD  trace while CMD runs, show, remove\n"
 	      "  save NAME [-o FILE]           snapshot to a JSON file\n"
 	      "  compare A B [C...]            compare snapshots (--markdown)\n"
-	      "  export --json|--csv|--prometheus [NAME] [-f FILE]\n"
+	      "  export --json|--csv|--prometheus [NAME|all] [-f FILE] [-o OUT]\n"
 	      "  check NAME | -f FILE          verify node text or a snapshot\n"
 	      "Environment: KSTATS_DEBUGFS (default " KSTATS_DEBUGFS_DEFAULT ")\n", f);
 }

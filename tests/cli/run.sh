@@ -425,29 +425,118 @@ fake find_vma "$hand"
 cp "$tmp/gen-bits5.txt" "$dbg/gen_b5"
 "$K" export --prometheus find_vma gen_b5 >"$tmp/p1.prom" 2>"$tmp/err" || { notok "export --prometheus"; tap_diag "$tmp/err"; }
 promcheck "export --prometheus of two live nodes" "$tmp/p1.prom"
-"$K" export --prometheus --log2 -f "$tmp/nd.json" >"$tmp/p2.prom"
-promcheck "export --prometheus --log2 of a snapshot" "$tmp/p2.prom"
-r grep -E '^kstats_latency_seconds_(bucket|sum|count)\{function="find_vma",cpu="all"' "$tmp/p1.prom"
-grep -E 'le="(0\.0000001|0\.000000103|0\.000000111|0\.000000127|0\.000001023|\+Inf)"|_sum|_count' "$tmp/out" >"$tmp/out2"; mv "$tmp/out2" "$tmp/out"
-same "export --prometheus: cpu=\"all\" series in seconds, exact bounds" <<'EOF'
-kstats_latency_seconds_bucket{function="find_vma",cpu="all",le="0.000000103"} 4
-kstats_latency_seconds_bucket{function="find_vma",cpu="all",le="0.000000111"} 9
-kstats_latency_seconds_bucket{function="find_vma",cpu="all",le="0.000000127"} 11
-kstats_latency_seconds_bucket{function="find_vma",cpu="all",le="0.000001023"} 13
-kstats_latency_seconds_bucket{function="find_vma",cpu="all",le="+Inf"} 13
-kstats_latency_seconds_sum{function="find_vma",cpu="all"} 0.00000239
-kstats_latency_seconds_count{function="find_vma",cpu="all"} 13
+rel=$(uname -r)
+# 40 buckets, +Inf, _sum, _count and the missed counter: 44 series per node
+for node in find_vma gen_b5; do
+	got=$(grep -v '^#' "$tmp/p1.prom" | grep -c "{node=\"$node\",")
+	if [ "$got" = 44 ]; then ok "export --prometheus: 44 series for $node"; else notok "export --prometheus: $got series for $node, 44 wanted"; fi
+done
+if [ "$(grep -v '^#' "$tmp/p1.prom" | grep -vc "release=\"$rel\"")" = 0 ] &&
+   ! grep -q 'cpu=' "$tmp/p1.prom"; then
+	ok "export --prometheus: release label of a live node, no cpu label by default"
+else
+	notok "export --prometheus: release label, no cpu label"; tap_diag "$tmp/p1.prom"
+fi
+# _count == the node's samples; every le == the CPUS rows whose mean is <= le
+for node in find_vma gen_b5; do
+	awk -v node="$node" '
+		FNR == NR {
+			if ($1 == "#" && $2 == "samples") samples = $3
+			if ($1 == "slot" && $3 == "CPUS") { cnt[++rows] = $6; avg[rows] = $8 }
+			next
+		}
+		index($0, "{node=\"" node "\"") == 0 { next }
+		/^kstats_latency_seconds_count/ { if ($2 != samples) { print "count " $2 " != samples " samples; bad = 1 }; counted = 1 }
+		/^kstats_latency_seconds_bucket/ && !/le="\+Inf"/ {
+			le = $0; sub(/.*le="/, "", le); sub(/".*/, "", le)
+			want = 0
+			for (i = 1; i <= rows; i++) if (avg[i] <= le * 1e9 + 0.5) want += cnt[i]
+			if ($2 != want) { print "le " le ": " $2 " != " want; bad = 1 }
+			nb++
+		}
+		END { if (!counted || nb != 40) { print "count line " counted ", " nb " buckets"; bad = 1 }; exit bad }
+	' "$dbg/$node" "$tmp/p1.prom" >"$tmp/awk.err"
+	if [ $? = 0 ]; then
+		ok "export --prometheus: $node _count == samples ($(awk '$2 == "samples" { print $3 }' "$dbg/$node")), 40 buckets == slot counts below each le"
+	else
+		notok "export --prometheus: $node counts"; tap_diag "$tmp/awk.err"
+	fi
+done
+r "$K" export --prometheus -f "$hand"
+grep -E 'le="(0\.000000063|0\.000000127|0\.000000255|0\.000000511|0\.000001023|\+Inf)"|_sum|_count' "$tmp/out" >"$tmp/out2"; mv "$tmp/out2" "$tmp/out"
+same "export --prometheus: power-of-two buckets in seconds, exact bounds, no release from a text file" <<'EOF'
+kstats_latency_seconds_bucket{node="find_vma",function="find_vma",backend="kretprobe",clock="local",le="0.000000063"} 0
+kstats_latency_seconds_bucket{node="find_vma",function="find_vma",backend="kretprobe",clock="local",le="0.000000127"} 11
+kstats_latency_seconds_bucket{node="find_vma",function="find_vma",backend="kretprobe",clock="local",le="0.000000255"} 12
+kstats_latency_seconds_bucket{node="find_vma",function="find_vma",backend="kretprobe",clock="local",le="0.000000511"} 12
+kstats_latency_seconds_bucket{node="find_vma",function="find_vma",backend="kretprobe",clock="local",le="0.000001023"} 13
+kstats_latency_seconds_bucket{node="find_vma",function="find_vma",backend="kretprobe",clock="local",le="+Inf"} 13
+kstats_latency_seconds_sum{node="find_vma",function="find_vma",backend="kretprobe",clock="local"} 0.00000239
+kstats_latency_seconds_count{node="find_vma",function="find_vma",backend="kretprobe",clock="local"} 13
 EOF
-r grep -c '^kstats_latency_seconds_count{' "$tmp/p1.prom"
-same "export --prometheus: per-CPU series and cpu=\"all\" for each function" <<'EOF'
-6
+sed 's/"kernel": ""/"kernel": "6.1.0-57-amd64"/' "$tmp/nd.json" >"$tmp/nd61.json"
+"$K" export --prometheus -f "$tmp/nd61.json" >"$tmp/p2.prom"
+promcheck "export --prometheus of a snapshot" "$tmp/p2.prom"
+if grep -qxF 'kstats_latency_seconds_count{node="find_vma",function="find_vma",backend="kretprobe",clock="local",release="6.1.0-57-amd64"} 200000' "$tmp/p2.prom"; then
+	ok "export --prometheus of a snapshot: its release, _count 200000"
+else
+	notok "export --prometheus of a snapshot: release, _count"; tap_diag "$tmp/p2.prom"
+fi
+"$K" export --prometheus --per-cpu find_vma >"$tmp/p4.prom"
+promcheck "export --prometheus --per-cpu" "$tmp/p4.prom"
+r grep -E '^kstats_latency_seconds_count' "$tmp/p4.prom"
+sed -i 's/release="[^"]*",//' "$tmp/out"
+same "export --per-cpu: one histogram per CPU with samples, no merged one beside them" <<'EOF'
+kstats_latency_seconds_count{node="find_vma",function="find_vma",backend="kretprobe",clock="local",cpu="0"} 9
+kstats_latency_seconds_count{node="find_vma",function="find_vma",backend="kretprobe",clock="local",cpu="1"} 4
 EOF
+got=$(grep -vc '^#' "$tmp/p4.prom")
+if [ "$got" = $((43 * 2 + 1)) ]; then ok "export --per-cpu: 43 series per CPU + 1 missed counter"; else notok "export --per-cpu: $got series"; fi
+"$K" export --prometheus --slots find_vma >"$tmp/p5.prom"
+promcheck "export --prometheus --slots" "$tmp/p5.prom"
+# bits 3, buckets 37: (37 + 1) * 8 slots below the overflow slot, + Inf
+got=$(grep -c '_bucket{' "$tmp/p5.prom")
+if [ "$got" = 305 ]; then ok "export --slots: one bucket per slot (304 + Inf)"; else notok "export --slots: $got buckets"; fi
 sed 's/clock=local unit=ns/clock=tsc unit=cycles/; s/kstats find_vma/kstats find_vma_tsc/' "$hand" >"$tmp/tsc.txt"
 "$K" export --prometheus -f "$tmp/tsc.txt" -f "$hand" >"$tmp/p3.prom"
 promcheck "export --prometheus of a TSC node and an ns node" "$tmp/p3.prom"
-if grep -qxF 'kstats_latency_cycles_sum{function="find_vma_tsc",cpu="all"} 2390' "$tmp/p3.prom"; then ok "export --prometheus: cycles stay cycles"; else notok "export --prometheus: cycles stay cycles"; tap_diag "$tmp/p3.prom"; fi
+if grep -qxF 'kstats_latency_cycles_sum{node="find_vma_tsc",function="find_vma",backend="kretprobe",clock="tsc"} 2390' "$tmp/p3.prom"; then ok "export --prometheus: cycles stay cycles"; else notok "export --prometheus: cycles stay cycles"; tap_diag "$tmp/p3.prom"; fi
 fails "compare of cycles with ns is refused" 1 "is in ns but $tmp/tsc.txt is in cycles" "$K" compare "$hand" "$tmp/tsc.txt"
 fails "export --prometheus of one function twice is refused" 1 "series would clash" "$K" export --prometheus find_vma -f "$hand"
+# all: every node _control lists
+printf 'find_vma kretprobe active 13 0\ngen_b5 kretprobe active 6500 0\n' >"$dbg/_control"
+"$K" export --prometheus all >"$tmp/pall.prom"
+if cmp -s "$tmp/pall.prom" "$tmp/p1.prom"; then ok "export --prometheus all == the nodes _control lists"; else notok "export --prometheus all"; tap_diag "$tmp/pall.prom"; fi
+: >"$dbg/_control"
+r "$K" export --prometheus all
+if [ $rc = 0 ] && [ ! -s "$tmp/out" ]; then ok "export --prometheus all of no nodes: empty exposition"; else notok "export all of no nodes (exit $rc)"; tap_diag "$tmp/out" "$tmp/err"; fi
+# -o: atomic replacement for the textfile collector
+od=$tmp/textfile
+mkdir "$od"
+check "export -o FILE" "$K" export --prometheus find_vma gen_b5 -o "$od/kstats.prom"
+if cmp -s "$od/kstats.prom" "$tmp/p1.prom" && [ "$(ls "$od")" = kstats.prom ]; then ok "export -o: same text as stdout, no temporary file left"; else notok "export -o: file content or leftovers"; ls -la "$od" | tap_diag; fi
+rm "$dbg/gen_b5"
+fails "export -o of a node removed meanwhile" 1 "no node named 'gen_b5'" "$K" export --prometheus find_vma gen_b5 -o "$od/kstats.prom"
+if [ "$(wc -l <"$tmp/err")" = 1 ] && cmp -s "$od/kstats.prom" "$tmp/p1.prom" && [ "$(ls "$od")" = kstats.prom ]; then ok "export -o: one-line error, the previous file left whole"; else notok "export -o: previous file changed"; tap_diag "$tmp/err"; fi
+printf 'find_vma kretprobe active 13 0\ngen_b5 kretprobe active 6500 0\n' >"$dbg/_control"
+fails "export all: a node listed but gone by the time it is read" 1 "no node named 'gen_b5'" "$K" export --prometheus all -o "$od/kstats.prom"
+if cmp -s "$od/kstats.prom" "$tmp/p1.prom"; then ok "export all -o: the previous file left whole"; else notok "export all -o: previous file changed"; fi
+: >"$dbg/_control"
+fails "export -o into a missing folder" 1 "cannot write $tmp/nope/k.prom: $tmp/nope/k.prom.tmp." "$K" export --prometheus find_vma -o "$tmp/nope/k.prom"
+mkdir "$od/dir.prom"
+fails "export -o onto a folder: rename fails" 1 "cannot write $od/dir.prom: Is a directory" "$K" export --prometheus find_vma -o "$od/dir.prom"
+if [ "$(ls "$od" | tr '\n' ' ')" = "dir.prom kstats.prom " ]; then ok "export -o: temporary file removed after a failed rename"; else notok "export -o: leftovers"; ls -la "$od" | tap_diag; fi
+rmdir "$od/dir.prom"
+# unwritable folder: as root, run the tool as nobody (root writes anywhere)
+asuser=""
+[ "$(id -u)" != 0 ] || asuser="setpriv --reuid=65534 --regid=65534 --clear-groups"
+chmod 555 "$od"
+chmod 755 "$tmp" "$dbg"
+chmod 644 "$dbg/find_vma" "$dbg/_control"
+fails "export -o into an unwritable folder" 1 "$od/kstats.prom.tmp." $asuser "$K" export --prometheus find_vma -o "$od/kstats.prom"
+if grep -q 'Permission denied (.*kstats.prom left as it was)' "$tmp/err" && cmp -s "$od/kstats.prom" "$tmp/p1.prom"; then ok "export -o unwritable: says so, previous file left whole"; else notok "export -o unwritable"; tap_diag "$tmp/err"; fi
+chmod 755 "$od"
+fails "export -o without --prometheus" 2 "-o goes with --prometheus" "$K" export --csv find_vma -o "$od/x.csv"
 fails "export --json of two sources is refused" 1 "one source" "$K" export --json find_vma -f "$hand"
 fails "export without a format" 2 "--json, --csv or --prometheus expected" "$K" export find_vma
 
@@ -508,5 +597,8 @@ if command -v groff >/dev/null 2>&1; then
 else
 	if [ -s "$man" ] && head -1 "$man" | grep -q SPDX; then ok "man page present"; else notok "man page present"; fi
 fi
+
+# ---- bash completion, typed in a real shell ----
+tap "$here/completion.sh" "$K"
 
 tap_end

@@ -79,6 +79,14 @@ check "kstats compare on two snapshots" \
 check "kstats-plot cdf: PNG and SVG" sh -c 'kstats-plot cdf vm-6.12-find_vma-m16.json \
 	vm-6.12-find_vma-m2048.json -o cdf && head -c 4 cdf.png | grep -q PNG && grep -q "<svg" cdf.svg'
 check "man pages" test -f /usr/share/man/man1/kstats.1.gz -a -f /usr/share/man/man1/kstats-plot.1.gz
+check "kstats-export.service and .timer shipped, the timer not enabled" sh -c \
+	'dpkg -L kstats | grep -qE "^(/usr)?/lib/systemd/system/kstats-export.service$" &&
+	 dpkg -L kstats | grep -qE "^(/usr)?/lib/systemd/system/kstats-export.timer$" &&
+	 ! ls /etc/systemd/system/timers.target.wants/kstats-export.timer 2>/dev/null'
+check "/etc/default/kstats-export is a conffile" sh -c \
+	'dpkg-query -W -f="\${Conffiles}" kstats | grep -q " /etc/default/kstats-export "'
+check "bash completion where bash-completion looks" \
+	bash -c '. /usr/share/bash-completion/completions/kstats && complete -p kstats | grep -q _kstats'
 check "apt-get purge kstats kstats-dkms" apt-get purge -y -q kstats kstats-dkms
 check "purge left no module, sources or dkms tree" sh -c \
 	'! ls /lib/modules/*/updates/dkms/kstats.ko* 2> /dev/null && ! ls -d /usr/src/kstats-* /var/lib/dkms/kstats 2> /dev/null'

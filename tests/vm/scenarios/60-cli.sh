@@ -63,8 +63,10 @@ $K export --csv ks_target_empty > /tmp/live.csv
 $K export --csv -f /tmp/e1.json > /tmp/snap.csv
 check "CSV of the live node == CSV of its snapshot" cmp /tmp/live.csv /tmp/snap.csv
 run $K export --prometheus ks_target_empty
-has "prometheus: +Inf bucket == 1000" $out 'kstats_latency_seconds_bucket{function="ks_target_empty",cpu="all",le="+Inf"} 1000'
-has "prometheus: _count" $out 'kstats_latency_seconds_count{function="ks_target_empty",cpu="all"} 1000'
+check "prometheus: +Inf bucket == 1000" grep -qE '^kstats_latency_seconds_bucket\{node="ks_target_empty",function="ks_target_empty",backend="[a-z]+",clock="local",release="[^"]+",le="\+Inf"\} 1000$' $out
+has "prometheus: release label" $out "release=\"$(uname -r)\",le=\"+Inf\"} 1000"
+check "prometheus: _count == 1000" grep -qE '^kstats_latency_seconds_count\{node="ks_target_empty",.*\} 1000$' $out
+expect_eq "prometheus: 44 series, no cpu label" "$(grep -vc '^#' $out) $(grep -c 'cpu=' $out)" "44 0"
 check "start" $K start ks_target_empty
 echo 3000 > $T/empty
 $K save ks_target_empty -o /tmp/e2.json --label more 2>/dev/null

@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: GPL-2.0
+# kstats -> node_exporter -> Prometheus, end to end, with Debian's
+# prometheus-node-exporter and prometheus run from the host's root (9p,
+# tests/vm/prometheus.sh shares it and names the source tree with
+# ks.repo=DIR).  ks_target_delay is traced and called a known number of
+# times; the command of debian/kstats.kstats-export.service, with the
+# settings of debian/kstats-export.default, writes the textfile; Prometheus
+# scrapes node_exporter every second and its HTTP API must give kstats'
+# sample count and a histogram_quantile(0.5) in the bucket of kstats' p50,
+# through a reset, a remove (a node gone while exporting) and a re-trace.
+. /ks/lib.sh
+
+HOST=/host
+TF=/tmp/textfile
+PROM=http://127.0.0.1:9090
+NODE=ks_target_delay
+DELAY=20000			# ns per call: every call in the (16383, 32767] ns bucket
+
+repo=""
+for arg in $(cat /proc/cmdline); do
+	case $arg in ks.repo=*) repo=${arg#*=} ;; esac
+done
+mkdir -p $HOST
+if ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 hostroot $HOST 2>/dev/null; then
+	skip "prometheus end to end" "host root not shared (run tests/vm/prometheus.sh)"
+	exit 0
+fi
+for b in /usr/bin/prometheus /usr/bin/prometheus-node-exporter /usr/bin/curl; do
+	if [ ! -x $HOST$b ]; then
+		skip "prometheus end to end" "$b not on the host (apt-get install prometheus prometheus-node-exporter curl)"
+		exit 0
+	fi
+done
+unit=$HOST$repo/debian/kstats.kstats-export.service
+conf=$HOST$repo/debian/kstats-export.default
+check "the export unit and its settings from the source tree" test -f "$unit" -a -f "$conf" || exit 1
+mount -o rbind /proc $HOST/proc && mount -o rbind /sys $HOST/sys &&
+	mount -o rbind /dev $HOST/dev && mount -o bind /tmp $HOST/tmp
+check "host root prepared" test -d $HOST/proc/self -a -e $HOST/dev/null
+
+in_host() {
+	chroot $HOST /usr/bin/env -i HOME=/tmp TMPDIR=/tmp PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"
+}
+
+# query EXPR: the value of Prometheus' instant query EXPR ("" when empty).
+query() {
+	in_host curl -s -G --max-time 10 --data-urlencode "query=$1" $PROM/api/v1/query |
+		sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p'
+}
+
+# wait_value DESC EXPR WANT: poll EXPR until it equals WANT (60 s).
+wait_value() {
+	_i=0
+	while [ $_i -lt 120 ]; do
+		_v=$(query "$2")
+		[ "$_v" = "$3" ] && break
+		_i=$((_i + 1))
+		sleep 0.5
+	done
+	expect_eq "$1" "$_v" "$3"
+}
+
+# The timer's command: ExecStart of the unit, with its Environment=
+# defaults, then the settings file, then this test's textfile folder.
+export_cmd=$(sed -n 's/^ExecStart=//p' "$unit")
+eval "$(sed -n 's/^Environment=//p' "$unit")"
+. "$conf"
+KSTATS_EXPORT_OUTPUT=$TF/kstats.prom
+diag "export: $export_cmd (KSTATS_EXPORT_NODES=$KSTATS_EXPORT_NODES)"
+timer_export() { eval "$export_cmd"; }
+
+load_modules || exit 0
+mkdir -p $TF /tmp/prom-data
+cat > /tmp/prom.yml <<EOF
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: node
+    static_configs:
+      - targets: ['127.0.0.1:9100']
+EOF
+# chroot and env exec the server: $! is its pid
+chroot $HOST /usr/bin/env -i HOME=/tmp prometheus-node-exporter \
+	--web.listen-address=127.0.0.1:9100 --collector.disable-defaults \
+	--collector.textfile --collector.textfile.directory=$TF > /tmp/node-exporter.log 2>&1 &
+ne_pid=$!
+chroot $HOST /usr/bin/env -i HOME=/tmp prometheus --config.file=/tmp/prom.yml \
+	--storage.tsdb.path=/tmp/prom-data --web.listen-address=127.0.0.1:9090 \
+	> /tmp/prometheus.log 2>&1 &
+prom_pid=$!
+stop_servers() {
+	kill $prom_pid $ne_pid 2>/dev/null
+	wait $prom_pid $ne_pid 2>/dev/null
+}
+ready=0
+i=0
+while [ $i -lt 240 ]; do
+	if in_host curl -sf --max-time 2 $PROM/-/ready >/dev/null 2>&1 &&
+	   in_host curl -sf --max-time 2 http://127.0.0.1:9100/metrics >/dev/null 2>&1; then
+		ready=1
+		break
+	fi
+	i=$((i + 1))
+	sleep 0.5
+done
+if [ $ready = 0 ]; then
+	fail "node_exporter and prometheus ready" "$(tail -n 20 /tmp/node-exporter.log /tmp/prometheus.log)"
+	stop_servers
+	exit 1
+fi
+ok "node_exporter and prometheus ready ($(uptime | sed 's/.*up *//; s/,.*//'))"
+
+# 1. trace, 1000 calls, export, scrape
+check "trace $NODE" kstats trace $NODE
+echo "1000 $DELAY" > /sys/kernel/debug/kstats_target/delay
+check "the timer's command exports" timer_export
+samples=$(node_field $NODE samples)
+p50=$(node_field $NODE p50)
+expect_eq "kstats: 1000 samples" "$samples" 1000
+wait_value "Prometheus: _count == kstats' samples (1000)" \
+	"kstats_latency_seconds_count{node=\"$NODE\"}" "$samples"
+expect_eq "Prometheus: 41 bucket series (40 + Inf), no cpu label" \
+	"$(query "count(kstats_latency_seconds_bucket{node=\"$NODE\"})") $(query "count(kstats_latency_seconds_bucket{cpu!=\"\"})")" "41 "
+expect_eq "Prometheus: +Inf bucket == _count" \
+	"$(query "kstats_latency_seconds_bucket{node=\"$NODE\",le=\"+Inf\"}")" "$samples"
+expect_eq "Prometheus: labels node, function, backend, clock, release" \
+	"$(query "count(kstats_latency_seconds_count{node=\"$NODE\",function=\"$NODE\",backend=~\"direct|fprobe|kretprobe\",clock=\"local\",release=\"$(uname -r)\"})")" 1
+q50=$(query "histogram_quantile(0.5, kstats_latency_seconds_bucket{node=\"$NODE\"})")
+diag "p50: kstats $p50 ns, Prometheus histogram_quantile(0.5) $q50 s"
+# the power-of-two bucket (2^(k-1) - 1, 2^k - 1] holding a value in ns
+bucket_of() { awk -v v="$1" 'BEGIN { k = 0; while (2 ^ k - 1 < v) k++; print k }'; }
+qns=$(awk -v q="$q50" 'BEGIN { printf "%.0f", q * 1e9 }')
+expect_eq "histogram_quantile(0.5) ($qns ns) in the bucket of kstats' p50 ($p50 ns)" \
+	"$(bucket_of "$qns")" "$(bucket_of "$p50")"
+cp $TF/kstats.prom /tmp/kstats.prom.1
+
+# 2. reset: the counters fall to 300, a counter reset
+check "reset $NODE" kstats reset $NODE
+echo "300 $DELAY" > /sys/kernel/debug/kstats_target/delay
+check "the timer's command exports after the reset" timer_export
+wait_value "Prometheus: _count 300 after the reset" "kstats_latency_seconds_count{node=\"$NODE\"}" 300
+
+# 3. the node removed while exporting: one line, the previous file whole
+cp $TF/kstats.prom /tmp/kstats.prom.2
+check "remove $NODE" kstats remove $NODE
+kstats export --prometheus -o $TF/kstats.prom $NODE > /tmp/exp.out 2> /tmp/exp.err
+rc=$?
+expect_eq "export of a removed node: exit 1, one line" "$rc $(wc -l < /tmp/exp.err)" "1 1"
+check "export of a removed node: the previous file left whole, no temporary file" \
+	"cmp $TF/kstats.prom /tmp/kstats.prom.2 && [ \"\$(ls $TF)\" = kstats.prom ]"
+check "the timer's command (all) exports no node" timer_export
+wait_value "Prometheus: the removed node's series go stale" "count(kstats_latency_seconds_count{node=\"$NODE\"})" ""
+
+# 4. trace again: 200 calls
+check "trace $NODE again" kstats trace $NODE
+echo "200 $DELAY" > /sys/kernel/debug/kstats_target/delay
+check "the timer's command exports after the re-trace" timer_export
+wait_value "Prometheus: _count 200 after remove + trace" "kstats_latency_seconds_count{node=\"$NODE\"}" 200
+
+# Rates over the whole run: two counter resets seen, nothing negative, the
+# calls after each reset counted (raw increase 300 + 200 from the first
+# scraped value; 200 - 1000 = -800 if resets were not handled).
+expect_eq "Prometheus: resets() == 2 on _count" \
+	"$(query "resets(kstats_latency_seconds_count{node=\"$NODE\"}[10m])")" 2
+expect_eq "Prometheus: resets() == 2 on the +Inf bucket" \
+	"$(query "resets(kstats_latency_seconds_bucket{node=\"$NODE\",le=\"+Inf\"}[10m])")" 2
+minrate=$(query "min_over_time(rate(kstats_latency_seconds_count{node=\"$NODE\"}[5s])[10m:1s])")
+expect_range "Prometheus: rate() never negative (min $minrate/s)" "$minrate" 0 1000000
+inc=$(query "increase(kstats_latency_seconds_count{node=\"$NODE\"}[10m])")
+diag "increase over the run: $inc (calls after the first scrape: 500)"
+expect_range "Prometheus: increase() counts the calls after each reset" \
+	"$(awk -v v="$inc" 'BEGIN { printf "%.0f", v }')" 500 1499
+q50r=$(query "histogram_quantile(0.5, sum by (le) (increase(kstats_latency_seconds_bucket{node=\"$NODE\"}[10m])))")
+qns=$(awk -v q="$q50r" 'BEGIN { printf "%.0f", q * 1e9 }')
+diag "p50 of the increase over the run: $q50r s"
+expect_eq "histogram_quantile(0.5) of increase() ($qns ns) in the bucket of kstats' p50" \
+	"$(bucket_of "$qns")" "$(bucket_of "$p50")"
+
+stop_servers
+check "remove $NODE at the end" kstats remove $NODE
+umount -l $HOST 2>/dev/null
+unload_modules
