@@ -15,6 +15,9 @@
  *
  * NAME: 1..KS_NAME_MAX-1 characters of [A-Za-z0-9_.:-]; "_control" and
  * "all" are reserved.  "mod:sym" names a symbol of module mod.
+ * A NAME with *, ? or [...] in it is a glob (ks_glob.c): trace makes one
+ * node per matching function ("mod:glob": that module's), the other verbs
+ * act on every node whose name matches.
  *
  * A write is one whole command, from offset 0, of printable ASCII, blanks
  * and newlines (ks_cmd_text()); a write of 0 bytes does nothing.
@@ -83,6 +86,33 @@ const char *ks_trace_name(const char *name)
 	size_t len = strlen(KS_PCPU_PREFIX);
 
 	return strncmp(name, KS_PCPU_PREFIX, len) ? name : name + len;
+}
+
+/**
+ * ks_glob_valid() - is @name a glob of names (a node name with *, ? or [)?
+ * @name: NUL-terminated candidate
+ *
+ * Return: true for 1..KS_NAME_MAX-1 characters of [A-Za-z0-9_.:-*?[]!]
+ * with at least one *, ? or [.
+ */
+bool ks_glob_valid(const char *name)
+{
+	bool glob = false;
+	size_t i;
+
+	for (i = 0; name[i]; i++) {
+		char c = name[i];
+
+		if (i >= KS_NAME_MAX - 1)
+			return false;
+		if (c == '*' || c == '?' || c == '[')
+			glob = true;
+		else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			   (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+			   c == ':' || c == '-' || c == ']' || c == '!'))
+			return false;
+	}
+	return glob;
 }
 
 /* @val as a u32 in @lo..@hi, into *@out. */
@@ -274,6 +304,10 @@ static int ks_check_trace(struct ks_cmd *cmd, const char **why)
 		return -EINVAL;
 	}
 	if (cmd->start[0]) {
+		if (ks_glob_valid(cmd->name)) {
+			*why = "a section is one node: no glob";
+			return -EINVAL;
+		}
 		if (cmd->via != KS_VIA_DEFAULT) {
 			*why = "start/end sections choose their own hooks";
 			return -EINVAL;
@@ -407,7 +441,7 @@ int ks_cmd_parse(char *line, struct ks_cmd *cmd, const char **why)
 	if (cmd->verb != KS_VERB_TRACE && !strcmp(name, "all")) {
 		cmd->all = true;
 	} else {
-		if (!ks_name_valid(name)) {
+		if (!ks_name_valid(name) && !ks_glob_valid(name)) {
 			*why = "invalid name";
 			return -EINVAL;
 		}

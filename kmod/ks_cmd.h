@@ -101,5 +101,6 @@ long ks_cmd_text(const char *buf, size_t len, const char **why);
 int ks_cmd_parse(char *line, struct ks_cmd *cmd, const char **why);
 bool ks_name_valid(const char *name);
 const char *ks_trace_name(const char *name);
+bool ks_glob_valid(const char *name);
 
 #endif /* _KSTATS_CMD_H */

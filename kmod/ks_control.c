@@ -5,6 +5,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/glob.h>
 #include <linux/module.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -13,6 +14,7 @@
 #include <linux/mutex.h>
 #include <linux/error-injection.h>
 #include "ks_core.h"
+#include "ks_glob.h"
 
 static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* ks_cmd.h, contract.h */
 
@@ -133,36 +135,111 @@ static noinline int ks_node_publish(struct ks_node *node)
 }
 ALLOW_ERROR_INJECTION(ks_node_publish, ERRNO);
 
-/* Build, attach and publish a node for "trace"; caller holds ks_lock. */
-static int ks_trace(const struct ks_cmd *cmd)
+/**
+ * ks_via_name() - the backend name of @via, as attach= and _last say it
+ * @via: a resolved backend choice
+ *
+ * Return: its name.
+ */
+const char *ks_via_name(enum ks_via via)
 {
+	const struct ks_backend *b = ks_pick_backend(via);
+
+	return IS_ERR(b) ? "?" : b->name;
+}
+
+/**
+ * ks_node_prepare() - a node for "trace", its symbols and backend settled
+ * @cmd: the parsed command (a single function or section)
+ * @syms: its symbols, KS_NAME_MAX bytes each, found already (ownership
+ *	passes), or NULL to look them up by cmd->name
+ * @nsyms: entries in @syms
+ * @err: the error, when NULL is returned
+ *
+ * Caller holds ks_lock.  Refuses names that are traced already or on the
+ * deny list (ks_glob.c).
+ * Return: the detached node, or NULL.
+ */
+struct ks_node *ks_node_prepare(const struct ks_cmd *cmd,
+				void *syms, unsigned int nsyms,
+				int *err)
+{
+	const char *why = cmd->via == KS_VIA_SECTION ? NULL :
+			  ks_denied(cmd->name);
 	struct ks_node *node;
 	int ret;
 
-	ret = ks_node_room(cmd->name);
-	if (ret)
-		return ret;
-	node = ks_node_alloc(cmd);
-	if (IS_ERR(node))
-		return PTR_ERR(node);
-
-	if (cmd->via == KS_VIA_SECTION)
-		ret = ks_set_syms(node, cmd->start, cmd->end);
-	else
-		ret = ks_resolve_syms(node);
-	if (ret)
-		goto err;
-	ret = ks_choose_backend(node);
-	if (ret)
-		goto err;
-	if (cmd->gap) {
-		ret = ks_gap_alloc(node);
-		if (ret)
-			goto err;
+	if (why) {
+		pr_err("%s: not traced: %s\n", cmd->name, why);
+		kfree(syms);
+		*err = -EINVAL;
+		return NULL;
 	}
-
+	ret = ks_node_room(cmd->name);
+	if (ret) {
+		kfree(syms);
+		*err = ret;
+		return NULL;
+	}
+	node = ks_node_alloc(cmd);
+	if (IS_ERR(node)) {
+		kfree(syms);
+		*err = PTR_ERR(node);
+		return NULL;
+	}
+	if (syms) {
+		node->syms = syms;
+		node->nsyms = nsyms;
+		ret = 0;
+	} else if (cmd->via == KS_VIA_SECTION) {
+		ret = ks_set_syms(node, cmd->start, cmd->end);
+	} else {
+		ret = ks_resolve_syms(node);
+	}
+	if (!ret)
+		ret = ks_choose_backend(node);
+	if (!ret && cmd->gap)
+		ret = ks_gap_alloc(node);
+	if (ret) {
+		ks_node_destroy(node);
+		*err = ret;
+		return NULL;
+	}
 	node->active = true;
-	ret = node->backend->attach(node);
+	return node;
+}
+
+/**
+ * ks_nodes_attach_many() - hook nodes of one backend with one operation
+ * @nodes: prepared nodes whose backend has attach_many
+ * @n: how many
+ *
+ * On failure (a function another tool holds, say) none is hooked, and
+ * ks_node_finish() then tries each alone.
+ */
+void ks_nodes_attach_many(struct ks_node **nodes, unsigned int n)
+{
+	int ret = nodes[0]->backend->attach_many(nodes, n);
+
+	if (ret)
+		pr_info("attaching %u functions at once failed (error %d): one by one\n",
+			n, ret);
+}
+
+/**
+ * ks_node_finish() - attach (if not yet), calibrate and publish a node
+ * @node: from ks_node_prepare()
+ *
+ * Caller holds ks_lock.  On failure @node is destroyed.
+ * Return: 0 or the error.
+ */
+int ks_node_finish(struct ks_node *node)
+{
+	const struct ks_cmd *cmd = &node->cmd;
+	int ret = 0;
+
+	if (!node->priv)
+		ret = node->backend->attach(node);
 	if (ret == -ENOENT) {
 		pr_err("%s: no such function%s; it may have been inlined or renamed\n",
 		       cmd->name, cmd->clones ?
@@ -187,6 +264,16 @@ static int ks_trace(const struct ks_cmd *cmd)
 err:
 	ks_node_destroy(node);
 	return ret;
+}
+
+/* Build, attach and publish a node for "trace"; caller holds ks_lock. */
+static int ks_trace(const struct ks_cmd *cmd)
+{
+	struct ks_node *node;
+	int ret;
+
+	node = ks_node_prepare(cmd, NULL, 0, &ret);
+	return node ? ks_node_finish(node) : ret;
 }
 
 /**
@@ -227,25 +314,30 @@ out:
 	return ret ? ERR_PTR(ret) : node;
 }
 
-/* Run one parsed command; caller holds ks_lock. */
-static int ks_run(const struct ks_cmd *cmd)
+/* Run one parsed command (as written: @line); caller holds ks_lock. */
+static int ks_run(const struct ks_cmd *cmd, const char *line)
 {
+	bool glob = !cmd->all && ks_is_glob(cmd->name);
 	struct ks_node *node, *tmp;
+	unsigned int n = 0;
 
 	if (cmd->verb == KS_VERB_TRACE)
-		return ks_trace(cmd);
-	if (cmd->all) {
+		return glob ? ks_glob_trace(cmd, line) : ks_trace(cmd);
+	if (cmd->verb == KS_VERB_REMOVE && (cmd->all || glob))
+		n = ks_nodes_remove(glob ? cmd->name : NULL, false);
+	else if (cmd->all || glob)
 		list_for_each_entry_safe(node, tmp, &ks_nodes, list) {
-			if (cmd->verb == KS_VERB_REMOVE) {
-				/* their makers alone remove some nodes */
-				if (!node->backend->owner_removes)
-					ks_node_remove(node);
-			} else {
-				ks_node_act(node, cmd->verb);
-			}
+			if (glob && !glob_match(cmd->name, node->cmd.name))
+				continue;
+			ks_node_act(node, cmd->verb);
+			n++;
 		}
-		return 0;
+	if (glob && !n) {
+		pr_err("%s: no node matches\n", cmd->name);
+		return -ENOENT;
 	}
+	if (cmd->all || glob)
+		return 0;
 	node = ks_find(cmd->name);
 	if (!node) {
 		pr_err("%s: no such node\n", cmd->name);
@@ -261,6 +353,28 @@ static int ks_run(const struct ks_cmd *cmd)
 		ks_node_act(node, cmd->verb);
 	return 0;
 }
+
+/* Reading _last: what the last glob command did (ks_glob.c). */
+static int ks_last_show_(struct seq_file *m, void *v)
+{
+	mutex_lock(&ks_lock);
+	ks_last_show(m);
+	mutex_unlock(&ks_lock);
+	return 0;
+}
+
+static int ks_last_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ks_last_show_, NULL);
+}
+
+const struct file_operations ks_last_fops = {
+	.owner = THIS_MODULE,
+	.open = ks_last_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
 
 /* Commands: see the grammar in ks_cmd.c. */
 static ssize_t ks_control_write(struct file *file, const char __user *ubuf,
@@ -294,7 +408,7 @@ static ssize_t ks_control_write(struct file *file, const char __user *ubuf,
 	    (cmd->via == KS_VIA_DEFAULT || cmd->via == KS_VIA_DIRECT))
 		ks_btf_prepare();
 	mutex_lock(&ks_lock);
-	ret = ks_run(cmd);
+	ret = ks_run(cmd, line);
 	mutex_unlock(&ks_lock);
 out:
 	kfree(line);

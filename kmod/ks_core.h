@@ -9,6 +9,7 @@
  *   ks_backend.c  which backend times a node; the GAP- node
  *   ks_floor.c    what a backend reports for an empty function
  *   ks_syms.c     symbols and clones; nodes whose module goes
+ *   ks_glob.c     trace GLOB and the other verbs on globs; the deny list
  *   ks_api.c      nodes kernel code records into (include/linux/kstats.h)
  *   kstats_main.c module init and exit
  */
@@ -34,6 +35,8 @@ void ks_node_list(struct ks_node *node);
 void ks_node_act(struct ks_node *node, enum ks_verb verb);
 void ks_node_remove(struct ks_node *node);
 void ks_node_destroy(struct ks_node *node);
+void ks_nodes_settle(void);
+unsigned int ks_nodes_remove(const char *glob, bool owned);
 void ks_node_delete(struct ks_node *node);
 void ks_reap_wait(void);
 
@@ -44,6 +47,7 @@ int ks_control_open(struct inode *inode, struct file *file);
 /* ks_control.c */
 extern struct dentry *ks_dir;
 extern const struct file_operations ks_control_fops;
+extern const struct file_operations ks_last_fops;
 struct ks_node *ks_node_create(const struct ks_cmd *cmd,
 			       const struct ks_backend *backend);
 

@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstats direct backend: ftrace direct calls into the trampolines of
- * ks_tramp.S.  Each traced symbol takes one slot (a stub and an ftrace_ops);
- * the slot's node is found by index, with no lookup.
+ * kstats direct backend: ftrace direct calls into ks_direct_tramp
+ * (ks_tramp.S), which finds each call's node by its call site.
  *
- * Cost per timed call: the direct call, two short handlers and two clock
- * reads; untimed calls (filtered, sampled out) return into the body right
- * after ks_direct_enter().  The handlers call nothing traceable, so a
- * traced function cannot recurse through them.
+ * One attach hooks any number of functions with one ftrace_ops (a batch):
+ * a glob of a thousand functions costs one ftrace update, not a thousand.
+ * Each call site has an entry in ks_direct_hash (ks_direct.h) naming its
+ * node and its batch.  Detaching a node empties its entries' node (calls
+ * then return into the body at once); the batch is unregistered when its
+ * last timed call site goes.
  *
- * Removal: after unregistering, synchronize_rcu_tasks() waits for tasks
- * that were preempted inside a trampoline before the body; then the slot
- * is free again at once (a call in the body keeps its node on its own
- * trampoline frame, and never reads the slot again).  Calls still running
- * the body (the traced function may sleep, for as long as it likes) are
+ * Cost per timed call: the direct call, the lookup, two short handlers and
+ * two clock reads; untimed calls (filtered, sampled out) return into the
+ * body right after ks_direct_enter().  The handlers call nothing
+ * traceable, so a traced function cannot recurse through them.
+ *
+ * Removal: after a detach, ks_direct_settle() (synchronize_rcu_tasks())
+ * waits for tasks that were preempted inside the trampoline before the
+ * body, once for any number of detached nodes.  Calls still running the
+ * body (the traced function may sleep, for as long as it likes) are
  * counted per CPU in ks_pcpu.inflight: detach does not wait for them, and
  * the node is freed once that count reaches zero (ks_node.c, ks_reap).
  */
@@ -27,18 +32,28 @@
 #include "ks_direct.h"
 #include "ks_compat.h"
 
-struct ks_dslot {
+/* One ftrace_ops hooking many call sites: freed when none is timed. */
+struct ks_dbatch {
 	struct ftrace_ops ops;
-	bool registered;
+	unsigned int users;		/* entries whose node is set */
+};
+
+/* A node's call sites: its entries in ks_direct_hash (node->priv). */
+struct ks_dnode {
+	unsigned int n;
+	struct ks_hent *ent[];
 };
 
 /*
- * Slots are assigned and freed under ks_lock.  The stub of slot i loads
- * ks_direct_nodes[i] for the trampoline: no lookup on the hot path.
+ * Written under ks_lock, read by ks_direct_tramp without a lock: an entry
+ * gets its key before its node, and keeps its key for ever (a search goes
+ * on past a tombstone, and ends at an entry never used).
  */
-struct ks_node *ks_direct_nodes[KS_DIRECT_SLOTS];
-static struct ks_dslot ks_dslots[KS_DIRECT_SLOTS];
+struct ks_hent ks_direct_hash[KS_HASH_SIZE + KS_HASH_PROBE + 1] __aligned(64);
 
+static_assert(sizeof(struct ks_hent) == 1 << KS_HENT_SHIFT);
+static_assert(offsetof(struct ks_hent, ip) == KS_HENT_IP);
+static_assert(offsetof(struct ks_hent, node) == KS_HENT_NODE);
 static_assert(offsetof(struct ks_node, active) == KS_NODE_ACTIVE);
 static_assert(offsetof(struct ks_node, fast_sample) == KS_NODE_FAST_SAMPLE);
 static_assert(offsetof(struct ks_node, pcpu) == KS_NODE_PCPU);
@@ -51,9 +66,36 @@ static_assert(offsetof(struct ks_pcpu, skip) == KS_PCPU_SKIP);
 static_assert(sizeof(struct ks_node) > 192);
 static_assert(offsetofend(struct ks_node, cmd.cpus[0]) <= L1_CACHE_BYTES);
 
-static unsigned long ks_tramp_addr(unsigned int slot)
+/* The key of a call site: the return address of its fentry call. */
+static unsigned long ks_hkey(unsigned long ip)
 {
-	return (unsigned long)ks_direct_tramps + slot * KS_TRAMP_SIZE;
+	return ip + MCOUNT_INSN_SIZE;
+}
+
+/* Where ks_direct_tramp starts looking for @key (as it computes it). */
+static unsigned int ks_hhome(unsigned long key)
+{
+	return ((key * KS_HASH_MUL) >> KS_HASH_SHIFT) & KS_HASH_MASK;
+}
+
+/*
+ * The entry for @key: its own (with or without a node), else the first
+ * free or tombstoned one on its probe sequence, else NULL (crowded).
+ */
+static struct ks_hent *ks_hslot(unsigned long key)
+{
+	struct ks_hent *e = &ks_direct_hash[ks_hhome(key)], *spare = NULL;
+	unsigned int i;
+
+	for (i = 0; i < KS_HASH_PROBE; i++, e++) {
+		if (e->ip == key)
+			return e;
+		if (!e->ip)
+			return spare ? spare : e;
+		if (!spare && !e->node && !e->batch)
+			spare = e;
+	}
+	return spare;
 }
 
 /**
@@ -109,74 +151,195 @@ static long ks_direct_busy(struct ks_node *node)
 	return ks_inflight(node);
 }
 
-/* Unhook every symbol of @node; calls inside the body go on (busy). */
-static void ks_direct_detach(struct ks_node *node)
+/* Unhook every call site of @batch and free it. */
+static void ks_dbatch_free(struct ks_dbatch *b, bool registered)
 {
 	unsigned int i;
-	bool any = false;
 
-	for (i = 0; i < KS_DIRECT_SLOTS; i++) {
-		struct ks_dslot *ds = &ks_dslots[i];
+	if (registered)
+		ks_ftrace_direct_off(&b->ops, (unsigned long)ks_direct_tramp);
+	else
+		ftrace_free_filter(&b->ops);
+	for (i = 0; i < ARRAY_SIZE(ks_direct_hash); i++)
+		if (ks_direct_hash[i].batch == b)
+			ks_direct_hash[i].batch = NULL;
+	kfree(b);
+}
 
-		if (ks_direct_nodes[i] != node || !ds->registered)
-			continue;
-		ks_ftrace_direct_off(&ds->ops, ks_tramp_addr(i));
-		ds->registered = false;
-		any = true;
+/*
+ * Stop timing every call site of @node: its calls return into the body at
+ * once from now on; a batch none of whose call sites is timed any more is
+ * unregistered.  ks_direct_settle() makes it final.
+ */
+static void ks_direct_detach(struct ks_node *node)
+{
+	struct ks_dnode *dn = node->priv;
+	unsigned int i;
+
+	for (i = 0; i < dn->n; i++) {
+		struct ks_hent *e = dn->ent[i];
+		struct ks_dbatch *b = e->batch;
+
+		WRITE_ONCE(e->node, NULL);
+		if (b && !--b->users)
+			ks_dbatch_free(b, true);
 	}
-	/* tasks preempted inside a trampoline, before the body */
-	if (any)
-		synchronize_rcu_tasks();
-	for (i = 0; i < KS_DIRECT_SLOTS; i++)
-		if (ks_direct_nodes[i] == node)
-			WRITE_ONCE(ks_direct_nodes[i], NULL);
+	kfree(dn);
 	node->priv = NULL;
 }
 
-static int ks_direct_attach(struct ks_node *node)
+/* Tasks preempted inside the trampoline, before the body, have left it. */
+static void ks_direct_settle(void)
 {
-	const struct ks_cmd *c = &node->cmd;
-	unsigned int i, s = 0;
+	synchronize_rcu_tasks();
+}
+
+/*
+ * Give up @node's claim on its entries: @b, the batch being built, is not
+ * registered; a batch of earlier attaches loses a user.
+ */
+static void ks_direct_unclaim(struct ks_node *node, struct ks_dbatch *b)
+{
+	struct ks_dnode *dn = node->priv;
+	unsigned int i;
+
+	for (i = 0; i < dn->n; i++) {
+		struct ks_hent *e = dn->ent[i];
+
+		if (e->batch == b) {
+			e->batch = NULL;
+			b->users--;
+		} else if (e->batch && !--e->batch->users) {
+			ks_dbatch_free(e->batch, true);
+		}
+	}
+	kfree(dn);
+	node->priv = NULL;
+}
+
+/*
+ * Give each node its call sites' entries.  A call site whose entry still
+ * has a batch (a function removed while others of its batch stay) is
+ * timed through that batch again; the others go into @b and @ips.
+ * Returns how many went into @ips, or an error (every claim given up).
+ */
+static int ks_direct_claim(struct ks_node **nodes, unsigned int n,
+			   struct ks_dbatch *b, unsigned long *ips)
+{
+	unsigned int i, j, nips = 0;
 	int ret = 0;
 
-	/* sampling alone: the trampoline counts calls down by itself */
-	node->fast_sample = c->sample > 1 && c->pid < 0 && c->tgid < 0 &&
-			    !c->comm[0] && !c->cpus[0];
+	for (i = 0; i < n && !ret; i++) {
+		struct ks_node *node = nodes[i];
+		struct ks_dnode *dn;
 
-	for (i = 0; i < node->nsyms; i++) {
-		const char *colon = strchr(node->syms[i], ':');
-		const char *sym = colon ? colon + 1 : node->syms[i];
-		char buf[KS_NAME_MAX];
-		struct ks_dslot *ds;
-
-		while (s < KS_DIRECT_SLOTS && ks_direct_nodes[s])
-			s++;
-		if (s == KS_DIRECT_SLOTS) {
-			pr_err("%s: all %d direct slots in use\n",
-			       node->cmd.name, KS_DIRECT_SLOTS);
-			ret = -ENOSPC;
+		dn = kzalloc(struct_size(dn, ent, node->nips), GFP_KERNEL);
+		if (!dn) {
+			ret = -ENOMEM;
 			break;
 		}
-		ds = &ks_dslots[s];
-		memset(&ds->ops, 0, sizeof(ds->ops));
-		WRITE_ONCE(ks_direct_nodes[s], node);
-		node->priv = node;	/* something to detach */
-		strscpy(buf, sym, sizeof(buf));	/* the filter writes in it */
-		ret = ks_ftrace_filter(&ds->ops, buf);
-		if (ret)
-			break;
-		ret = ks_ftrace_direct_on(&ds->ops, ks_tramp_addr(s));
-		if (ret) {
-			ftrace_free_filter(&ds->ops);
-			break;
+		node->priv = dn;
+		for (j = 0; j < node->nips && !ret; j++) {
+			unsigned long key = ks_hkey(node->ips[j]);
+			struct ks_hent *e = ks_hslot(key);
+
+			if (!e) {
+				pr_err("%s: no room for another call site (%d at most)\n",
+				       node->cmd.name, KS_HASH_SIZE);
+				ret = -ENOSPC;
+			} else if (e->ip == key && e->node) {
+				pr_err("%s: %ps is already timed by %s\n",
+				       node->cmd.name, (void *)node->ips[j],
+				       e->node->cmd.name);
+				ret = -EBUSY;
+			} else {
+				if (e->ip != key) {
+					WRITE_ONCE(e->ip, key);
+					e->batch = NULL;
+				}
+				if (!e->batch) {
+					e->batch = b;
+					ips[nips++] = node->ips[j];
+				}
+				e->batch->users++;
+				dn->ent[dn->n++] = e;
+			}
 		}
-		ds->registered = true;
 	}
-	if (ret && node->priv)
-		ks_direct_detach(node);
+	if (ret)
+		for (i = 0; i < n; i++)
+			if (nodes[i]->priv)
+				ks_direct_unclaim(nodes[i], b);
+	return ret ? ret : nips;
+}
+
+/**
+ * ks_direct_attach_many() - hook @n nodes with one ftrace operation
+ * @nodes: detached nodes, their symbols resolved
+ * @n: how many
+ *
+ * All or nothing: on failure no node is hooked (node->priv NULL).
+ * Return: 0, or the error of the first failure.
+ */
+int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
+{
+	unsigned int i, j, total = 0;
+	unsigned long *ips = NULL;
+	struct ks_dbatch *b;
+	int ret, nips;
+
+	for (i = 0; i < n; i++) {
+		const struct ks_cmd *c = &nodes[i]->cmd;
+
+		ret = ks_ftrace_ips(nodes[i]);
+		if (ret)
+			return ret;
+		total += nodes[i]->nips;
+		/* sampling alone: the trampoline counts calls down by itself */
+		nodes[i]->fast_sample = c->sample > 1 && c->pid < 0 &&
+					c->tgid < 0 && !c->comm[0] &&
+					!c->cpus[0];
+	}
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (b)
+		ips = kvcalloc(total, sizeof(*ips), GFP_KERNEL);
+	if (!ips) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	nips = ks_direct_claim(nodes, n, b, ips);
+	ret = nips < 0 ? nips : 0;
+	if (nips > 0) {
+		ret = ftrace_set_filter_ips(&b->ops, ips, nips, 0, 1);
+		if (!ret)
+			ret = ks_ftrace_direct_on(&b->ops,
+						  (unsigned long)ks_direct_tramp);
+		if (ret) {
+			for (i = 0; i < n; i++)
+				ks_direct_unclaim(nodes[i], b);
+			ftrace_free_filter(&b->ops);
+			goto out;
+		}
+		b = NULL;	/* its entries hold it now */
+	}
+	/* hooked: the calls find their nodes from now on */
+	for (i = 0; i < n && !ret; i++) {
+		struct ks_dnode *dn = nodes[i]->priv;
+
+		for (j = 0; j < dn->n; j++)
+			WRITE_ONCE(dn->ent[j]->node, nodes[i]);
+	}
+out:
+	kvfree(ips);
+	kfree(b);
 	return ret;
 }
-ALLOW_ERROR_INJECTION(ks_direct_attach, ERRNO);
+ALLOW_ERROR_INJECTION(ks_direct_attach_many, ERRNO);
+
+static int ks_direct_attach(struct ks_node *node)
+{
+	return ks_direct_attach_many(&node, 1);
+}
 
 /* Nothing to miss: each call keeps its state on its own stack. */
 static u64 ks_direct_missed(struct ks_node *node)
@@ -188,6 +351,8 @@ const struct ks_backend ks_direct_backend = {
 	.name = "direct",
 	.attach = ks_direct_attach,
 	.detach = ks_direct_detach,
+	.settle = ks_direct_settle,
+	.attach_many = ks_direct_attach_many,
 	.missed = ks_direct_missed,
 	.busy = ks_direct_busy,
 	.by_address = true,

@@ -1,10 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* kstats direct-call backend: what the trampolines and the C side share. */
+/* kstats direct-call backend: what the trampoline and the C side share. */
 #ifndef _KSTATS_DIRECT_H
 #define _KSTATS_DIRECT_H
 
-#define KS_DIRECT_SLOTS	64	/* symbols traced through trampolines at once */
-#define KS_TRAMP_SIZE	16	/* bytes between two per-slot stubs */
+/*
+ * The trampoline finds a call's node by its call site: the return address
+ * the fentry call pushed, looked up in ks_direct_hash, open addressing
+ * with linear probing.  KS_HASH_BITS bits of the key's multiplicative
+ * hash (bits KS_HASH_SHIFT.. of key * KS_HASH_MUL) index the table; a
+ * probe never runs past KS_HASH_PROBE entries, and the table has that many
+ * more, plus an empty one that ends every search.
+ */
+#define KS_HASH_BITS	12
+#define KS_HASH_SIZE	4096			/* 1 << KS_HASH_BITS: call sites */
+#define KS_HASH_MASK	(KS_HASH_SIZE - 1)
+#define KS_HASH_PROBE	64
+#define KS_HASH_MUL	0x61c88647		/* 2^32 / golden ratio */
+#define KS_HASH_SHIFT	(32 - KS_HASH_BITS)
+#define KS_HENT_SHIFT	5			/* 32 bytes per entry */
+#define KS_HENT_IP	0			/* unsigned long key */
+#define KS_HENT_NODE	8			/* struct ks_node *node */
 
 /* What the trampoline reads of struct ks_node and struct ks_pcpu. */
 #define KS_NODE_ACTIVE		0	/* bool active */
@@ -16,11 +31,27 @@
 #include <linux/types.h>
 
 struct ks_node;
+struct ks_dbatch;
 
-extern char ks_direct_tramps[];
-extern struct ks_node *ks_direct_nodes[KS_DIRECT_SLOTS];
+/**
+ * struct ks_hent - one traced call site
+ * @ip: the return address of its fentry call (0: never used; an entry
+ *	keeps its key once set, so that no search ever stops short)
+ * @node: its node, or NULL while not timed (a tombstone)
+ * @batch: the ftrace_ops that hooks it, or NULL once unhooked
+ */
+struct ks_hent {
+	unsigned long ip;
+	struct ks_node *node;
+	struct ks_dbatch *batch;
+	unsigned long pad;
+};
+
+extern char ks_direct_tramp[];
+extern struct ks_hent ks_direct_hash[KS_HASH_SIZE + KS_HASH_PROBE + 1];
 u64 ks_direct_enter(struct ks_node *node);
 void ks_direct_exit(struct ks_node *node, u64 start);
+int ks_direct_attach_many(struct ks_node **nodes, unsigned int n);
 #endif
 
 #endif /* _KSTATS_DIRECT_H */

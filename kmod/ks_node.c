@@ -16,6 +16,7 @@
 #include <linux/workqueue.h>
 #include <linux/error-injection.h>
 #include <asm/tsc.h>
+#include <linux/glob.h>
 #include "ks_core.h"
 
 #define KS_PCPU_MAX	PCPU_MIN_UNIT_SIZE	/* bytes of one CPU's slots */
@@ -86,6 +87,7 @@ static void ks_node_free(struct ks_node *node)
 	free_percpu(node->pcpu);
 	free_cpumask_var(node->cpus);
 	kfree(node->syms);
+	kfree(node->ips);
 	kfree(node);
 }
 
@@ -129,6 +131,50 @@ static void ks_reap(struct work_struct *work)
 		schedule_delayed_work(&ks_reaper, msecs_to_jiffies(KS_REAP_MS));
 }
 
+/* Remove a node's files and hooks, without waiting; was it hooked? */
+static bool ks_node_unhook(struct ks_node *node)
+{
+	debugfs_remove(node->dentry);	/* waits for readers in progress */
+	node->dentry = NULL;
+	if (node->gap) {
+		debugfs_remove(node->gap->dentry);
+		node->gap->dentry = NULL;
+	}
+	if (!node->priv)
+		return false;
+	node->backend->detach(node);
+	return true;
+}
+
+/**
+ * ks_nodes_settle() - after hooks were removed: none of theirs runs
+ *
+ * Once for any number of ks_node_unhook() or backend detach calls.
+ */
+void ks_nodes_settle(void)
+{
+	ks_direct_backend.settle();
+	/* handlers run with preemption off: let running ones finish */
+	synchronize_rcu();
+}
+
+/*
+ * Free an unhooked node: now, or once the calls still inside the traced
+ * body have left (never waiting for them here: they may sleep for ever).
+ */
+static void ks_node_release(struct ks_node *node)
+{
+	if (node->pcpu && node->backend && node->backend->busy &&
+	    node->backend->busy(node) > 0) {
+		mutex_lock(&ks_dying_lock);
+		list_add_tail(&node->list, &ks_dying);
+		mutex_unlock(&ks_dying_lock);
+		schedule_delayed_work(&ks_reaper, msecs_to_jiffies(KS_REAP_MS));
+		return;
+	}
+	ks_node_free(node);
+}
+
 /**
  * ks_node_destroy() - remove a node's files and hooks, and free it
  * @node: attached or not, registered or half-built, or NULL
@@ -140,26 +186,9 @@ void ks_node_destroy(struct ks_node *node)
 {
 	if (!node)
 		return;
-	debugfs_remove(node->dentry);	/* waits for readers in progress */
-	node->dentry = NULL;
-	if (node->gap) {
-		debugfs_remove(node->gap->dentry);
-		node->gap->dentry = NULL;
-	}
-	if (node->priv) {
-		node->backend->detach(node);
-		/* handlers run with preemption off: let running ones finish */
-		synchronize_rcu();
-	}
-	if (node->pcpu && node->backend && node->backend->busy &&
-	    node->backend->busy(node) > 0) {
-		mutex_lock(&ks_dying_lock);
-		list_add_tail(&node->list, &ks_dying);
-		mutex_unlock(&ks_dying_lock);
-		schedule_delayed_work(&ks_reaper, msecs_to_jiffies(KS_REAP_MS));
-		return;
-	}
-	ks_node_free(node);
+	if (ks_node_unhook(node))
+		ks_nodes_settle();
+	ks_node_release(node);
 }
 
 /**
@@ -173,6 +202,39 @@ void ks_node_remove(struct ks_node *node)
 	list_del(&node->list);
 	ks_nr_nodes--;
 	ks_node_destroy(node);
+}
+
+/**
+ * ks_nodes_remove() - remove many nodes, waiting for their hooks once
+ * @glob: only the nodes whose name matches it, or NULL for every node
+ * @owned: also those whose owner removes them (backend->owner_removes)
+ *
+ * Caller holds ks_lock.
+ * Return: how many were removed.
+ */
+unsigned int ks_nodes_remove(const char *glob, bool owned)
+{
+	struct ks_node *node, *tmp;
+	LIST_HEAD(gone);
+	bool hooked = false;
+	unsigned int n = 0;
+
+	list_for_each_entry_safe(node, tmp, &ks_nodes, list) {
+		if ((!owned && node->backend->owner_removes) ||
+		    (glob && !glob_match(glob, node->cmd.name)))
+			continue;
+		list_move_tail(&node->list, &gone);
+		ks_nr_nodes--;
+		hooked |= ks_node_unhook(node);
+		n++;
+	}
+	if (hooked)
+		ks_nodes_settle();
+	list_for_each_entry_safe(node, tmp, &gone, list) {
+		list_del(&node->list);
+		ks_node_release(node);
+	}
+	return n;
 }
 
 /**

@@ -39,6 +39,9 @@ struct ks_pcpu {
  * @busy: calls still running a traced body after @detach, which will
  *	still record into the node when they return (NULL: none can)
  * @acted: follow a start, stop or reset of the node (NULL: nothing to do)
+ * @settle: after any number of @detach calls, wait until no handler or
+ *	trampoline of theirs runs any more (NULL: @detach waits itself)
+ * @attach_many: hook many nodes with one operation (NULL: one by one)
  * @by_address: hooks through an ftrace_ops filter, which keeps a function's
  *	address after its module goes (kprobes forget such probes themselves):
  *	the node must be detached before that module is freed
@@ -52,6 +55,8 @@ struct ks_backend {
 	u64 (*missed)(struct ks_node *node);
 	long (*busy)(struct ks_node *node);
 	void (*acted)(struct ks_node *node);
+	void (*settle)(void);
+	int (*attach_many)(struct ks_node **nodes, unsigned int n);
 	bool by_address;
 	const char *owner_removes;
 };
@@ -75,6 +80,8 @@ struct ks_backend {
  * @floor: what the backend reports for an empty function (calibration)
  * @syms: symbols attached (the name and its compiler clones)
  * @nsyms: entries in @syms
+ * @ips: the ftrace addresses of @syms, once known (direct backend)
+ * @nips: entries in @ips
  *
  * A timed call reads one cache line of it, the fields up to cmd.cpus[0]
  * (a cpus filter adds @cpus): static_asserts in ks_direct.c.
@@ -100,13 +107,22 @@ struct ks_node {
 	u64 floor;
 	char (*syms)[KS_NAME_MAX];
 	unsigned int nsyms;
+	unsigned long *ips;
+	unsigned int nips;
 };
 
 #define KS_TSC_SHIFT	24	/* fixed point of tsc_mult */
 
 struct module;
 
+#define KS_MATCH_MAX	65536	/* functions one glob may match in ftrace */
+
 int ks_resolve_syms(struct ks_node *node);
+int ks_ftrace_ips(struct ks_node *node);
+int ks_ftrace_each(const char *pattern, const char *mod,
+		   int (*fn)(void *arg, unsigned long ip, const char *name,
+			     const char *mod),
+		   void *arg);
 bool ks_module_has(struct module *mod, const char *name);
 int ks_btf_args_in_regs(const struct ks_node *node, int *res);
 int ks_btf_prepare(void);

@@ -16,6 +16,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
+#include <linux/glob.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/error-injection.h>
@@ -55,6 +56,147 @@ static int ks_ftrace_has(struct ks_search *s, const char *pattern)
 	if (ret == -ENOENT)
 		return 0;
 	return ret ? ret : 1;
+}
+
+/*
+ * The first fields of ftrace's filter hash (kernel/trace/trace.h), the
+ * same from 3.x to 7.x.  Every address read through it is checked: it must
+ * be a function whose name matches what was asked (ks_ftrace_each()).
+ */
+struct ks_ftrace_hash {
+	unsigned long size_bits;
+	struct hlist_head *buckets;
+	unsigned long count;
+};
+
+/* The function at ftrace address @ip: its name, and its module or "". */
+static void ks_ip_name(unsigned long ip, char *name, char **mod)
+{
+	char *sp;
+
+	sprint_symbol_no_offset(name, ip);
+	sp = strchr(name, ' ');
+	*mod = "";
+	if (sp) {
+		*sp = '\0';
+		*mod = sp + 2;			/* " [mod]" */
+		sp = strchr(*mod, ']');
+		if (sp)
+			*sp = '\0';
+	}
+}
+
+/**
+ * ks_ftrace_each() - the functions ftrace can trace that match a glob
+ * @pattern: a name or a glob, as ftrace's filter takes it
+ * @mod: only functions of this module ("" for vmlinux), or NULL for all
+ * @fn: called with each function's ftrace address, name and module
+ *	(its own return value, if not 0, stops the walk and is returned)
+ * @arg: for @fn
+ *
+ * Return: the number of functions @fn was called for, -E2BIG if ftrace
+ * matched more than KS_MATCH_MAX, or ftrace's error (-ENOMEM).
+ */
+int ks_ftrace_each(const char *pattern, const char *mod,
+		   int (*fn)(void *arg, unsigned long ip, const char *name,
+			     const char *mod),
+		   void *arg)
+{
+	struct ks_search *s;
+	struct ks_ftrace_hash *h;
+	char *name, *m;
+	unsigned long i;
+	int ret, n = 0;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	name = kmalloc(KSYM_SYMBOL_LEN, GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!s || !name || strscpy(s->buf, pattern, sizeof(s->buf)) < 0)
+		goto out;
+	ret = ks_ftrace_filter(&s->ops, s->buf);
+	if (ret) {
+		ret = ret == -ENOENT ? 0 : ret;
+		goto out;
+	}
+	h = (__force struct ks_ftrace_hash *)s->ops.func_hash->filter_hash;
+	if (h->count > KS_MATCH_MAX) {
+		ret = -E2BIG;
+		goto out;
+	}
+	for (i = 0; i < (1UL << h->size_bits) && !ret; i++) {
+		struct ftrace_func_entry *e;
+
+		hlist_for_each_entry(e, &h->buckets[i], hlist) {
+			ks_ip_name(e->ip, name, &m);
+			if (!strchr(pattern, '*') && !strchr(pattern, '?') &&
+			    !strchr(pattern, '[') ? strcmp(name, pattern) :
+			    !glob_match(pattern, name)) {
+				pr_err("ftrace matched %ps for '%s': its filter is not what kstats knows\n",
+				       (void *)e->ip, pattern);
+				ret = -EIO;
+				break;
+			}
+			if (mod && strcmp(mod, m))
+				continue;
+			ret = fn(arg, e->ip, name, m);
+			if (ret)
+				break;
+			n++;
+		}
+	}
+	ftrace_free_filter(&s->ops);
+out:
+	kfree(name);
+	kfree(s);
+	return ret ? ret : n;
+}
+
+/* Append @ip to the node's addresses. */
+static int ks_add_ip(void *arg, unsigned long ip, const char *name,
+		     const char *mod)
+{
+	struct ks_node *node = arg;
+	unsigned long *ips;
+
+	ips = krealloc_array(node->ips, node->nips + 1, sizeof(*ips),
+			     GFP_KERNEL);
+	if (!ips)
+		return -ENOMEM;
+	ips[node->nips++] = ip;
+	node->ips = ips;
+	return 0;
+}
+
+/**
+ * ks_ftrace_ips() - the ftrace addresses of a node's symbols
+ * @node: with its symbols resolved; node->ips is filled unless set
+ *
+ * A name may be several functions (static ones of the same name): all of
+ * them are the node's.
+ *
+ * Return: 0, -ENOENT if ftrace knows none of the symbols, -ENOMEM.
+ */
+int ks_ftrace_ips(struct ks_node *node)
+{
+	unsigned int i;
+	int ret;
+
+	if (node->ips)
+		return 0;
+	for (i = 0; i < node->nsyms; i++) {
+		const char *colon = strchr(node->syms[i], ':');
+		char mod[MODULE_NAME_LEN] = "";
+
+		if (colon)
+			strscpy(mod, node->syms[i],
+				min_t(size_t, sizeof(mod),
+				      colon - node->syms[i] + 1));
+		ret = ks_ftrace_each(colon ? colon + 1 : node->syms[i],
+				     colon ? mod : NULL, ks_add_ip, node);
+		if (ret < 0)
+			return ret;
+	}
+	return node->nips ? 0 : -ENOENT;
 }
 
 /**
@@ -258,8 +400,7 @@ static int ks_module_going(struct notifier_block *nb, unsigned long state,
 			node->cmd.name, mod->name);
 		ks_node_act(node, KS_VERB_STOP);
 		node->backend->detach(node);
-		/* handlers run with preemption off: let running ones finish */
-		synchronize_rcu();
+		ks_nodes_settle();
 	}
 	mutex_unlock(&ks_lock);
 	return NOTIFY_DONE;

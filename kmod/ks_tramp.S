@@ -2,12 +2,15 @@
 /*
  * kstats direct-call trampolines (x86-64), for the "direct" backend.
  *
- * ftrace turns the traced function's fentry call into "call stub"; the
- * stub loads its slot's node (ks_direct_nodes[slot]) into r11 and jumps to
- * ks_direct_common.  Like a BPF fexit trampoline, that then runs the
- * function body itself, so the start time stays in its own stack frame:
- * no instance pool, and nested, recursive and sleeping calls each keep
- * their own start.
+ * ftrace turns the fentry call of every traced function into "call
+ * ks_direct_tramp": one address for all of them, so that one ftrace_ops
+ * hooks many functions at once.  ks_direct_tramp finds the call's node by
+ * the return address the call pushed (ks_direct_hash, ks_direct.h), into
+ * r11, and goes on to ks_direct_common.  Like a BPF fexit trampoline, that
+ * then runs the function body itself, so the start time stays in its own
+ * stack frame: no instance pool, and nested, recursive and sleeping calls
+ * each keep their own start.  The lookup uses rax, r10 and r11, which no
+ * function takes an argument in (variadic ones never get here).
  *
  * Frame:  [rbp+16] the caller   [rbp+8] the body (fentry return address)
  *         [rbp] saved rbp       [rbp-8] node    [rbp-16] start time
@@ -94,16 +97,32 @@ SYM_FUNC_START_LOCAL(ks_direct_body)
 	RET
 SYM_FUNC_END(ks_direct_body)
 
-/* One stub per slot, KS_TRAMP_SIZE bytes apart: the slot's node into r11. */
-	.balign	KS_TRAMP_SIZE
-SYM_CODE_START_NOALIGN(ks_direct_tramps)
-	.set	ks_slot, 0
-	.rept	KS_DIRECT_SLOTS
-	.balign	KS_TRAMP_SIZE
+/*
+ * The one direct address: the node of the call site on top of the stack
+ * into r11.  Not found (a call site just unhooked), or a NULL node (a
+ * function no longer timed whose ftrace_ops still hooks others): return
+ * into the body at once.
+ */
+SYM_CODE_START(ks_direct_tramp)
 	UNWIND_HINT_FUNC
 	ENDBR
-	movq	ks_direct_nodes + 8 * ks_slot(%rip), %r11
+	movq	(%rsp), %r10
+	imulq	$KS_HASH_MUL, %r10, %r11
+	shrq	$KS_HASH_SHIFT, %r11
+	andl	$KS_HASH_MASK, %r11d
+	shlq	$KS_HENT_SHIFT, %r11
+	leaq	ks_direct_hash(%rip), %rax
+	addq	%rax, %r11
+.Lks_probe:
+	cmpq	%r10, KS_HENT_IP(%r11)
+	jne	.Lks_next
+	movq	KS_HENT_NODE(%r11), %r11
 	jmp	ks_direct_common
-	.set	ks_slot, ks_slot + 1
-	.endr
-SYM_CODE_END(ks_direct_tramps)
+.Lks_next:
+	cmpq	$0, KS_HENT_IP(%r11)
+	je	.Lks_none
+	addq	$(1 << KS_HENT_SHIFT), %r11
+	jmp	.Lks_probe
+.Lks_none:
+	RET
+SYM_CODE_END(ks_direct_tramp)

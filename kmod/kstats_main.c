@@ -19,6 +19,7 @@
 #include <linux/mutex.h>
 #include <linux/security.h>
 #include "ks_core.h"
+#include "ks_glob.h"
 
 static int __init kstats_init(void)
 {
@@ -47,6 +48,9 @@ static int __init kstats_init(void)
 	}
 	d = debugfs_create_file("_control", 0600, ks_dir, NULL,
 				&ks_control_fops);
+	if (!IS_ERR(d))
+		d = debugfs_create_file("_last", 0400, ks_dir, NULL,
+					&ks_last_fops);
 	if (IS_ERR(d)) {
 		unregister_module_notifier(&ks_module_nb);
 		debugfs_remove(ks_dir);
@@ -57,12 +61,10 @@ static int __init kstats_init(void)
 
 static void __exit kstats_exit(void)
 {
-	struct ks_node *node, *tmp;
-
 	unregister_module_notifier(&ks_module_nb);
 	mutex_lock(&ks_lock);
-	list_for_each_entry_safe(node, tmp, &ks_nodes, list)
-		ks_node_remove(node);
+	ks_nodes_remove(NULL, true);
+	ks_last_free();
 	mutex_unlock(&ks_lock);
 	debugfs_remove(ks_dir);
 	ks_reap_wait();

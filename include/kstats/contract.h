@@ -35,7 +35,7 @@
 #define KS_SAMPLE_MAX	1000000	/* sample N: one call in N */
 #define KS_MAXACTIVE_MAX 4096	/* kretprobe/fprobe instances in flight */
 #define KS_PID_MAX	0x3fffffff	/* pid/tgid filters: FUTEX_TID_MASK */
-#define KS_NODES_MAX	256	/* nodes at once */
+#define KS_NODES_MAX	2048	/* nodes at once */
 #define KS_SYMS_MAX	16	/* symbols of one node: a function and its clones */
 #define KS_CMD_MAX	512	/* bytes of one write to _control or a node */
 #define KS_GAP_PREFIX	"GAP-"	/* name of a node's time-between-calls twin */

@@ -28,6 +28,11 @@
  *   unwind   ks_target_unwind()            N calls; each saves a stack trace
  *                                         and fails the write (EIO) unless
  *                                         the trace reaches kt_write
+ *   gen      kt_gen_000() .. kt_gen_3ff()  1,024 functions for globs: N calls
+ *                                         unit, kt_gen_I called N * (I + 1)
+ *                                         times (I in hex), then
+ *                                         kt_gen_slow_K() (K = 0..3) N times,
+ *                                         each spinning 20 us << K
  *   section  N times: ks_target_mark_a(), spin ARG ns, kmalloc(64),
  *            ks_target_mark_b(), kfree(): sections between two functions
  *            or a function and the kmem:kmalloc / kmem:kfree tracepoints
@@ -193,8 +198,26 @@ static noinline void ks_target_sleep(unsigned int ms)
 	msleep(ms);
 }
 
+#include "kt_gen.h"
+
+/* N units of the family's calls (see the top of the file). */
+static void kt_gen_calls(unsigned int n)
+{
+	unsigned int i, k, j;
+
+	for (k = 0; k < n; k++) {
+		for (i = 0; i < ARRAY_SIZE(kt_gens); i++) {
+			for (j = 0; j <= i; j++)
+				kt_gens[i]();
+			cond_resched();
+		}
+		for (i = 0; i < ARRAY_SIZE(kt_slows); i++)
+			kt_slows[i]();
+	}
+}
+
 enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP, KT_SECTION,
-	KT_UNWIND, KT_ARGS, KT_PART, KT_ISRA };
+	KT_UNWIND, KT_ARGS, KT_PART, KT_ISRA, KT_GEN };
 
 static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			size_t count, loff_t *ppos)
@@ -217,6 +240,12 @@ static ssize_t kt_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	if (what == KT_RECURSE && (arg < 1 || arg > 64))
 		return -EINVAL;
+	if (what == KT_GEN) {
+		if (n > 100)
+			return -EINVAL;
+		kt_gen_calls(n);
+		return count;
+	}
 
 	for (i = 0; i < n; i++) {
 		switch (what) {
@@ -296,7 +325,7 @@ static int __init kt_init(void)
 		[KT_RECURSE] = "recurse", [KT_CLONE] = "clone",
 		[KT_SLEEP] = "sleep", [KT_SECTION] = "section",
 		[KT_UNWIND] = "unwind", [KT_ARGS] = "args",
-		[KT_PART] = "part", [KT_ISRA] = "isra",
+		[KT_PART] = "part", [KT_ISRA] = "isra", [KT_GEN] = "gen",
 	};
 	unsigned long i;
 

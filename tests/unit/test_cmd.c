@@ -117,6 +117,12 @@ int main(void)
 	GOOD("start all", cmd.verb == KS_VERB_START && cmd.all);
 	GOOD("stop f", cmd.verb == KS_VERB_STOP);
 	GOOD("reset all", cmd.verb == KS_VERB_RESET && cmd.all);
+	/* globs: a node per match (trace), every matching node (the others) */
+	GOOD("trace vma_* bits 3", !strcmp(cmd.name, "vma_*") && cmd.bits == 3);
+	GOOD("trace kstats_target:kt_gen_[0-2]?[!f]",
+	     !strcmp(cmd.name, "kstats_target:kt_gen_[0-2]?[!f]"));
+	GOOD("remove vma_*", cmd.verb == KS_VERB_REMOVE && !cmd.all &&
+	     !strcmp(cmd.name, "vma_*"));
 
 	/* errors */
 	bad("", "empty command");
@@ -126,7 +132,10 @@ int main(void)
 	bad("trace all", "invalid name");
 	bad("trace _control", "invalid name");
 	bad("trace fi/le", "invalid name");
-	bad("trace f*", "invalid name");
+	bad("trace f*/", "invalid name");
+	bad("trace f{a,b}", "invalid name");
+	bad("trace ]", "invalid name");	/* a bracket alone is no glob */
+	bad("trace f* start a end b", "a section is one node: no glob");
 	memset(longname, 'x', 64);
 	snprintf(longname + 64, 16, "%s", "");
 	{

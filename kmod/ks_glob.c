@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstats globs: "trace GLOB ..." makes one node per matching function,
+ * "remove GLOB" removes the matching nodes; and the deny list.
+ *
+ * A glob is matched against what ftrace can trace (its filter API, as
+ * available_filter_functions lists it), "MODULE:GLOB" against that
+ * module's functions.  Compiler clones (NAME.constprop.0...) belong to the
+ * node of their NAME.  Nodes that take the direct backend are hooked by
+ * one ftrace operation per module (a batch); the others one by one.  What
+ * happened to each function is in /sys/kernel/debug/kstats/_last.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/glob.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include "ks_node.h"
+#include "ks_glob.h"
+
+static unsigned int glob_max = 1000;
+module_param(glob_max, uint, 0644);
+MODULE_PARM_DESC(glob_max, "functions one trace GLOB may match (default 1000)");
+
+/*
+ * Never traced: functions that do not return (their calls never leave the
+ * direct trampoline, so its module could never go), as the BPF
+ * trampoline's noreturn_deny, and what kstats' own hot path calls.
+ */
+static const char * const ks_deny_noreturn[] = {
+	"do_exit", "do_group_exit", "make_task_dead", "kthread_exit",
+	"__module_put_and_kthread_exit", "rewind_stack_and_make_dead",
+	"rewind_stack_do_exit", "do_task_dead", "panic", "nmi_panic",
+	"machine_real_restart", "usercopy_abort", "__stack_chk_fail",
+	"__ubsan_handle_builtin_unreachable", "cpu_startup_entry",
+	"kthread_complete_and_exit", "snp_abort", "stop_this_cpu",
+	"__x64_sys_exit", "__x64_sys_exit_group", "__ia32_sys_exit",
+	"__ia32_sys_exit_group", "__arm64_sys_exit", "__arm64_sys_exit_group",
+};
+
+static const char * const ks_deny_hot[] = {
+	"local_clock", "local_clock_noinstr", "sched_clock", "sched_clock_cpu",
+	"sched_clock_noinstr", "native_sched_clock", "preempt_count_add",
+	"preempt_count_sub", "__this_cpu_preempt_check",
+	"check_preemption_disabled", "debug_smp_processor_id",
+	"rcu_read_lock_held", "rcu_is_watching", "migrate_disable",
+	"migrate_enable", "__rcu_read_lock", "__rcu_read_unlock",
+};
+
+/**
+ * ks_denied() - may @name never be traced, and why?
+ * @name: a function name, "mod:" prefix or clone suffix allowed
+ *
+ * Return: the reason, or NULL if it may be traced.
+ */
+const char *ks_denied(const char *name)
+{
+	const char *colon = strchr(name, ':');
+	char base[KS_NAME_MAX];
+	unsigned int i;
+
+	strscpy(base, colon ? colon + 1 : name, sizeof(base));
+	base[strcspn(base, ".")] = '\0';
+	for (i = 0; i < ARRAY_SIZE(ks_deny_noreturn); i++)
+		if (!strcmp(base, ks_deny_noreturn[i]))
+			return "it never returns";
+	for (i = 0; i < ARRAY_SIZE(ks_deny_hot); i++)
+		if (!strcmp(base, ks_deny_hot[i]))
+			return "kstats' own hot path calls it";
+	return NULL;
+}
+
+/**
+ * ks_is_glob() - is @name a glob (a *, ? or [ in it)?
+ * @name: a node name
+ *
+ * Return: true if so.
+ */
+bool ks_is_glob(const char *name)
+{
+	return strpbrk(name, "*?[");
+}
+
+/* ---- _last: what the last glob command did ---- */
+
+#define KS_LAST_SIZE	(64 * 1024)
+static char *ks_last;		/* under ks_lock */
+static size_t ks_last_len;
+
+static __printf(1, 2) void ks_last_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ks_last)
+		return;
+	va_start(ap, fmt);
+	ks_last_len += vscnprintf(ks_last + ks_last_len,
+				  KS_LAST_SIZE - ks_last_len, fmt, ap);
+	va_end(ap);
+}
+
+static void ks_last_start(const char *line)
+{
+	if (!ks_last)
+		ks_last = kvmalloc(KS_LAST_SIZE, GFP_KERNEL);
+	ks_last_len = 0;
+	ks_last_say("# %s\n", line);
+}
+
+/**
+ * ks_last_show() - print what the last glob command did
+ * @m: the _last file
+ *
+ * Caller holds ks_lock.
+ */
+void ks_last_show(struct seq_file *m)
+{
+	if (ks_last)
+		seq_write(m, ks_last, ks_last_len);
+}
+
+/** ks_last_free() - at module exit */
+void ks_last_free(void)
+{
+	kvfree(ks_last);
+	ks_last = NULL;
+}
+
+/* ---- trace GLOB ---- */
+
+/* One function a glob matched, with its clones. */
+struct ks_fn {
+	char name[KS_NAME_MAX];		/* as the node is called */
+	char mod[MODULE_NAME_LEN];	/* "" for vmlinux */
+	unsigned int nsyms;
+	char (*syms)[KS_NAME_MAX];
+	unsigned long *ips;
+	unsigned int nips;
+	struct ks_node *node;
+	const char *why;		/* refused, or NULL */
+	int err;
+};
+
+struct ks_match {
+	const char *glob;		/* without its MODULE: */
+	bool clones;
+	struct ks_fn *fns;
+	unsigned int n, cap;
+	int skipped;			/* names too long for a node */
+};
+
+/* The function @name belongs to: base name, its module. */
+static struct ks_fn *ks_fn_of(struct ks_match *mt, const char *base,
+			      const char *mod)
+{
+	unsigned int i;
+
+	for (i = 0; i < mt->n; i++)
+		if (!strcmp(mt->fns[i].name, base) && !strcmp(mt->fns[i].mod, mod))
+			return &mt->fns[i];
+	return NULL;
+}
+
+static int ks_match_one(void *arg, unsigned long ip, const char *name,
+			const char *mod)
+{
+	struct ks_match *mt = arg;
+	char base[KS_NAME_MAX];
+	struct ks_fn *fn;
+	unsigned long *ips;
+
+	if (strscpy(base, name, sizeof(base)) < 0) {
+		mt->skipped++;
+		return 0;
+	}
+	base[strcspn(base, ".")] = '\0';
+	if (!glob_match(mt->glob, base))
+		return 0;		/* a clone of a function not asked for */
+	if (!mt->clones && strcmp(base, name))
+		return 0;
+	fn = ks_fn_of(mt, base, mod);
+	if (!fn) {
+		if (mt->n == mt->cap) {
+			unsigned int cap = mt->cap ? 2 * mt->cap : 64;
+			struct ks_fn *fns;
+
+			fns = kvcalloc(cap, sizeof(*fns), GFP_KERNEL);
+			if (!fns)
+				return -ENOMEM;
+			if (mt->n)
+				memcpy(fns, mt->fns, mt->n * sizeof(*fns));
+			kvfree(mt->fns);
+			mt->fns = fns;
+			mt->cap = cap;
+		}
+		fn = &mt->fns[mt->n++];
+		strscpy(fn->name, base, sizeof(fn->name));
+		strscpy(fn->mod, mod, sizeof(fn->mod));
+		fn->syms = kcalloc(KS_SYMS_MAX, sizeof(*fn->syms), GFP_KERNEL);
+		if (!fn->syms)
+			return -ENOMEM;
+	}
+	ips = krealloc_array(fn->ips, fn->nips + 1, sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		return -ENOMEM;
+	fn->ips = ips;
+	fn->ips[fn->nips++] = ip;
+	if (fn->nsyms < KS_SYMS_MAX) {
+		unsigned int i;
+
+		for (i = 0; i < fn->nsyms; i++)
+			if (!strcmp(fn->syms[i], name))
+				return 0;
+		if (snprintf(fn->syms[fn->nsyms], KS_NAME_MAX, "%s%s%s", mod,
+			     mod[0] ? ":" : "", name) < KS_NAME_MAX)
+			fn->nsyms++;
+	}
+	return 0;
+}
+
+static int ks_fn_cmp(const void *a, const void *b)
+{
+	const struct ks_fn *x = a, *y = b;
+	int r = strcmp(x->mod, y->mod);
+
+	return r ? r : strcmp(x->name, y->name);
+}
+
+static void ks_match_free(struct ks_match *mt)
+{
+	unsigned int i;
+
+	for (i = 0; i < mt->n; i++) {
+		kfree(mt->fns[i].syms);
+		kfree(mt->fns[i].ips);
+	}
+	kvfree(mt->fns);
+}
+
+/* Collect the functions @glob (in @mod, or anywhere if NULL) matches. */
+static int ks_match(struct ks_match *mt, const char *mod)
+{
+	char pat[KS_NAME_MAX + 2];
+	int ret;
+
+	ret = ks_ftrace_each(mt->glob, mod, ks_match_one, mt);
+	if (ret < 0 || !mt->clones)
+		return ret;
+	/* NAME.constprop.0 and the like, for a glob that does not end in * */
+	snprintf(pat, sizeof(pat), "%s.*", mt->glob);
+	ret = ks_ftrace_each(pat, mod, ks_match_one, mt);
+	return ret < 0 ? ret : 0;
+}
+
+/* Make the node of @fn (not attached yet) or say why not. */
+static void ks_glob_prepare(struct ks_fn *fn, const struct ks_cmd *cmd,
+			    bool named_mod)
+{
+	struct ks_cmd c = *cmd;
+	struct ks_node *node;
+
+	fn->why = ks_denied(fn->name);
+	if (fn->why) {
+		fn->err = -EINVAL;
+		return;
+	}
+	if (snprintf(c.name, sizeof(c.name), "%s%s%s", named_mod ? fn->mod : "",
+		     named_mod ? ":" : "", fn->name) >= sizeof(c.name) ||
+	    (c.gap && strlen(c.name) + strlen(KS_GAP_PREFIX) >= KS_NAME_MAX)) {
+		fn->why = "name too long";
+		fn->err = -ENAMETOOLONG;
+		return;
+	}
+	node = ks_node_prepare(&c, fn->syms, fn->nsyms, &fn->err);
+	fn->syms = NULL;	/* the node's, or freed */
+	if (!node) {
+		fn->why = fn->err == -EEXIST ? "already traced" :
+			  "cannot be traced (see the kernel log)";
+		return;
+	}
+	node->ips = fn->ips;
+	node->nips = fn->nips;
+	fn->ips = NULL;
+	fn->node = node;
+}
+
+/**
+ * ks_glob_trace() - run "trace GLOB ...": one node per matching function
+ * @cmd: the parsed command, cmd->name a glob (or MODULE:glob)
+ * @line: the command as written, for _last
+ *
+ * Caller holds ks_lock.
+ * Return: 0 if at least one function was attached, -E2BIG if the glob
+ * matches more than glob_max functions (nothing attached), -ENOENT if it
+ * matches none, else the first error.
+ */
+int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
+{
+	const char *colon = strchr(cmd->name, ':');
+	struct ks_match mt = { .glob = colon ? colon + 1 : cmd->name,
+			       .clones = cmd->clones };
+	char mod[MODULE_NAME_LEN] = "";
+	unsigned int i, j, ok = 0, refused = 0, by[KS_VIA_SECTION] = { 0 };
+	struct ks_node **batch = NULL;
+	int ret, first = 0;
+
+	ks_last_start(line);
+	if (colon)
+		strscpy(mod, cmd->name, min_t(size_t, sizeof(mod),
+					      colon - cmd->name + 1));
+	ret = ks_match(&mt, colon ? mod : NULL);
+	if (ret == -E2BIG || (ret >= 0 && mt.n > glob_max)) {
+		pr_err("%s: matches %s%u functions, more than glob_max (%u)\n",
+		       cmd->name, ret == -E2BIG ? "over " : "",
+		       ret == -E2BIG ? KS_MATCH_MAX : mt.n, glob_max);
+		ks_last_say("matched %u refused all: more than glob_max %u\n",
+			    ret == -E2BIG ? KS_MATCH_MAX : mt.n, glob_max);
+		ret = -E2BIG;
+		goto out;
+	}
+	if (ret < 0)
+		goto out;
+	if (!mt.n) {
+		pr_err("%s: matches no function ftrace can trace\n", cmd->name);
+		ks_last_say("matched 0\n");
+		ret = -ENOENT;
+		goto out;
+	}
+	sort(mt.fns, mt.n, sizeof(*mt.fns), ks_fn_cmp, NULL);
+	batch = kvcalloc(mt.n, sizeof(*batch), GFP_KERNEL);
+	if (!batch) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < mt.n; i++)
+		ks_glob_prepare(&mt.fns[i], cmd, colon);
+	/* one ftrace operation per module for the direct nodes */
+	for (i = 0; i < mt.n; i = j) {
+		unsigned int n = 0;
+
+		for (j = i; j < mt.n && !strcmp(mt.fns[j].mod, mt.fns[i].mod); j++)
+			if (mt.fns[j].node &&
+			    mt.fns[j].node->backend->attach_many)
+				batch[n++] = mt.fns[j].node;
+		if (n > 1)
+			ks_nodes_attach_many(batch, n);
+	}
+	for (i = 0; i < mt.n; i++) {
+		struct ks_fn *fn = &mt.fns[i];
+
+		if (fn->node)
+			fn->err = ks_node_finish(fn->node);
+		if (fn->err) {
+			refused++;
+			first = first ?: fn->err;
+			ks_last_say("refused %s%s%s: %s\n", fn->mod,
+				    fn->mod[0] ? ":" : "", fn->name,
+				    fn->why ?: "attach failed (see the kernel log)");
+			continue;
+		}
+		ok++;
+		by[fn->node->cmd.via]++;
+	}
+	ks_last_say("matched %u attached %u refused %u", mt.n, ok, refused);
+	for (i = 0; i < KS_VIA_SECTION; i++)
+		if (by[i])
+			ks_last_say(" %s %u", ks_via_name(i), by[i]);
+	ks_last_say("\n");
+	pr_info("%s: %u functions matched, %u attached, %u refused (%s_last)\n",
+		cmd->name, mt.n, ok, refused, "/sys/kernel/debug/kstats/");
+	ret = ok ? 0 : first;
+out:
+	kvfree(batch);
+	ks_match_free(&mt);
+	return ret;
+}

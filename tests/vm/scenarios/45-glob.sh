@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0
+# Globs: "trace GLOB" makes one node per matching function, with exact
+# counts for each; the glob_max limit, the deny list, _last, verbs on
+# globs, "remove GLOB", and rmmod with over a thousand nodes attached.
+# The target module's family: kt_gen_000..kt_gen_3ff, kt_gen_I called
+# I + 1 times (I in hex) per unit written to its "gen" file, and
+# kt_gen_slow_0..3, once per unit, spinning 20 us << K.
+. /ks/lib.sh
+
+load_modules || exit 0
+T=/sys/kernel/debug/kstats_target
+P=/sys/module/kstats/parameters/glob_max
+LAST=$KS_DIR/_last
+
+# nodes NAME-PREFIX: how many nodes _control lists whose name starts so
+nodes() {
+	awk -v p="$1" 'index($1, p) == 1 { n++ } END { print n + 0 }' "$KS_CTL"
+}
+
+# wrong_counts UNITS: the kt_gen_XXX nodes whose samples are not
+# UNITS * (0xXXX + 1), one "name samples" per line
+wrong_counts() {
+	awk -v u="$1" '$1 ~ /^kt_gen_[0-9a-f][0-9a-f][0-9a-f]$/ {
+		want = u * (("0x" substr($1, 8)) + 1)
+		if ($4 != want) print $1, $4, "want", want
+	}' "$KS_CTL"
+}
+
+expect_eq "glob_max defaults to 1000" "$(cat $P)" 1000
+# What ftrace can trace of the family (a few the compiler turns into tail
+# calls may be missing): the glob must match exactly these.
+mount -t tracefs nodev /sys/kernel/tracing 2> /dev/null
+AFF=/sys/kernel/tracing/available_filter_functions
+NALL=$(grep -c "^kt_gen_" $AFF)
+N3=$(grep -c "^kt_gen_[0-2]" $AFF)
+expect_range "ftrace lists the family ($NALL)" "$NALL" 1001 1028
+
+# Over the limit: refused before anything is attached.
+expect_errno "$NALL matches > glob_max -> E2BIG" E2BIG ctl "trace kstats_target:kt_gen_* bits 3"
+expect_eq "nothing attached" "$(nodes kt_gen_)" 0
+diag "$(cat $LAST)"
+check "_last gives the count" 'grep -q "^matched $NALL refused all: more than glob_max 1000" $LAST'
+echo 100 > $P
+expect_errno "$N3 matches > glob_max 100 -> E2BIG" E2BIG ctl "trace kt_gen_[0-2]* bits 3"
+echo 1000 > $P
+
+# 768 functions of the module, at once.
+check "trace kstats_target:kt_gen_[0-2]*" ctl "trace kstats_target:kt_gen_[0-2]* bits 3"
+expect_eq "$N3 nodes" "$(nodes kstats_target:kt_gen_)" $N3
+diag "$(grep -v "^#" $LAST)"
+by=$(awk '$1 ~ /^kstats_target:kt_gen_/ { print $2 }' "$KS_CTL" | sort -u | tr '\n' ' ')
+diag "backends: $by"
+check "_last: $N3 matched, $N3 attached, none refused" \
+	'grep -q "^matched $N3 attached $N3 refused 0" $LAST'
+echo 1 > $T/gen
+awk '$1 ~ /^kstats_target:kt_gen_/ { sub(/^kstats_target:/, "", $1); print }' "$KS_CTL" > /tmp/ctl.glob
+bad=$(KS_CTL=/tmp/ctl.glob wrong_counts 1)
+expect_eq "every one of the $N3 counts exact (kt_gen_I: I + 1)" "$bad" ""
+expect_eq "kt_gen_2ff: 768 calls" "$(node_field kstats_target:kt_gen_2ff samples)" 768
+expect_eq "kt_gen_000: 1 call" "$(node_field kstats_target:kt_gen_000 samples)" 1
+
+# Verbs on globs.
+check "reset kstats_target:kt_gen_00*" ctl "reset kstats_target:kt_gen_00*"
+expect_eq "reset: kt_gen_00f at 0" "$(node_field kstats_target:kt_gen_00f samples)" 0
+expect_eq "reset: kt_gen_010 kept 17" "$(node_field kstats_target:kt_gen_010 samples)" 17
+check "stop kstats_target:kt_gen_1*" ctl "stop kstats_target:kt_gen_1*"
+echo 1 > $T/gen
+expect_eq "stopped: kt_gen_1ff kept 512" "$(node_field kstats_target:kt_gen_1ff samples)" 512
+expect_eq "running: kt_gen_2ff 2 x 768" "$(node_field kstats_target:kt_gen_2ff samples)" 1536
+expect_errno "remove of a glob matching no node -> ENOENT" ENOENT ctl "remove nosuch_*"
+check "remove kstats_target:kt_gen_*" ctl "remove kstats_target:kt_gen_*"
+expect_eq "remove GLOB leaves none" "$(nodes kstats_target:kt_gen_)" 0
+
+# Known delays, by a glob without a module.
+check "trace kt_gen_slow_* bits 5" ctl "trace kt_gen_slow_* bits 5"
+expect_eq "4 slow nodes" "$(nodes kt_gen_slow_)" 4
+echo 3 > $T/gen
+for k in 0 1 2 3; do
+	d=$((20000 << k))
+	expect_eq "kt_gen_slow_$k: 3 calls" "$(node_field kt_gen_slow_$k samples)" 3
+	p50=$(node_field kt_gen_slow_$k p50)
+	expect_range "kt_gen_slow_$k p50 ($p50) in [$d, $d + 2^-5 + 20us]" "$p50" $d $((d + d / 32 + 20000))
+done
+check "remove kt_gen_slow_*" ctl "remove kt_gen_slow_*"
+
+# The deny list: refused alone, skipped by a glob, each with its reason.
+expect_errno "trace do_exit -> EINVAL" EINVAL ctl "trace do_exit"
+check "the log says why" 'dmesg | tail -n 5 | grep -q "do_exit: not traced: it never returns"'
+expect_errno "trace make_task_dead -> EINVAL" EINVAL ctl "trace make_task_dead"
+expect_errno "trace local_clock -> EINVAL" EINVAL ctl "trace local_clock"
+expect_errno "a glob of denied functions only -> EINVAL" EINVAL ctl "trace do_exi[t]"
+check "_last names do_exit and why" 'grep -q "^refused do_exit: it never returns" $LAST'
+expect_errno "a glob that matches nothing -> ENOENT" ENOENT ctl "trace nosuch_fn_*"
+expect_errno "a glob section -> EINVAL" EINVAL ctl "trace x_* start ks_target_mark_a end ks_target_mark_b"
+
+# Over a thousand nodes attached, then rmmod.
+echo 2000 > $P
+check "trace kstats_target:kt_gen_* ($NALL)" ctl "trace kstats_target:kt_gen_* bits 3"
+expect_eq "$NALL nodes" "$(nodes kstats_target:kt_gen_)" $NALL
+echo 1 > $T/gen
+awk '$1 ~ /^kstats_target:kt_gen_/ { sub(/^kstats_target:/, "", $1); print }' "$KS_CTL" > /tmp/ctl.glob
+bad=$(KS_CTL=/tmp/ctl.glob wrong_counts 1)
+expect_eq "every one of the counts exact" "$bad" ""
+expect_eq "kt_gen_3ff: 1,024 calls" "$(node_field kstats_target:kt_gen_3ff samples)" 1024
+check "rmmod kstats with $NALL nodes" rmmod kstats
+check "insmod kstats again" insmod "$KS_MODDIR/kstats.ko"
+expect_eq "glob_max back to 1000" "$(cat $P)" 1000
+unload_modules
