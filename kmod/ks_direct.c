@@ -54,10 +54,24 @@ struct ks_hent ks_direct_hash[KS_HASH_SIZE + KS_HASH_PROBE + 1] __aligned(64);
 static_assert(sizeof(struct ks_hent) == 1 << KS_HENT_SHIFT);
 static_assert(offsetof(struct ks_hent, ip) == KS_HENT_IP);
 static_assert(offsetof(struct ks_hent, node) == KS_HENT_NODE);
+/* What an entry that times nothing any more points at: never active. */
+struct ks_node ks_direct_idle;
+
 static_assert(offsetof(struct ks_node, active) == KS_NODE_ACTIVE);
 static_assert(offsetof(struct ks_node, fast_sample) == KS_NODE_FAST_SAMPLE);
+static_assert(offsetof(struct ks_node, fast) == KS_NODE_FAST);
+static_assert(offsetof(struct ks_node, tsc_mult) == KS_NODE_TSC_MULT);
 static_assert(offsetof(struct ks_node, pcpu) == KS_NODE_PCPU);
+static_assert(offsetof(struct ks_node, cmd.bits) == KS_NODE_BITS);
+static_assert(offsetof(struct ks_node, cmd.buckets) == KS_NODE_BUCKETS);
+static_assert(offsetof(struct ks_pcpu, min) == KS_PCPU_MIN);
+static_assert(offsetof(struct ks_pcpu, max) == KS_PCPU_MAX);
 static_assert(offsetof(struct ks_pcpu, skip) == KS_PCPU_SKIP);
+static_assert(offsetof(struct ks_pcpu, clamped) == KS_PCPU_CLAMPED);
+static_assert(offsetof(struct ks_pcpu, inflight) == KS_PCPU_INFLIGHT);
+static_assert(offsetof(struct ks_pcpu, slots) == KS_PCPU_SLOTS);
+static_assert(sizeof(struct kstats_slot) == 16);
+static_assert(KS_TSC_SHIFT == KS_TSC_SHIFT_ASM);
 /*
  * What one timed call reads of its node lies in its first cache line:
  * kzalloc() serves a node from kmalloc-256 or a larger cache, whose
@@ -92,7 +106,7 @@ static struct ks_hent *ks_hslot(unsigned long key)
 			return e;
 		if (!e->ip)
 			return spare ? spare : e;
-		if (!spare && !e->node && !e->batch)
+		if (!spare && e->node == &ks_direct_idle && !e->batch)
 			spare = e;
 	}
 	return spare;
@@ -180,7 +194,7 @@ static void ks_direct_detach(struct ks_node *node)
 		struct ks_hent *e = dn->ent[i];
 		struct ks_dbatch *b = e->batch;
 
-		WRITE_ONCE(e->node, NULL);
+		WRITE_ONCE(e->node, &ks_direct_idle);
 		if (b && !--b->users)
 			ks_dbatch_free(b, true);
 	}
@@ -247,13 +261,15 @@ static int ks_direct_claim(struct ks_node **nodes, unsigned int n,
 				pr_err("%s: no room for another call site (%d at most)\n",
 				       node->cmd.name, KS_HASH_SIZE);
 				ret = -ENOSPC;
-			} else if (e->ip == key && e->node) {
+			} else if (e->ip == key && e->node != &ks_direct_idle) {
 				pr_err("%s: %ps is already timed by %s\n",
 				       node->cmd.name, (void *)node->ips[j],
 				       e->node->cmd.name);
 				ret = -EBUSY;
 			} else {
 				if (e->ip != key) {
+					/* idle before its key: never found live */
+					WRITE_ONCE(e->node, &ks_direct_idle);
 					WRITE_ONCE(e->ip, key);
 					e->batch = NULL;
 				}
@@ -299,6 +315,9 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
 		nodes[i]->fast_sample = c->sample > 1 && c->pid < 0 &&
 					c->tgid < 0 && !c->comm[0] &&
 					!c->cpus[0];
+		/* the plain case: the trampoline times and records by itself */
+		nodes[i]->fast = !nodes[i]->filtered && !nodes[i]->gap &&
+				 nodes[i]->use_tsc;
 	}
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (b)

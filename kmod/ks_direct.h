@@ -24,8 +24,18 @@
 /* What the trampoline reads of struct ks_node and struct ks_pcpu. */
 #define KS_NODE_ACTIVE		0	/* bool active */
 #define KS_NODE_FAST_SAMPLE	1	/* bool fast_sample */
+#define KS_NODE_FAST		2	/* bool fast */
+#define KS_NODE_TSC_MULT	4	/* u32 tsc_mult */
 #define KS_NODE_PCPU		8	/* struct ks_pcpu __percpu *pcpu */
+#define KS_NODE_BITS		20	/* u32 cmd.bits */
+#define KS_NODE_BUCKETS		24	/* u32 cmd.buckets */
+#define KS_PCPU_MIN		0	/* u64 min */
+#define KS_PCPU_MAX		8	/* u64 max */
 #define KS_PCPU_SKIP		24	/* s32 skip */
+#define KS_PCPU_CLAMPED		28	/* u32 clamped */
+#define KS_PCPU_INFLIGHT	32	/* long inflight */
+#define KS_PCPU_SLOTS		40	/* struct kstats_slot slots[] */
+#define KS_TSC_SHIFT_ASM	24	/* KS_TSC_SHIFT */
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
@@ -37,7 +47,7 @@ struct ks_dbatch;
  * struct ks_hent - one traced call site
  * @ip: the return address of its fentry call (0: never used; an entry
  *	keeps its key once set, so that no search ever stops short)
- * @node: its node, or NULL while not timed (a tombstone)
+ * @node: its node; ks_direct_idle while not timed (a tombstone)
  * @batch: the ftrace_ops that hooks it, or NULL once unhooked
  */
 struct ks_hent {
@@ -48,6 +58,7 @@ struct ks_hent {
 };
 
 extern char ks_direct_tramp[];
+extern struct ks_node ks_direct_idle;
 extern struct ks_hent ks_direct_hash[KS_HASH_SIZE + KS_HASH_PROBE + 1];
 u64 ks_direct_enter(struct ks_node *node);
 void ks_direct_exit(struct ks_node *node, u64 start);

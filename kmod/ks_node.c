@@ -303,9 +303,10 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 					    max_t(u32, KS_MAXACTIVE_MIN_DEFAULT,
 						  16 * num_possible_cpus()));
 	node->nslots = kstats_nr_slots(cmd->bits, cmd->buckets);
-	if (cmd->clock == KS_CLOCK_LOCAL)
-		node->tsc_mult = ks_tsc_mult();
-	node->use_tsc = cmd->clock == KS_CLOCK_TSC || node->tsc_mult;
+	/* cycles are cycles: the same scaling, by one */
+	node->tsc_mult = cmd->clock == KS_CLOCK_TSC ? 1U << KS_TSC_SHIFT :
+			 ks_tsc_mult();
+	node->use_tsc = node->tsc_mult;
 	node->filtered = cmd->pid >= 0 || cmd->tgid >= 0 || cmd->comm[0] ||
 			 cmd->cpus[0] || cmd->sample > 1;
 	node->backend = ks_pick_backend(cmd->via);

@@ -65,9 +65,12 @@ struct ks_backend {
  * struct ks_node - one histogram and what feeds it
  * @active: record samples (start/stop)
  * @fast_sample: the direct trampoline counts the sampling down itself
+ * @fast: the direct trampoline times and records calls itself (no filter,
+ *	no sampling, no GAP- node, the TSC as clock)
  * @filtered: any pid/tgid/comm/cpus filter or sampling is set
  * @use_tsc: ks_now() reads the TSC (clock tsc, or ns from a stable TSC)
- * @tsc_mult: ns per TSC cycle << KS_TSC_SHIFT when ns come from the TSC
+ * @tsc_mult: ns per TSC cycle << KS_TSC_SHIFT when ns come from the TSC,
+ *	1 << KS_TSC_SHIFT when the node counts cycles
  * @pcpu: per-CPU extremes and slots
  * @gap: the GAP-NAME node fed by the same hooks, or NULL
  * @cmd: the trace command that made it (name, bits, filters...)
@@ -90,14 +93,15 @@ struct ks_node {
 	/* read by ks_tramp.S: offsets in ks_direct.h, checked in ks_direct.c */
 	bool active;
 	bool fast_sample;
+	bool fast;
 	/* read by every timed call */
 	bool filtered;
-	bool use_tsc;
 	u32 tsc_mult;
 	struct ks_pcpu __percpu *pcpu;
-	struct ks_node *gap;
+	bool use_tsc;
 	struct ks_cmd cmd;		/* bits, buckets, filters first */
 	/* the rest */
+	struct ks_node *gap;
 	cpumask_var_t cpus;
 	struct list_head list;
 	u32 nslots;
@@ -139,10 +143,9 @@ extern const struct ks_backend ks_fprobe_backend;
  * The hot path, shared by every backend.  It calls nothing that can be
  * traced (so no handler can recurse into itself).  Counters (skip,
  * clamped, inflight, GAP's t0) are single this_cpu instructions, safe
- * against interrupts, NMIs and migration without disabling anything;
- * ks_record() updates several fields and disables preemption itself (the
- * direct backend's exit runs preemptible; the others' handlers already
- * run with preemption off).
+ * against interrupts, NMIs and migration without disabling anything, and
+ * so is ks_record() (the direct backend's exit runs preemptible; the
+ * others' handlers run with preemption off).
  */
 
 /* Eight bytes at @p, whatever its alignment (one load on x86). */
@@ -227,26 +230,38 @@ static __always_inline u64 ks_delta(struct ks_node *node, u64 start, u64 end)
 }
 
 /*
- * Account one value on this CPU: the histogram update alone.  Preemption
- * is off so that all four updates land on one CPU (min and max are a read
- * then a write).  An interrupt may still come between them, and with it a
- * reset (ks_reset()'s IPI): the reader repairs what that can leave, a slot
- * whose sum lacks its count or the other way round, or extremes outside
- * the slots (ks_node_show()).
+ * Account one value on this CPU, without disabling anything: count and
+ * sum are single per-CPU instructions, min and max a per-CPU
+ * compare-exchange retried until it holds.  A task that moves to another
+ * CPU between them leaves the count on one CPU and the sum on another, an
+ * interrupt between them may bring a reset (ks_reset()'s IPI): the reader
+ * merges the CPUs before it repairs anything (ks_show.c), so totals stay
+ * exact.  As ks_tramp.S's ks_direct_fast does it.
  */
 static __always_inline void ks_record(struct ks_node *node, u64 v)
 {
 	struct ks_pcpu __percpu *pc = node->pcpu;
 	u32 s = kstats_slot(v, node->cmd.bits, node->cmd.buckets);
+	u64 old;
 
-	preempt_disable_notrace();
 	this_cpu_inc(pc->slots[s].count);
 	this_cpu_add(pc->slots[s].sum, v);
-	if (v < this_cpu_read(pc->min))
-		this_cpu_write(pc->min, v);
-	if (v > this_cpu_read(pc->max))
-		this_cpu_write(pc->max, v);
-	preempt_enable_notrace();
+	old = this_cpu_read(pc->min);
+	while (v < old) {
+		u64 seen = this_cpu_cmpxchg(pc->min, old, v);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+	old = this_cpu_read(pc->max);
+	while (v > old) {
+		u64 seen = this_cpu_cmpxchg(pc->max, old, v);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
 }
 
 /* A timed call (or section) starts at @now: feed the GAP- node if any. */

@@ -42,9 +42,9 @@ static void ks_show_rows(struct seq_file *m, const struct kstats_slot *sl,
 }
 
 /*
- * A reset's IPI may land between the updates of one record (ks_record()):
- * a slot may then hold a sum without its count, or a count without its
- * sum.  Clamp each slot's sum so that its mean lies in the slot: every
+ * A reset's IPI may land between the updates of one record (ks_record()),
+ * or a task move split them over two CPUs: a slot may then hold a sum
+ * without its count, or a count without its sum.  Clamp each slot's sum so that its mean lies in the slot: every
  * figure derived from it stays within the slot's precision.
  */
 static void ks_repair_slots(struct kstats_slot *sl, u32 n, u32 bits,
@@ -101,13 +101,19 @@ static int ks_node_show(struct seq_file *m, void *v)
 		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
 
 		memcpy(copy + (size_t)cpu * n, p->slots, n * sizeof(*copy));
-		ks_repair_slots(copy + (size_t)cpu * n, n, node->cmd.bits,
-				node->cmd.buckets);
 		kstats_merge(all, copy + (size_t)cpu * n, n);
 		min = min(min, READ_ONCE(p->min));
 		max = max(max, READ_ONCE(p->max));
 		clamped += READ_ONCE(p->clamped);
 	}
+	/*
+	 * Merged before any repair: a record whose count and sum landed on
+	 * two CPUs (a move between the two) is whole in the merge.
+	 */
+	ks_repair_slots(all, n, node->cmd.bits, node->cmd.buckets);
+	for_each_possible_cpu(cpu)
+		ks_repair_slots(copy + (size_t)cpu * n, n, node->cmd.bits,
+				node->cmd.buckets);
 	samples = kstats_total(all, n);
 	for (s = 0; s < n; s++)
 		sum += all[s].sum;

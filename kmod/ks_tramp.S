@@ -37,11 +37,7 @@
 
 	.text
 SYM_FUNC_START_LOCAL(ks_direct_common)
-	/* not timed at all: stopped, or sampled out, in a few instructions */
-	testq	%r11, %r11
-	jz	.Lks_ret
-	cmpb	$0, KS_NODE_ACTIVE(%r11)
-	je	.Lks_ret
+	/* sampled out: in a few instructions */
 	cmpb	$0, KS_NODE_FAST_SAMPLE(%r11)
 	je	.Lks_full
 	movq	KS_NODE_PCPU(%r11), %r10
@@ -99,30 +95,126 @@ SYM_FUNC_END(ks_direct_body)
 
 /*
  * The one direct address: the node of the call site on top of the stack
- * into r11.  Not found (a call site just unhooked), or a NULL node (a
- * function no longer timed whose ftrace_ops still hooks others): return
- * into the body at once.
+ * into r11.  Not found (a call site just unhooked): return into the body
+ * at once.  A function no longer timed whose ftrace_ops still hooks others
+ * has ks_direct_idle, a node that is never active.
  */
 SYM_CODE_START(ks_direct_tramp)
 	UNWIND_HINT_FUNC
 	ENDBR
 	movq	(%rsp), %r10
 	imulq	$KS_HASH_MUL, %r10, %r11
-	shrq	$KS_HASH_SHIFT, %r11
-	andl	$KS_HASH_MASK, %r11d
-	shlq	$KS_HENT_SHIFT, %r11
-	leaq	ks_direct_hash(%rip), %rax
-	addq	%rax, %r11
+	shrq	$(KS_HASH_SHIFT - KS_HENT_SHIFT), %r11
+	andl	$(KS_HASH_MASK << KS_HENT_SHIFT), %r11d
 .Lks_probe:
-	cmpq	%r10, KS_HENT_IP(%r11)
+	cmpq	%r10, ks_direct_hash + KS_HENT_IP(%r11)
 	jne	.Lks_next
-	movq	KS_HENT_NODE(%r11), %r11
+	movq	ks_direct_hash + KS_HENT_NODE(%r11), %r11
+	cmpb	$0, KS_NODE_ACTIVE(%r11)
+	je	.Lks_none
+	cmpb	$0, KS_NODE_FAST(%r11)
+	jne	ks_direct_fast
 	jmp	ks_direct_common
 .Lks_next:
-	cmpq	$0, KS_HENT_IP(%r11)
+	cmpq	$0, ks_direct_hash + KS_HENT_IP(%r11)
 	je	.Lks_none
 	addq	$(1 << KS_HENT_SHIFT), %r11
 	jmp	.Lks_probe
 .Lks_none:
 	RET
 SYM_CODE_END(ks_direct_tramp)
+
+/*
+ * The plain case, no call into C: no filter, no sampling, no GAP- node,
+ * the TSC as the clock.  The start is read last before the body, the end
+ * first after it; only rdx (an argument) is kept across the first read.
+ * The record is single per-CPU instructions: count and sum, min and max
+ * by compare-exchange until it holds (an interrupt, or a move to another
+ * CPU, between the read and the exchange makes it fail and retry), so
+ * preemption stays on.  Count and sum may land on two CPUs if the task
+ * moves between them: the reader merges the CPUs before any repair.
+ *
+ * Frame as ks_direct_common's: [rbp+8] the body, [rbp-8] the node,
+ * [rbp-16] the start.
+ */
+SYM_FUNC_START_LOCAL(ks_direct_fast)
+	pushq	%rbp
+	movq	%rsp, %rbp
+	pushq	%r11
+	movq	KS_NODE_PCPU(%r11), %r11
+	incq	%gs:KS_PCPU_INFLIGHT(%r11)
+	movq	%rdx, %r10
+	lfence
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	%r10, %rdx
+	pushq	%rax
+	call	ks_direct_body		/* returns here when the body does */
+	movq	%rax, %r8		/* the body's return value */
+	movq	%rdx, %r9
+	lfence
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	movq	-8(%rbp), %r11
+	subq	-16(%rbp), %rax
+	js	.Lks_neg
+.Lks_scale:
+	/* cycles to the node's unit: d * tsc_mult >> KS_TSC_SHIFT */
+	movl	KS_NODE_TSC_MULT(%r11), %ecx
+	mulq	%rcx
+	shrdq	$KS_TSC_SHIFT_ASM, %rdx, %rax
+	/* the slot, as kstats_slot() in hist.h */
+	movl	KS_NODE_BITS(%r11), %ecx
+	movq	%rax, %rdx
+	btsq	%rcx, %rdx
+	bsrq	%rdx, %rdx
+	subl	%ecx, %edx		/* sh */
+	cmpl	KS_NODE_BUCKETS(%r11), %edx
+	jae	.Lks_over
+	movl	%edx, %esi
+	shll	%cl, %esi		/* sh << bits */
+	movl	%edx, %ecx
+	movq	%rax, %rdi
+	shrq	%cl, %rdi		/* v >> sh */
+	addl	%edi, %esi
+.Lks_slot:
+	shlq	$4, %rsi		/* sizeof(struct kstats_slot) */
+	movq	KS_NODE_PCPU(%r11), %rdi
+	incq	%gs:KS_PCPU_SLOTS(%rdi, %rsi)
+	addq	%rax, %gs:KS_PCPU_SLOTS + 8(%rdi, %rsi)
+	movq	%rax, %rsi
+	movq	%gs:KS_PCPU_MIN(%rdi), %rax
+.Lks_min:
+	cmpq	%rax, %rsi
+	jae	.Lks_max0
+	cmpxchgq %rsi, %gs:KS_PCPU_MIN(%rdi)
+	jne	.Lks_min
+.Lks_max0:
+	movq	%gs:KS_PCPU_MAX(%rdi), %rax
+.Lks_max:
+	cmpq	%rax, %rsi
+	jbe	.Lks_done
+	cmpxchgq %rsi, %gs:KS_PCPU_MAX(%rdi)
+	jne	.Lks_max
+.Lks_done:
+	decq	%gs:KS_PCPU_INFLIGHT(%rdi)	/* may be another CPU's +1 */
+	movq	%r8, %rax
+	movq	%r9, %rdx
+	leave
+	addq	$8, %rsp		/* drop the body: the caller is on top */
+	UNWIND_HINT_FUNC
+	RET
+.Lks_neg:
+	/* a CPU whose clock reads earlier: recorded as 0, and counted */
+	movq	KS_NODE_PCPU(%r11), %rdi
+	incl	%gs:KS_PCPU_CLAMPED(%rdi)
+	xorl	%eax, %eax
+	jmp	.Lks_scale
+.Lks_over:
+	movl	KS_NODE_BUCKETS(%r11), %esi
+	incl	%esi
+	shll	%cl, %esi		/* kstats_overflow_slot() */
+	jmp	.Lks_slot
+SYM_FUNC_END(ks_direct_fast)
