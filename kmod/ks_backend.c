@@ -88,6 +88,8 @@ noinline int ks_gap_alloc(struct ks_node *node)
 }
 ALLOW_ERROR_INJECTION(ks_gap_alloc, ERRNO);
 
+static void ks_settle_via(struct ks_node *node);
+
 /**
  * ks_choose_backend() - settle the backend of @node and node->cmd.via
  * @node: a detached node with its symbols
@@ -105,6 +107,9 @@ int ks_choose_backend(struct ks_node *node)
 	bool asked = node->cmd.via == KS_VIA_DIRECT;
 	int res[KS_SYMS_MAX], ret;
 	unsigned int i;
+
+	node->chosen = node->cmd.via == KS_VIA_DEFAULT;
+	node->maxactive = node->cmd.maxactive;
 
 	if (asked || node->cmd.via == KS_VIA_DEFAULT) {
 		ks_btf_args_in_regs(node, res);
@@ -132,6 +137,13 @@ int ks_choose_backend(struct ks_node *node)
 		if (i == node->nsyms)
 			node->backend = &ks_direct_backend;
 	}
+	ks_settle_via(node);
+	return 0;
+}
+
+/* node->cmd.via and maxactive as node->backend needs them. */
+static void ks_settle_via(struct ks_node *node)
+{
 	if (node->backend == &ks_direct_backend) {
 		node->cmd.via = KS_VIA_DIRECT;
 		node->cmd.maxactive = 0;	/* no pool: state on the stack */
@@ -142,5 +154,28 @@ int ks_choose_backend(struct ks_node *node)
 		if (!KS_FPROBE_HAS_POOL)
 			node->cmd.maxactive = 0;	/* shadow stack, no pool */
 	}
-	return 0;
+}
+
+/**
+ * ks_backend_fallback() - time @node another way: its direct attach failed
+ * @node: detached, its backend chosen (not asked for) as direct
+ * @err: why the direct attach failed
+ *
+ * A function whose call site another tracer holds for its own direct call
+ * (a BPF fentry/fexit program, a livepatch) cannot be shared: the default
+ * backend then is the next cheapest, fprobe or kretprobe.
+ *
+ * Return: true if @node now has another backend to attach with.
+ */
+bool ks_backend_fallback(struct ks_node *node, int err)
+{
+	if (err != -EBUSY || node->backend != &ks_direct_backend ||
+	    !node->chosen)
+		return false;
+	node->backend = ks_pick_backend(KS_VIA_DEFAULT);
+	node->cmd.maxactive = node->maxactive;
+	ks_settle_via(node);
+	pr_info("%s: another tracer holds %s for its direct call (a BPF program, a livepatch): timed via %s\n",
+		node->cmd.name, node->syms[0], node->backend->name);
+	return true;
 }

@@ -240,6 +240,8 @@ int ks_node_finish(struct ks_node *node)
 
 	if (!node->priv)
 		ret = node->backend->attach(node);
+	if (ret && ks_backend_fallback(node, ret))
+		ret = node->backend->attach(node);
 	if (ret == -ENOENT) {
 		pr_err("%s: no such function%s; it may have been inlined or renamed\n",
 		       cmd->name, cmd->clones ?

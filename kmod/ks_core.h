@@ -54,6 +54,7 @@ struct ks_node *ks_node_create(const struct ks_cmd *cmd,
 /* ks_backend.c */
 const struct ks_backend *ks_pick_backend(enum ks_via via);
 int ks_choose_backend(struct ks_node *node);
+bool ks_backend_fallback(struct ks_node *node, int err);
 int ks_gap_alloc(struct ks_node *node);
 
 /* ks_floor.c */

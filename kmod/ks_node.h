@@ -85,6 +85,9 @@ struct ks_backend {
  * @nsyms: entries in @syms
  * @ips: the ftrace addresses of @syms, once known (direct backend)
  * @nips: entries in @ips
+ * @chosen: the backend was chosen by kstats, not asked for
+ * @maxactive: the instances in flight asked for (cmd.maxactive is 0 where
+ *	the backend has no pool)
  *
  * A timed call reads one cache line of it, the fields up to cmd.cpus[0]
  * (a cpus filter adds @cpus): static_asserts in ks_direct.c.
@@ -113,6 +116,8 @@ struct ks_node {
 	unsigned int nsyms;
 	unsigned long *ips;
 	unsigned int nips;
+	bool chosen;
+	u32 maxactive;
 };
 
 #define KS_TSC_SHIFT	24	/* fixed point of tsc_mult */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Write kt_gen.h, included by kstats_target.c: the family of functions for
+# Write kt_gen.h, included by kt_main.c: the family of functions for
 # globs, kt_gen_000() .. kt_gen_3ff(), each with a body of its own (so that
 # gcc folds none into another), their table kt_gens[], and the four slow
 # ones kt_gen_slow_0() .. kt_gen_slow_3(), each spinning 20 us << K.

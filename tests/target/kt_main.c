@@ -33,6 +33,10 @@
  *                                         times (I in hex), then
  *                                         kt_gen_slow_K() (K = 0..3) N times,
  *                                         each spinning 20 us << K
+ *   hold     "1": hold ks_target_empty with a direct call of this module's
+ *            own (kt_direct.S), as a BPF fentry program or a livepatch
+ *            would (the write fails with the kernel's error, EBUSY if
+ *            another direct call holds it); "0": let it go
  *   section  N times: ks_target_mark_a(), spin ARG ns, kmalloc(64),
  *            ks_target_mark_b(), kfree(): sections between two functions
  *            or a function and the kmem:kmalloc / kmem:kfree tracepoints
@@ -48,6 +52,7 @@
 #include <linux/slab.h>
 #include <linux/kallsyms.h>
 #include <linux/stacktrace.h>
+#include <linux/ftrace.h>
 
 static struct dentry *kt_dir;
 static int kt_sink;
@@ -216,8 +221,47 @@ static void kt_gen_calls(unsigned int n)
 	}
 }
 
+/* A direct call of our own on ks_target_empty (kt_direct.S). */
+void kt_direct_stub(void);
+static struct ftrace_ops kt_hold_ops;
+static bool kt_held;
+static DEFINE_MUTEX(kt_hold_lock);
+
+static int kt_hold(bool on)
+{
+	unsigned long addr = (unsigned long)kt_direct_stub;
+	int ret = 0;
+
+	mutex_lock(&kt_hold_lock);
+	if (on && !kt_held) {
+		memset(&kt_hold_ops, 0, sizeof(kt_hold_ops));
+		ret = ftrace_set_filter_ip(&kt_hold_ops,
+					   (unsigned long)ks_target_empty, 0, 0);
+#ifdef KT_FTRACE_DIRECT_MULTI
+		if (!ret)
+			ret = register_ftrace_direct_multi(&kt_hold_ops, addr);
+#else
+		if (!ret)
+			ret = register_ftrace_direct(&kt_hold_ops, addr);
+#endif
+		if (ret)
+			ftrace_free_filter(&kt_hold_ops);
+		kt_held = !ret;
+	} else if (!on && kt_held) {
+#ifdef KT_FTRACE_DIRECT_MULTI
+		unregister_ftrace_direct_multi(&kt_hold_ops, addr);
+		ftrace_free_filter(&kt_hold_ops);
+#else
+		unregister_ftrace_direct(&kt_hold_ops, addr, true);
+#endif
+		kt_held = false;
+	}
+	mutex_unlock(&kt_hold_lock);
+	return ret;
+}
+
 enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP, KT_SECTION,
-	KT_UNWIND, KT_ARGS, KT_PART, KT_ISRA, KT_GEN };
+	KT_UNWIND, KT_ARGS, KT_PART, KT_ISRA, KT_GEN, KT_HOLD };
 
 static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			size_t count, loff_t *ppos)
@@ -240,6 +284,10 @@ static ssize_t kt_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	if (what == KT_RECURSE && (arg < 1 || arg > 64))
 		return -EINVAL;
+	if (what == KT_HOLD) {
+		ret = kt_hold(n);
+		return ret ? ret : count;
+	}
 	if (what == KT_GEN) {
 		if (n > 100)
 			return -EINVAL;
@@ -326,6 +374,7 @@ static int __init kt_init(void)
 		[KT_SLEEP] = "sleep", [KT_SECTION] = "section",
 		[KT_UNWIND] = "unwind", [KT_ARGS] = "args",
 		[KT_PART] = "part", [KT_ISRA] = "isra", [KT_GEN] = "gen",
+		[KT_HOLD] = "hold",
 	};
 	unsigned long i;
 
@@ -340,6 +389,7 @@ static int __init kt_init(void)
 static void __exit kt_exit(void)
 {
 	debugfs_remove(kt_dir);
+	kt_hold(false);
 }
 
 module_init(kt_init);

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+# Beside another tracer's direct call (a BPF fentry program, a livepatch),
+# here the target module's own on ks_target_empty ("hold"): a default
+# trace falls back to the next cheapest backend and counts exactly; an
+# asked-for direct attach says EBUSY; and the other way round, kstats'
+# hold makes the other one fail, until kstats lets go.
+. /ks/lib.sh
+
+load_modules || exit 0
+T=/sys/kernel/debug/kstats_target
+
+backend() {
+	awk -v n="$1" '$1 == n { print $2 }' "$KS_CTL"
+}
+
+check "another tracer holds ks_target_empty" sh -c "echo 1 > $T/hold"
+check "trace ks_target_empty (default)" ctl "trace ks_target_empty"
+b=$(backend ks_target_empty)
+check "falls back from direct ($b)" '[ "$b" = fprobe ] || [ "$b" = kretprobe ]'
+check "the log says why" 'dmesg | tail -n 5 | grep -q "ks_target_empty: another tracer holds ks_target_empty for its direct call"'
+echo 1000 > $T/empty
+expect_eq "$b: 1000 calls counted" "$(node_field ks_target_empty samples)" 1000
+ctl "remove ks_target_empty"
+expect_errno "trace ... via direct -> EBUSY" EBUSY ctl "trace ks_target_empty via direct"
+
+# A glob over the held function and others: the others stay direct.
+check "trace kstats_target:ks_target_[de]*" ctl "trace kstats_target:ks_target_[de]* bits 3"
+expect_eq "the held one falls back" \
+	"$(backend kstats_target:ks_target_empty | grep -c -e fprobe -e kretprobe)" 1
+expect_eq "the delay function is direct" "$(backend kstats_target:ks_target_delay)" direct
+echo 300 > $T/empty
+echo "7 1000" > $T/delay
+expect_eq "held: 300 calls" "$(node_field kstats_target:ks_target_empty samples)" 300
+expect_eq "direct: 7 calls" "$(node_field kstats_target:ks_target_delay samples)" 7
+ctl "remove kstats_target:ks_target_*"
+check "the other tracer lets go" sh -c "echo 0 > $T/hold"
+
+# kstats first: the other tracer cannot attach until kstats removes its node.
+check "trace ks_target_empty (direct)" ctl "trace ks_target_empty"
+expect_eq "direct" "$(backend ks_target_empty)" direct
+expect_errno "the other tracer -> EBUSY" EBUSY sh -c "echo 1 > $T/hold"
+echo 200 > $T/empty
+expect_eq "still 200 calls counted" "$(node_field ks_target_empty samples)" 200
+ctl "remove ks_target_empty"
+check "after remove, the other tracer attaches" sh -c "echo 1 > $T/hold"
+check "and lets go" sh -c "echo 0 > $T/hold"
+unload_modules
