@@ -33,7 +33,20 @@
 #include <linux/linkage.h>
 #include <asm/unwind_hints.h>
 #include <asm/ibt.h>
+#include <asm/nospec-branch.h>
 #include "ks_direct.h"
+
+/*
+ * Return-stack depth accounting before each call, as the kernel's own
+ * direct-call samples and BPF trampoline do: on CPUs where the kernel
+ * tracks call depth (X86_FEATURE_CALL_DEPTH), a call it did not count would
+ * make it refill the return stack buffer too late.  Patched out elsewhere;
+ * kernels before 6.2 have no such tracking.
+ */
+#ifndef KS_CALL_DEPTH
+.macro CALL_DEPTH_ACCOUNT
+.endm
+#endif
 
 	.text
 SYM_FUNC_START_LOCAL(ks_direct_common)
@@ -55,6 +68,7 @@ SYM_FUNC_START_LOCAL(ks_direct_common)
 	pushq	%r8
 	pushq	%r9
 	movq	%r11, %rdi
+	CALL_DEPTH_ACCOUNT
 	call	ks_direct_enter
 	movq	%rax, -16(%rbp)
 	popq	%r9
@@ -65,11 +79,13 @@ SYM_FUNC_START_LOCAL(ks_direct_common)
 	popq	%rdi
 	testq	%rax, %rax
 	jz	.Lks_plain
+	CALL_DEPTH_ACCOUNT
 	call	ks_direct_body		/* returns here when the body does */
 	pushq	%rax
 	pushq	%rdx
 	movq	-8(%rbp), %rdi
 	movq	-16(%rbp), %rsi
+	CALL_DEPTH_ACCOUNT
 	call	ks_direct_exit
 	popq	%rdx
 	popq	%rax
@@ -150,6 +166,7 @@ SYM_FUNC_START_LOCAL(ks_direct_fast)
 	orq	%rdx, %rax
 	movq	%r10, %rdx
 	pushq	%rax
+	CALL_DEPTH_ACCOUNT
 	call	ks_direct_body		/* returns here when the body does */
 	movq	%rax, %r8		/* the body's return value */
 	movq	%rdx, %r9
