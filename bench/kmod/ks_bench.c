@@ -9,7 +9,9 @@
  *
  *   base     kb_base(v)      nothing: the loop and the call alone
  *   record   kb_record(v)    ks_record(node, v): the histogram update
- *   clock    kb_clock()      two ks_now() reads of the node's clock
+ *   clock    kb_clock()      two ks_now() reads of the default clock, the
+ *                            TSC (lfence; rdtsc) that the direct
+ *                            trampoline reads too
  *   want     kb_want()       ks_want(node): the per-call decision
  *
  * The bench times each write from userspace (QEMU -icount: instructions)
@@ -131,6 +133,9 @@ static int __init kb_init(void)
 	kb_node.cmd.pid = -1;
 	kb_node.cmd.tgid = -1;
 	kb_node.cmd.clock = KS_CLOCK_LOCAL;
+	/* ns from the TSC, the default wherever the TSC is stable */
+	kb_node.use_tsc = true;
+	kb_node.tsc_mult = 1U << KS_TSC_SHIFT;
 	kb_node.nslots = kstats_nr_slots(kb_node.cmd.bits, kb_node.cmd.buckets);
 	kb_node.active = true;
 	kb_node.pcpu = __alloc_percpu(struct_size_t(struct ks_pcpu, slots,
