@@ -19,6 +19,17 @@
 #include <linux/glob.h>
 #include "ks_core.h"
 
+/*
+ * The nodes' memory, per-CPU slots on every possible CPU included:
+ * sizeof(struct ks_node) + possible CPUs * (40 + 16 * slots) bytes, where
+ * slots = ((buckets + 1) << bits) + 1 (kstats_nr_slots()).  A node that
+ * would take it past mem_max MiB is refused with ENOSPC.
+ */
+static unsigned int mem_max = 256;
+module_param(mem_max, uint, 0644);
+MODULE_PARM_DESC(mem_max, "MiB the nodes may take in all, per-CPU slots included (default 256)");
+static atomic64_t ks_mem_used;	/* freed nodes, from the reaper too */
+
 #define KS_PCPU_MAX	PCPU_MIN_UNIT_SIZE	/* bytes of one CPU's slots */
 
 DEFINE_MUTEX(ks_lock);		/* ks_nodes and every node's state */
@@ -84,6 +95,7 @@ static void ks_node_free(struct ks_node *node)
 	if (!node)
 		return;
 	ks_node_free(node->gap);
+	atomic64_sub(node->mem, &ks_mem_used);
 	free_percpu(node->pcpu);
 	free_cpumask_var(node->cpus);
 	kfree(node->syms);
@@ -325,6 +337,15 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 		ret = -EINVAL;
 		goto err;
 	}
+	node->mem = pcpu_size * num_possible_cpus() + sizeof(*node);
+	if (atomic64_read(&ks_mem_used) + node->mem > (u64)mem_max << 20) {
+		pr_err("%s: would take the nodes' memory past mem_max (%u MiB; %llu KiB in use)\n",
+		       cmd->name, mem_max, atomic64_read(&ks_mem_used) >> 10);
+		node->mem = 0;
+		ret = -ENOSPC;
+		goto err;
+	}
+	atomic64_add(node->mem, &ks_mem_used);
 	ret = -ENOMEM;
 	node->pcpu = __alloc_percpu(pcpu_size, __alignof__(struct ks_pcpu));
 	if (!node->pcpu)

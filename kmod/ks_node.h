@@ -86,6 +86,7 @@ struct ks_backend {
  * @ips: the ftrace addresses of @syms, once known (direct backend)
  * @nips: entries in @ips
  * @chosen: the backend was chosen by kstats, not asked for
+ * @mem: bytes it counts against the mem_max budget (ks_node.c)
  * @maxactive: the instances in flight asked for (cmd.maxactive is 0 where
  *	the backend has no pool)
  *
@@ -118,6 +119,7 @@ struct ks_node {
 	unsigned int nips;
 	bool chosen;
 	u32 maxactive;
+	u64 mem;
 };
 
 #define KS_TSC_SHIFT	24	/* fixed point of tsc_mult */

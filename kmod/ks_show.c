@@ -44,8 +44,9 @@ static void ks_show_rows(struct seq_file *m, const struct kstats_slot *sl,
 /*
  * A reset's IPI may land between the updates of one record (ks_record()),
  * or a task move split them over two CPUs: a slot may then hold a sum
- * without its count, or a count without its sum.  Clamp each slot's sum so that its mean lies in the slot: every
- * figure derived from it stays within the slot's precision.
+ * without its count, or a count without its sum.  Clamp each slot's sum
+ * so that its mean lies in the slot: every figure derived from it stays
+ * within the slot's precision.
  */
 static void ks_repair_slots(struct kstats_slot *sl, u32 n, u32 bits,
 			    u32 buckets)
