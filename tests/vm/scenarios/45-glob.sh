@@ -93,6 +93,14 @@ check "_last names do_exit and why" 'grep -q "^refused do_exit: it never returns
 expect_errno "a glob that matches nothing -> ENOENT" ENOENT ctl "trace nosuch_fn_*"
 expect_errno "a glob section -> EINVAL" EINVAL ctl "trace x_* start ks_target_mark_a end ks_target_mark_b"
 
+# The memory budget.
+M=/sys/module/kstats/parameters/mem_max
+expect_eq "mem_max defaults to 256 MiB" "$(cat $M)" 256
+echo 0 > $M
+expect_errno "a node past mem_max -> ENOSPC" ENOSPC ctl "trace ks_target_empty"
+check "the log says so" 'dmesg | tail -n 3 | grep -q "ks_target_empty: would take the nodes. memory past mem_max (0 MiB"'
+echo 256 > $M
+
 # Over a thousand nodes attached, then rmmod.
 echo 2000 > $P
 check "trace kstats_target:kt_gen_* ($NALL)" ctl "trace kstats_target:kt_gen_* bits 3"
