@@ -30,7 +30,11 @@ static void ks_check(const struct ks_cmd *cmd)
 	    !ks_terminated(cmd->start, sizeof(cmd->start)) ||
 	    !ks_terminated(cmd->end, sizeof(cmd->end)))
 		abort();
-	if (cmd->all ? cmd->name[0] != '\0' : !ks_name_valid(cmd->name))
+	/* a name, or a glob of names, but no section of a glob */
+	if (cmd->all ? cmd->name[0] != '\0' :
+	    !ks_name_valid(cmd->name) && !ks_glob_valid(cmd->name))
+		abort();
+	if (cmd->start[0] && ks_glob_valid(cmd->name))
 		abort();
 	if (cmd->all && cmd->verb == KS_VERB_TRACE)
 		abort();
