@@ -29,9 +29,10 @@ def main():
     top = sys.argv[1]
     out = ["# make demo-ab: the seeds' comparisons on kernels built from linux-source-6.12",
            "",
-           "QEMU -icount: a \"ns\" is one guest instruction. Verdicts weigh each "
-           "difference against the run-to-run spread (means) and the histogram's "
-           "precision (percentiles).", ""]
+           "QEMU -icount: a \"ns\" is one guest instruction. Verdicts are those of "
+           "`kstats compare` over every run (docs/statistics.md): the change with the "
+           "95% bounds of it, better or worse only where the two sides' 95% intervals "
+           "do not overlap, else not measurable; lower is better.", ""]
 
     d = os.path.join(top, "find_vma")
     labels = ["no-debug", "debug", "debug-no-assert"]

@@ -222,7 +222,15 @@ def _prepare(snaps, labels):
     return snaps, labels, dunit, div
 
 
-def _xlabel(dunit):
+def _icount(snaps):
+    """True when every snapshot was taken under QEMU -icount (meta.timing)."""
+    return all(s.icount for s in snaps)
+
+
+def _xlabel(dunit, snaps=()):
+    """The latency axis's label; says so when a "ns" is one guest instruction."""
+    if snaps and _icount(snaps):
+        return "latency per call (%s = instructions, QEMU -icount)" % dunit
     return "latency per call (%s)" % dunit
 
 
@@ -278,7 +286,7 @@ def hist_figure(snaps, labels=None):
                             bbox=dict(boxstyle="square,pad=0.15", fc="white",
                                       ec="none", alpha=0.85),
                             gid="hist%d-%s-label" % (i, name))
-        axes[-1].set_xlabel(_xlabel(dunit))
+        axes[-1].set_xlabel(_xlabel(dunit, snaps))
         fig.suptitle(title_text(snaps, "latency histogram", dunit),
                      x=0.01, y=0.985, ha="left", fontsize=12)
         _caption(fig, [caption_line(s, lab, dunit, div, n > 1)
@@ -347,7 +355,7 @@ def cdf_figure(snaps, labels=None):
         ax.set_yticks([0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0])
         ax.grid(True, which="major", color="#dddddd", linewidth=0.6)
         ax.set_ylabel("fraction of calls ≤ x  (CDF)")
-        ax.set_xlabel(_xlabel(dunit))
+        ax.set_xlabel(_xlabel(dunit, snaps))
         ax.set_title("distribution", loc="left", fontweight="bold")
 
         tax.set_yscale("log", nonpositive="clip")
@@ -365,7 +373,7 @@ def cdf_figure(snaps, labels=None):
         tax.grid(True, which="major", axis="x", color="#dddddd",
                  linewidth=0.6)
         tax.set_ylabel("fraction of calls > x  (1 − CDF, log)")
-        tax.set_xlabel(_xlabel(dunit))
+        tax.set_xlabel(_xlabel(dunit, snaps))
         tax.set_title("tail: dots mark p99 and p99.9", loc="left",
                       fontweight="bold")
         _legend(fig, ax, n)
@@ -440,7 +448,7 @@ def pct_figure(snaps, labels=None):
         ax.set_xticklabels(PCT_NAMES)
         ax.set_xlim(-0.5, len(PCT_NAMES) - 0.5)
         ax.set_xlabel("percentile")
-        ax.set_ylabel("latency per call (%s, log)" % dunit)
+        ax.set_ylabel(_xlabel(dunit, snaps)[:-1] + ", log)")
         ax.grid(True, axis="y", which="major", color="#dddddd",
                 linewidth=0.6)
         ax.set_axisbelow(True)
@@ -520,7 +528,7 @@ def cpu_figure(snaps, labels=None):
                                 % cpus[t] for t in ticks], fontsize=9)
             ax.tick_params(axis="y", length=0)
             ax.set_title(label, loc="left", fontweight="bold")
-        axes[-1].set_xlabel(_xlabel(dunit))
+        axes[-1].set_xlabel(_xlabel(dunit, snaps))
         cax = fig.add_axes([0.92, bottom, 0.015, 0.91 - bottom])
         fig.colorbar(mesh, cax=cax, label="calls per slot (log scale)")
         fig.suptitle(title_text(snaps, "per-CPU latency histogram", dunit),

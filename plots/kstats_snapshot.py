@@ -48,7 +48,8 @@ class Snapshot:
     (meta.label, else the file name without .json), unit, name, kernel,
     total (merged slot rows), slots (per-CPU slot rows), percentiles,
     clamped (calls the module recorded as 0, 0 for schema /1) and filters
-    (the trace filters that were set, {} when none or schema /1).
+    (the trace filters that were set, {} when none or schema /1) and
+    icount (taken under QEMU -icount: a "ns" is one guest instruction).
     """
 
     def __init__(self, path, data):
@@ -70,6 +71,8 @@ class Snapshot:
         self.percentiles = self.node["percentiles"]
         self.clamped = self.node.get("clamped", 0)
         self.filters = self.node.get("filters", {})
+        # meta.timing "qemu-icount": a "ns" is one guest instruction
+        self.icount = self.meta.get("timing") == "qemu-icount"
 
     def __repr__(self):
         return "Snapshot(%r)" % self.path

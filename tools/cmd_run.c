@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@ struct ks_run {
 	struct ks_trace_opts to;
 	const char *out, *label;	/* -o FILE, --label L */
 	int per_cpu, log2;
+	int runs, icount;		/* --runs N, --icount */
 	char **names;			/* NAME... */
 	int nf;
 	char **cmd;			/* COMMAND [ARGS], NULL-terminated */
@@ -33,13 +35,16 @@ static int ks_run_args(int argc, char **argv, struct ks_run *r)
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "cpu", no_argument, NULL, OPT_CPU },
 		{ "log2", no_argument, NULL, OPT_LOG2 },
+		{ "runs", required_argument, NULL, OPT_RUNS },
+		{ "icount", no_argument, NULL, OPT_ICOUNT },
 		{ "help", no_argument, NULL, OPT_HELP },
 	};
-	struct option lo[KS_CMD_NR_OPTS + 6] = { { 0 } };
+	struct option lo[KS_CMD_NR_OPTS + 8] = { { 0 } };
+	char *end;
 	int opt, dd;
 
 	memcpy(lo + ks_trace_longopts(lo), run_lo, sizeof(run_lo));
-	*r = (struct ks_run){ .to.words = "" };
+	*r = (struct ks_run){ .to.words = "", .runs = 1 };
 	for (dd = 1; dd < argc && strcmp(argv[dd], "--"); dd++)
 		if (!strcmp(argv[dd], "--help") || !strcmp(argv[dd], "-h")) {
 			ks_help(stdout, "run");
@@ -61,6 +66,14 @@ static int ks_run_args(int argc, char **argv, struct ks_run *r)
 		case OPT_LOG2:
 			r->log2 = 1;
 			break;
+		case OPT_RUNS:
+			r->runs = (int)strtol(optarg, &end, 10);
+			if (*end || r->runs < 1 || r->runs > 1000)
+				ks_bad_usage("run", "--runs takes 1 to 1000");
+			break;
+		case OPT_ICOUNT:
+			r->icount = 1;
+			break;
 		default:
 			if (ks_trace_opt(&r->to, opt, optarg) != 1)
 				ks_bad_usage("run", NULL);
@@ -71,8 +84,8 @@ static int ks_run_args(int argc, char **argv, struct ks_run *r)
 	r->cmd = argv + dd + 1;
 	if (r->nf < 1)
 		ks_bad_usage("run", "NAME expected before --");
-	if (r->out && r->nf != 1)
-		ks_bad_usage("run", "-o saves one node: give one NAME");
+	if (r->runs > 1 && !r->out)
+		ks_bad_usage("run", "--runs goes with -o FILE (FILE-1.json, FILE-2.json...)");
 	if (r->to.has_start != r->to.has_end)
 		ks_bad_usage("run", "--start and --end go together");
 	return 0;
@@ -126,38 +139,69 @@ static int ks_run_ctl(const char *verb, const char *name)
 	return 0;
 }
 
-/* Stop each node, show it, save it with -o; 0 or 1 when one failed. */
-static int ks_run_report(const struct ks_run *r)
+/*
+ * Stop each node, show it, and with -o save them all in one file (@run of
+ * several: FILE-RUN.json); 0 or 1 when one failed.
+ */
+static int ks_run_report(const struct ks_run *r, int run)
 {
-	int i, ret = 0;
+	struct ks_view **nodes;
+	char path[4096];
+	int i, n = 0, ret = 0;
 
+	nodes = calloc(r->nf, sizeof(*nodes));
+	if (!nodes)
+		return 1;
 	for (i = 0; i < r->nf; i++) {
-		struct ks_view node;
+		struct ks_view *node = calloc(1, sizeof(*node));
 
 		ks_run_ctl("stop", r->names[i]);
-		if (ks_load_live(ks_trace_name(r->names[i]), 0, &node)) {
+		if (!node || ks_load_live(ks_trace_name(r->names[i]), 0, node)) {
+			free(node);
 			ret = 1;
 			continue;
 		}
-		if (i)
+		if (i || run > 1)
 			putchar('\n');
-		ks_show_node(&node, r->per_cpu, -1, r->log2, 1);
-		if (r->out) {
-			if (r->label)
-				snprintf(node.meta.label, sizeof(node.meta.label), "%s",
-					 r->label);
-			if (ks_save_node(&node, r->out))
-				ret = 1;
-		}
-		ks_view_free(&node);
+		if (r->runs > 1)
+			printf("# run %d of %d\n", run, r->runs);
+		ks_show_node(node, r->per_cpu, -1, r->log2, 1);
+		if (r->label)
+			snprintf(node->meta.label, sizeof(node->meta.label), "%s", r->label);
+		ks_meta_timing(&node->meta, r->icount);
+		nodes[n++] = node;
 	}
+	if (r->out && n) {
+		if (r->runs > 1)
+			ks_run_out(path, sizeof(path), r->out, run);
+		else
+			snprintf(path, sizeof(path), "%s", r->out);
+		if (ks_save_nodes(nodes, n, path))
+			ret = 1;
+	}
+	for (i = 0; i < n; i++) {
+		ks_view_free(nodes[i]);
+		free(nodes[i]);
+	}
+	free(nodes);
 	return ret;
+}
+
+/* Reset and start every node of @r (each run starts from nothing). */
+static int ks_run_restart(const struct ks_run *r)
+{
+	int i;
+
+	for (i = 0; i < r->nf; i++)
+		if (ks_run_ctl("reset", r->names[i]) || ks_run_ctl("start", r->names[i]))
+			return -1;
+	return 0;
 }
 
 /* kstats run [trace options] [-o FILE] [--label L] NAME... -- COMMAND */
 int cmd_run(int argc, char **argv)
 {
-	int i, traced, ret = 0;
+	int i, traced, run, ret = 0;
 	struct ks_run r;
 
 	if (ks_run_args(argc, argv, &r))
@@ -167,11 +211,15 @@ int cmd_run(int argc, char **argv)
 			ret = 1;
 			break;
 		}
-	if (!ret) {
+	for (run = 1; !ret && run <= r.runs; run++) {
+		if (run > 1 && ks_run_restart(&r)) {
+			ret = 1;
+			break;
+		}
 		ret = ks_run_command(r.cmd);
 		if (ret < 0)
 			ret = 1;
-		else if (ks_run_report(&r) && !ret)
+		else if (ks_run_report(&r, run) && !ret)
 			ret = 1;
 	}
 	for (i = 0; i < traced; i++)

@@ -3,12 +3,15 @@
  * kstats save, compare and export: snapshots, and what is made of them.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "ks_cmp.h"
 #include "ks_ctl.h"
 #include "ks_export.h"
 #include "ks_fmt.h"
@@ -17,65 +20,234 @@
 #include "ks_snap.h"
 #include "kstats.h"
 
-/* Write a snapshot of @node to @out ("-" for stdout), atomically. */
-int ks_save_node(const struct ks_view *node, const char *out)
+/* Write @n nodes to @out ("-" for stdout) as one document, atomically. */
+int ks_save_nodes(struct ks_view *const *nodes, int n, const char *out)
 {
 	char tmp[4096];
 	FILE *f;
 
 	if (!strcmp(out, "-"))
-		return ks_snap_write(stdout, node) || fflush(stdout) ? -1 : 0;
+		return ks_snap_write_many(stdout, nodes, n) || fflush(stdout) ? -1 : 0;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
 	f = fopen(tmp, "w");
 	if (!f) {
 		ks_err("%s: %s", tmp, strerror(errno));
 		return -1;
 	}
-	if (ks_snap_write(f, node) | fclose(f) || rename(tmp, out)) {
+	if (ks_snap_write_many(f, nodes, n) | fclose(f) || rename(tmp, out)) {
 		ks_err("%s: %s", out, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}
-	fprintf(stderr, "kstats: saved %s (%llu samples) to %s\n", node->name,
-		(unsigned long long)node->samples, out);
+	if (n == 1)
+		fprintf(stderr, "kstats: saved %s (%llu samples) to %s\n", nodes[0]->name,
+			(unsigned long long)nodes[0]->samples, out);
+	else
+		fprintf(stderr, "kstats: saved %d nodes to %s\n", n, out);
 	return 0;
 }
 
+/* Write a snapshot of @node to @out ("-" for stdout), atomically. */
+int ks_save_node(const struct ks_view *node, const char *out)
+{
+	struct ks_view *one = (struct ks_view *)node;
+
+	return ks_save_nodes(&one, 1, out);
+}
+
+/* FILE.json of run @r: FILE-R.json (FILE without .json: FILE-R.json too). */
+void ks_run_out(char *buf, size_t len, const char *out, int r)
+{
+	size_t n = strlen(out);
+
+	if (n > 5 && !strcmp(out + n - 5, ".json"))
+		n -= 5;
+	snprintf(buf, len, "%.*s-%d.json", (int)n, out, r);
+}
+
+/* The timing of snapshots taken here: QEMU -icount when @icount or ks.icount=1. */
+void ks_meta_timing(struct ks_meta *m, int icount)
+{
+	char line[4096] = "";
+	FILE *f;
+
+	if (!icount && (f = fopen("/proc/cmdline", "r"))) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+		icount = strstr(line, "ks.icount=1") != NULL;
+	}
+	if (icount)
+		snprintf(m->timing, sizeof(m->timing), "%s", KS_TIMING_ICOUNT);
+}
+
 /* Default snapshot file name: NAME-LABEL.json or NAME-DATE.json. */
-static void ks_default_out(char *buf, size_t len, const struct ks_view *node)
+static void ks_default_out(char *buf, size_t len, const struct ks_view *node,
+			   const char *name)
 {
 	char date[KS_WORD_MAX], *p;
 
 	if (node->meta.label[0]) {
-		snprintf(buf, len, "%s-%s.json", node->name, node->meta.label);
+		snprintf(buf, len, "%s-%s.json", name, node->meta.label);
 	} else {
 		snprintf(date, sizeof(date), "%s", node->meta.date);
 		for (p = date; *p; p++)
 			if (*p == ':' || *p == '-')
 				memmove(p, p + 1, strlen(p));
-		snprintf(buf, len, "%s-%s.json", node->name, date);
+		snprintf(buf, len, "%s-%s.json", name, date);
 	}
 	for (p = buf; *p; p++)
 		if (*p == '/' || *p == ' ')
 			*p = '_';
 }
 
-/* kstats save NAME [-o FILE] [--label L] | save -f TEXT */
+/*
+ * The live node names @args ask for: NAME, a glob matched against the
+ * nodes _control lists, or all.  Return: how many (into @out, at most
+ * @max, strdup()ed), -1 on error (printed); *@many when a glob or all.
+ */
+static int ks_save_names(char **args, int nargs, char **out, int max, int *many)
+{
+	char err[KS_ERR_MAX], **names = NULL;
+	int i, j, n = 0, nn = 0;
+
+	*many = nargs > 1;
+	for (i = 0; i < nargs; i++) {
+		int glob = !strcmp(args[i], "all") || strpbrk(args[i], "*?[");
+
+		if (!glob) {
+			if (n < max)
+				out[n++] = strdup(args[i]);
+			continue;
+		}
+		*many = 1;
+		if (!names) {
+			names = ks_ctl_names(&nn, err, sizeof(err));
+			if (!names) {
+				ks_err("%s", err);
+				goto fail;
+			}
+		}
+		for (j = 0; j < nn; j++) {
+			int k, dup = 0;
+
+			if (strcmp(args[i], "all") && fnmatch(args[i], names[j], 0))
+				continue;
+			for (k = 0; k < n; k++)
+				dup |= !strcmp(out[k], names[j]);
+			if (!dup && n < max)
+				out[n++] = strdup(names[j]);
+		}
+	}
+	ks_ctl_names_free(names);
+	if (!n) {
+		ks_err("save: no node matches");
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (!out[i])
+			goto fail;
+	return n;
+fail:
+	ks_ctl_names_free(names);
+	while (n--)
+		free(out[n]);
+	return -1;
+}
+
+/* Load the live nodes @names into @set (meta: @label, @icount). */
+static int ks_save_load(struct ks_set *set, char **names, int n, const char *label,
+			int icount)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < n; i++)
+		if (ks_set_add(set, names[i], 1, 0))
+			ret = -1;
+	for (i = 0; i < set->n; i++) {
+		if (label)
+			snprintf(set->nodes[i]->meta.label, sizeof(set->nodes[i]->meta.label),
+				 "%s", label);
+		ks_meta_timing(&set->nodes[i]->meta, icount);
+	}
+	return ret;
+}
+
+/* save --runs N: what each of N intervals of @secs added, one file each. */
+static int ks_save_runs(char **names, int n, const char *label, int icount,
+			const char *out, int runs, double secs)
+{
+	struct ks_set prev = { 0 }, cur = { 0 };
+	struct ks_view **d;
+	char path[4096];
+	int r, i, ret = 0;
+
+	d = calloc(n, sizeof(*d));
+	if (!d || ks_save_load(&prev, names, n, label, icount)) {
+		free(d);
+		ks_set_free(&prev);
+		return -1;
+	}
+	for (r = 1; r <= runs && !ret; r++) {
+		struct timespec ts = { (time_t)secs, (long)((secs - (time_t)secs) * 1e9) };
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+		if (ks_save_load(&cur, names, n, label, icount)) {
+			ret = -1;
+			break;
+		}
+		for (i = 0; i < n && !ret; i++) {
+			d[i] = calloc(1, sizeof(**d));
+			if (!d[i] || ks_view_delta(d[i], cur.nodes[i], prev.nodes[i]) < 0) {
+				ks_err("%s: cannot take the difference of two reads",
+				       cur.nodes[i]->name);
+				free(d[i]);
+				d[i] = NULL;
+				ret = -1;
+			}
+		}
+		ks_run_out(path, sizeof(path), out, r);
+		if (!ret && ks_save_nodes(d, n, path))
+			ret = -1;
+		for (i = 0; i < n; i++) {
+			if (d[i])
+				ks_view_free(d[i]);
+			free(d[i]);
+			d[i] = NULL;
+		}
+		ks_set_free(&prev);
+		prev = cur;
+		memset(&cur, 0, sizeof(cur));
+	}
+	ks_set_free(&prev);
+	free(d);
+	return ret;
+}
+
+/*
+ * kstats save NAME|GLOB|all... [-o FILE] [--label L] [--icount]
+ *		[--runs N [-i S]] | save -f TEXT
+ */
 int cmd_save(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "file", required_argument, NULL, 'f' },
 		{ "label", required_argument, NULL, OPT_LABEL },
+		{ "icount", no_argument, NULL, OPT_ICOUNT },
+		{ "runs", required_argument, NULL, OPT_RUNS },
+		{ "interval", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ 0 }
 	};
 	const char *out = NULL, *label = NULL, *file = NULL;
-	char def[4096];
-	struct ks_view node;
-	int opt, ret;
+	char def[4096], *names[KS_SAVE_MAX], *end;
+	struct ks_set set = { 0 };
+	int opt, ret, icount = 0, runs = 0, n, many, i;
+	double secs = 1;
 
-	while ((opt = getopt_long(argc, argv, "o:f:h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:f:i:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			out = optarg;
@@ -86,6 +258,19 @@ int cmd_save(int argc, char **argv)
 		case OPT_LABEL:
 			label = optarg;
 			break;
+		case OPT_ICOUNT:
+			icount = 1;
+			break;
+		case OPT_RUNS:
+			runs = (int)strtol(optarg, &end, 10);
+			if (*end || runs < 1 || runs > 1000)
+				ks_bad_usage("save", "--runs takes 1 to 1000");
+			break;
+		case 'i':
+			secs = strtod(optarg, &end);
+			if (*end || !(secs > 0) || secs > 86400)
+				ks_bad_usage("save", "-i takes seconds, more than 0");
+			break;
 		case 'h':
 		case OPT_HELP:
 			ks_help(stdout, "save");
@@ -94,19 +279,49 @@ int cmd_save(int argc, char **argv)
 			ks_bad_usage("save", NULL);
 		}
 	}
-	if (optind + !file != argc)
-		ks_bad_usage("save", "one NAME, or -f FILE, expected");
-	memset(&node, 0, sizeof(node));
-	if (file ? ks_load_file(file, 0, &node) : ks_load_live(argv[optind], 0, &node))
-		return 1;
-	if (label)
-		snprintf(node.meta.label, sizeof(node.meta.label), "%s", label);
-	if (!out) {
-		ks_default_out(def, sizeof(def), &node);
-		out = def;
+	if (file) {
+		struct ks_view node;
+
+		if (optind != argc || runs)
+			ks_bad_usage("save", "-f FILE takes no NAME and no --runs");
+		memset(&node, 0, sizeof(node));
+		if (ks_load_file(file, 0, &node))
+			return 1;
+		if (label)
+			snprintf(node.meta.label, sizeof(node.meta.label), "%s", label);
+		if (icount)
+			ks_meta_timing(&node.meta, 1);
+		if (!out) {
+			ks_default_out(def, sizeof(def), &node, node.name);
+			out = def;
+		}
+		ret = ks_save_node(&node, out);
+		ks_view_free(&node);
+		return ret ? 1 : 0;
 	}
-	ret = ks_save_node(&node, out);
-	ks_view_free(&node);
+	if (optind == argc)
+		ks_bad_usage("save", "NAME, GLOB or all expected (or -f FILE)");
+	n = ks_save_names(argv + optind, argc - optind, names, KS_SAVE_MAX, &many);
+	if (n < 0)
+		return 1;
+	if (runs) {
+		if (!out) {
+			snprintf(def, sizeof(def), "%s", many ? "kstats" : names[0]);
+			out = def;
+		}
+		ret = ks_save_runs(names, n, label, icount, out, runs, secs);
+	} else {
+		ret = ks_save_load(&set, names, n, label, icount);
+		if (!ret && !out) {
+			ks_default_out(def, sizeof(def), set.nodes[0], many ? "kstats" : names[0]);
+			out = def;
+		}
+		if (!ret)
+			ret = ks_save_nodes(set.nodes, set.n, out);
+		ks_set_free(&set);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
 	return ret ? 1 : 0;
 }
 
@@ -128,49 +343,116 @@ static void ks_label_of(char *buf, size_t len, const struct ks_view *node,
 	snprintf(buf, len, "%.*s", (int)n, base);
 }
 
-/* kstats compare A B [C...] [--label L]... [--markdown] */
+/* Label of a side: --label, else its first snapshot's label or file name. */
+static void ks_side_label(char *buf, size_t len, const struct ks_set *set, int from,
+			  const char *label)
+{
+	if (label)
+		snprintf(buf, len, "%s", label);
+	else
+		ks_label_of(buf, len, set->nodes[from], set->srcs[from]);
+}
+
+/* Does one of the files hold more than one node? */
+static int ks_set_many(const struct ks_set *set)
+{
+	int i;
+
+	for (i = 1; i < set->n; i++)
+		if (set->srcs[i] == set->srcs[i - 1])
+			return 1;
+	return 0;
+}
+
+/*
+ * compare A... -- B...: the nodes of @set from @split on are the new
+ * side; @labels: up to two side labels.
+ */
+static int ks_compare_sides(struct ks_set *set, int split, const char **labels,
+			    int nl, int fmt)
+{
+	char la[KS_META_MAX], lb[KS_META_MAX];
+	struct ks_cmp_side a, b;
+
+	ks_side_label(la, sizeof(la), set, 0, nl > 0 ? labels[0] : NULL);
+	ks_side_label(lb, sizeof(lb), set, split, nl > 1 ? labels[1] : NULL);
+	a = (struct ks_cmp_side){ la, set->nodes, set->srcs, split };
+	b = (struct ks_cmp_side){ lb, set->nodes + split, set->srcs + split, set->n - split };
+	return ks_cmp_print(stdout, &a, &b, fmt) ? 1 : 0;
+}
+
+/*
+ * kstats compare A B [C...] [--label L]... [--markdown]
+ * kstats compare A... -- B... [--label BASE --label NEW] [--markdown|--json]
+ */
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "label", required_argument, NULL, OPT_LABEL },
-		{ "markdown", no_argument, NULL, OPT_MARKDOWN },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ 0 }
-	};
-	const char *labels[64];
+	const char *labels[64], *files[1024];
 	char names[64][KS_META_MAX];
 	struct ks_set set = { 0 };
-	int opt, nl = 0, md = 0, i, ret = 0;
+	int nl = 0, fmt = KS_CMP_TEXT, i, nf = 0, split = -1, ret = 0, node_split = -1;
 
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (opt) {
-		case OPT_LABEL:
-			if (nl == 64)
-				ks_bad_usage("compare", "at most 64 labels");
-			labels[nl++] = optarg;
-			break;
-		case OPT_MARKDOWN:
-			md = 1;
-			break;
-		case 'h':
-		case OPT_HELP:
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			if (split >= 0)
+				ks_bad_usage("compare", "one -- between the two sides");
+			split = nf;
+		} else if (!strcmp(a, "--markdown")) {
+			fmt = KS_CMP_MARKDOWN;
+		} else if (!strcmp(a, "--json")) {
+			fmt = KS_CMP_JSON;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			ks_help(stdout, "compare");
 			return 0;
-		default:
+		} else if (!strcmp(a, "--label") || !strncmp(a, "--label=", 8)) {
+			if (nl == 64)
+				ks_bad_usage("compare", "at most 64 labels");
+			if (a[7] == '=')
+				labels[nl++] = a + 8;
+			else if (++i < argc)
+				labels[nl++] = argv[i];
+			else
+				ks_bad_usage("compare", "--label takes a name");
+		} else if (a[0] == '-' && a[1]) {
+			ks_err("compare: unknown option '%s'", a);
 			ks_bad_usage("compare", NULL);
+		} else {
+			if (nf == 1024)
+				ks_bad_usage("compare", "at most 1024 snapshots");
+			files[nf++] = a;
 		}
 	}
-	if (optind >= argc)
+	if (!nf)
 		ks_bad_usage("compare", "snapshot files expected");
-	if (argc - optind > 64)
-		ks_bad_usage("compare", "at most 64 snapshots");
-	if (nl > argc - optind)
+	if (split == 0 || split == nf)
+		ks_bad_usage("compare", "snapshots expected on both sides of --");
+	if (split < 0 && nf > 64)
+		ks_bad_usage("compare", "at most 64 snapshots (A... -- B... takes more)");
+	if (split >= 0 && nl > 2)
+		ks_bad_usage("compare", "A... -- B... takes two --label at most (base, new)");
+	if (split < 0 && nl > nf)
 		ks_bad_usage("compare", "more --label than snapshots");
-	for (i = optind; i < argc; i++)
-		if (ks_set_add(&set, argv[i], 0, 0))
+	if (fmt == KS_CMP_JSON && split < 0 && nf != 2)
+		ks_bad_usage("compare", "--json compares two sides: A B, or A... -- B...");
+	for (i = 0; i < nf; i++) {
+		if (i == split || (split < 0 && i == 1))
+			node_split = set.n;
+		if (ks_set_add(&set, files[i], 0, 0))
 			ret = 1;
+	}
 	if (ret)
 		goto out;
+	if (split >= 0 || fmt == KS_CMP_JSON || (nf == 2 && ks_set_many(&set))) {
+		ret = ks_compare_sides(&set, node_split, labels, nl, fmt);
+		goto out;
+	}
+	if (set.n != nf) {
+		ks_err("compare: a file holds several nodes: compare two such files (A B), or A... -- B...");
+		ret = 1;
+		goto out;
+	}
 	for (i = 1; i < set.n; i++) {
 		const struct ks_view *a = set.nodes[0], *b = set.nodes[i];
 
@@ -190,7 +472,7 @@ int cmd_compare(int argc, char **argv)
 		ks_label_of(names[i], sizeof(names[i]), set.nodes[i], set.srcs[i]);
 		labels[i] = names[i];
 	}
-	ks_print_compare(stdout, set.nodes, labels, set.n, md);
+	ks_print_compare(stdout, set.nodes, labels, set.n, fmt == KS_CMP_MARKDOWN);
 out:
 	ks_set_free(&set);
 	return ret;

@@ -305,6 +305,17 @@ static void ks_note_thin_tails(FILE *f, int markdown,
 	}
 }
 
+/* Were all @n nodes recorded under QEMU -icount (meta.timing)? */
+static int ks_all_icount(struct ks_view *const *nodes, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(nodes[i]->meta.timing, "qemu-icount"))
+			return 0;
+	return n > 0;
+}
+
 void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 		      const char *const *labels, int n, int markdown)
 {
@@ -379,6 +390,8 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 			fputc('\n', f);
 		}
 		ks_note_thin_tails(f, 1, nodes, labels, n);
+		if (ks_all_icount(nodes, n))
+			fprintf(f, "\nUnits: instructions, QEMU -icount: a \"ns\" is one guest instruction.\n");
 		return;
 	}
 
@@ -412,4 +425,6 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 		for (i = 0; i < n; i++)
 			fprintf(f, "# %s: %s\n", labels[i], nodes[i]->name);
 	}
+	if (ks_all_icount(nodes, n))
+		fprintf(f, "# instructions, QEMU -icount: a \"ns\" is one guest instruction\n");
 }

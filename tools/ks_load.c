@@ -89,7 +89,9 @@ char *ks_load_control(void)
 	return text;
 }
 
-int ks_load_file(const char *path, unsigned int flags, struct ks_view *node)
+/* Every node of @path: a snapshot of one or several, or node text. */
+static int ks_load_file_many(const char *path, unsigned int flags,
+			     struct ks_view **nodes, int *n)
 {
 	char err[KS_ERR_MAX];
 	const char *p;
@@ -97,6 +99,8 @@ int ks_load_file(const char *path, unsigned int flags, struct ks_view *node)
 	char *text;
 	int ret;
 
+	*nodes = NULL;
+	*n = 0;
 	text = ks_text_read(path, NULL);
 	if (!text) {
 		ks_err("%s: %s", path, errno == EILSEQ ? "binary data, not a snapshot" :
@@ -106,16 +110,23 @@ int ks_load_file(const char *path, unsigned int flags, struct ks_view *node)
 	for (p = text; *p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'; p++)
 		;
 	if (*p == '{') {
-		ret = ks_snap_read(text, path, node, err, sizeof(err));
+		ret = ks_snap_read_many(text, path, nodes, n, err, sizeof(err));
 	} else if (!*p) {
 		snprintf(err, sizeof(err), "%s: empty file", path);
 		ret = -1;
 	} else {
-		ret = ks_parse_text(text, path, flags, node, err, sizeof(err));
+		*nodes = calloc(1, sizeof(**nodes));
+		ret = *nodes ? ks_parse_text(text, path, flags, *nodes, err, sizeof(err)) : -1;
+		if (!*nodes)
+			snprintf(err, sizeof(err), "%s: out of memory", path);
 		if (!ret) {
-			ks_meta_now(&node->meta, NULL,
+			*n = 1;
+			ks_meta_now(&(*nodes)[0].meta, NULL,
 				    stat(path, &st) ? time(NULL) : st.st_mtime);
-			node->meta.kernel[0] = '\0';	/* captured elsewhere, maybe */
+			(*nodes)[0].meta.kernel[0] = '\0';	/* captured elsewhere, maybe */
+		} else {
+			free(*nodes);
+			*nodes = NULL;
 		}
 	}
 	free(text);
@@ -124,18 +135,30 @@ int ks_load_file(const char *path, unsigned int flags, struct ks_view *node)
 	return ret;
 }
 
-int ks_set_add(struct ks_set *set, const char *src, int live,
-		      unsigned int flags)
+int ks_load_file(const char *path, unsigned int flags, struct ks_view *node)
 {
-	struct ks_view *node = calloc(1, sizeof(*node));
+	struct ks_view *nodes;
+	int n, i;
+
+	if (ks_load_file_many(path, flags, &nodes, &n))
+		return -1;
+	if (n == 1) {
+		*node = nodes[0];
+		free(nodes);
+		return 0;
+	}
+	ks_err("%s: holds %d nodes, one expected here", path, n);
+	for (i = 0; i < n; i++)
+		ks_view_free(&nodes[i]);
+	free(nodes);
+	return -1;
+}
+
+/* Append @node (allocated, now owned by @set) from @src; -1 when out of memory. */
+static int ks_set_push(struct ks_set *set, struct ks_view *node, const char *src)
+{
 	void *p;
 
-	if (!node)
-		return -1;
-	if (live ? ks_load_live(src, flags, node) : ks_load_file(src, flags, node)) {
-		free(node);
-		return -1;
-	}
 	p = realloc(set->nodes, (set->n + 1) * sizeof(*set->nodes));
 	if (p)
 		set->nodes = p;
@@ -149,6 +172,39 @@ int ks_set_add(struct ks_set *set, const char *src, int live,
 	set->nodes[set->n] = node;
 	set->srcs[set->n++] = src;
 	return 0;
+}
+
+int ks_set_add(struct ks_set *set, const char *src, int live,
+		      unsigned int flags)
+{
+	struct ks_view *node, *nodes;
+	int n, i, ret = 0;
+
+	if (live) {
+		node = calloc(1, sizeof(*node));
+		if (!node)
+			return -1;
+		if (ks_load_live(src, flags, node)) {
+			free(node);
+			return -1;
+		}
+		return ks_set_push(set, node, src);
+	}
+	if (ks_load_file_many(src, flags, &nodes, &n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		node = malloc(sizeof(*node));
+		if (!node || ret) {
+			free(node);
+			ks_view_free(&nodes[i]);
+			ret = -1;
+			continue;
+		}
+		*node = nodes[i];
+		ret = ks_set_push(set, node, src);
+	}
+	free(nodes);
+	return ret;
 }
 
 void ks_set_free(struct ks_set *set)

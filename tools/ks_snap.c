@@ -38,22 +38,27 @@ static void ks_json_u64(FILE *f, const char *key, __u64 v)
 	fprintf(f, "    \"%s\": %llu,\n", key, (unsigned long long)v);
 }
 
-int ks_snap_write(FILE *f, const struct ks_view *node)
+/* The "meta" object of a document (timing only when set). */
+static void ks_json_meta(FILE *f, const struct ks_meta *m)
+{
+	fputs("  \"meta\": {\n", f);
+	ks_json_kv(f, 4, "kernel", m->kernel, 0);
+	ks_json_kv(f, 4, "date", m->date, 0);
+	ks_json_kv(f, 4, "hostname", m->hostname, 0);
+	ks_json_kv(f, 4, "tool", m->tool, 0);
+	ks_json_kv(f, 4, "label", m->label, !m->timing[0]);
+	if (m->timing[0])
+		ks_json_kv(f, 4, "timing", m->timing, 1);
+	fputs("  },\n", f);
+}
+
+/* The members of one node object, at the indentation of a single-node document. */
+static void ks_json_node(FILE *f, const struct ks_view *node)
 {
 	const char *sym = node->symbols ? node->symbols : "";
 	__u32 c, s, left;
 	int k;
 
-	fputs("{\n", f);
-	fprintf(f, "  \"schema\": \"%s\",\n", KS_SNAP_SCHEMA);
-	fputs("  \"meta\": {\n", f);
-	ks_json_kv(f, 4, "kernel", node->meta.kernel, 0);
-	ks_json_kv(f, 4, "date", node->meta.date, 0);
-	ks_json_kv(f, 4, "hostname", node->meta.hostname, 0);
-	ks_json_kv(f, 4, "tool", node->meta.tool, 0);
-	ks_json_kv(f, 4, "label", node->meta.label, 1);
-	fputs("  },\n", f);
-	fputs("  \"node\": {\n", f);
 	ks_json_kv(f, 4, "name", node->name, 0);
 	ks_json_kv(f, 4, "attach", node->attach, 0);
 	fputs("    \"symbols\": [", f);
@@ -126,7 +131,35 @@ int ks_snap_write(FILE *f, const struct ks_view *node)
 		if (node->total[s].count)
 			ks_json_slot(f, node, s, &node->total[s], -1, !--left);
 	fputs("    ]\n", f);
+}
+
+int ks_snap_write(FILE *f, const struct ks_view *node)
+{
+	fputs("{\n", f);
+	fprintf(f, "  \"schema\": \"%s\",\n", KS_SNAP_SCHEMA);
+	ks_json_meta(f, &node->meta);
+	fputs("  \"node\": {\n", f);
+	ks_json_node(f, node);
 	fputs("  }\n}\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+int ks_snap_write_many(FILE *f, struct ks_view *const *nodes, int n)
+{
+	int i;
+
+	if (n == 1)
+		return ks_snap_write(f, nodes[0]);
+	fputs("{\n", f);
+	fprintf(f, "  \"schema\": \"%s\",\n", KS_SNAP_SCHEMA_MANY);
+	ks_json_meta(f, &nodes[0]->meta);
+	fputs("  \"nodes\": [\n", f);
+	for (i = 0; i < n; i++) {
+		fputs("  {\n", f);
+		ks_json_node(f, nodes[i]);
+		fprintf(f, "  }%s\n", i + 1 < n ? "," : "");
+	}
+	fputs("  ]\n}\n", f);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -303,7 +336,8 @@ static int ks_snap_meta(struct ks_errbuf *sc, const struct ks_jv *meta,
 	       ks_jreq_str(sc, meta, "meta", "date", m->date, sizeof(m->date), 0) ||
 	       ks_jreq_str(sc, meta, "meta", "hostname", m->hostname, sizeof(m->hostname), 1) ||
 	       ks_jreq_str(sc, meta, "meta", "tool", m->tool, sizeof(m->tool), 1) ||
-	       ks_jreq_str(sc, meta, "meta", "label", m->label, sizeof(m->label), 1) ? -1 : 0;
+	       ks_jreq_str(sc, meta, "meta", "label", m->label, sizeof(m->label), 1) ||
+	       ks_jreq_str(sc, meta, "meta", "timing", m->timing, sizeof(m->timing), 1) ? -1 : 0;
 }
 
 /* The node's words and slot layout; sets @node up for its slots. */
@@ -417,26 +451,13 @@ static int ks_snap_pct(struct ks_errbuf *sc, const struct ks_jv *nd,
 	return 0;
 }
 
-/* Map the tree of a whole document onto @node. */
-static int ks_snap_walk(struct ks_errbuf *sc, const struct ks_jv *root,
-			struct ks_view *node)
+/* One node object of a document onto @node, with the document's @meta. */
+static int ks_snap_node(struct ks_errbuf *sc, const struct ks_jv *meta,
+			const struct ks_jv *nd, struct ks_view *node)
 {
-	const struct ks_jv *v, *meta, *nd, *slots, *total;
+	const struct ks_jv *slots, *total;
 
-	if (root->type != KS_JOBJ)
-		return ks_fail(sc, ks_jline(root),
-			       "(document): not a JSON object: not a kstats snapshot");
-	v = ks_jget(root, "schema");
-	if (!v)
-		return ks_fail(sc, ks_jline(root), "schema: missing: not a kstats snapshot");
-	if (v->type != KS_JSTR ||
-	    (strcmp(v->str, KS_SNAP_SCHEMA) && strcmp(v->str, KS_SNAP_SCHEMA_V1)))
-		return ks_fail(sc, ks_jline(v), "schema: '%s' is not supported (expected '%s')",
-			       v->type == KS_JSTR ? v->str : "?", KS_SNAP_SCHEMA);
-	meta = ks_jreq(sc, root, "", "meta", KS_JOBJ);
-	nd = ks_jreq(sc, root, "", "node", KS_JOBJ);
-	if (!meta || !nd)
-		return -1;
+	memset(node, 0, sizeof(*node));
 	if (ks_snap_meta(sc, meta, &node->meta) || ks_snap_layout(sc, nd, node) ||
 	    ks_snap_figures(sc, nd, node) || ks_snap_filters(sc, nd, node) ||
 	    ks_snap_symbols(sc, nd, node) || ks_snap_pct(sc, nd, node))
@@ -450,19 +471,98 @@ static int ks_snap_walk(struct ks_errbuf *sc, const struct ks_jv *root,
 	return 0;
 }
 
+/*
+ * Map the tree of a whole document onto *@nodes (allocated here, *@n of
+ * them); on failure every node read so far is freed.
+ */
+static int ks_snap_walk(struct ks_errbuf *sc, const struct ks_jv *root,
+			struct ks_view **nodes, int *n)
+{
+	const struct ks_jv *v, *meta, *nd = NULL, *arr = NULL;
+	int many, i, cnt;
+
+	*nodes = NULL;
+	*n = 0;
+	if (root->type != KS_JOBJ)
+		return ks_fail(sc, ks_jline(root),
+			       "(document): not a JSON object: not a kstats snapshot");
+	v = ks_jget(root, "schema");
+	if (!v)
+		return ks_fail(sc, ks_jline(root), "schema: missing: not a kstats snapshot");
+	if (v->type != KS_JSTR ||
+	    (strcmp(v->str, KS_SNAP_SCHEMA) && strcmp(v->str, KS_SNAP_SCHEMA_V1) &&
+	     strcmp(v->str, KS_SNAP_SCHEMA_MANY)))
+		return ks_fail(sc, ks_jline(v), "schema: '%s' is not supported (expected '%s')",
+			       v->type == KS_JSTR ? v->str : "?", KS_SNAP_SCHEMA);
+	many = !strcmp(v->str, KS_SNAP_SCHEMA_MANY);
+	meta = ks_jreq(sc, root, "", "meta", KS_JOBJ);
+	if (many)
+		arr = ks_jreq(sc, root, "", "nodes", KS_JARR);
+	else
+		nd = ks_jreq(sc, root, "", "node", KS_JOBJ);
+	if (!meta || (many ? !arr : !nd))
+		return -1;
+	if (many && !arr->n)
+		return ks_fail(sc, ks_jline(arr), "nodes: empty");
+	cnt = many ? (int)arr->n : 1;
+	*nodes = calloc(cnt, sizeof(**nodes));
+	if (!*nodes)
+		return ks_fail(sc, ks_jline(root), "out of memory");
+	for (i = 0; i < cnt; i++) {
+		nd = many ? &arr->kids[i] : nd;
+		if (nd->type != KS_JOBJ) {
+			ks_fail(sc, ks_jline(nd), "nodes[%d]: must be an object", i);
+			break;
+		}
+		if (ks_snap_node(sc, meta, nd, &(*nodes)[i])) {
+			ks_view_free(&(*nodes)[i]);
+			break;
+		}
+	}
+	if (i < cnt) {
+		while (i--)
+			ks_view_free(&(*nodes)[i]);
+		free(*nodes);
+		*nodes = NULL;
+		return -1;
+	}
+	*n = cnt;
+	return 0;
+}
+
+int ks_snap_read_many(const char *text, const char *src, struct ks_view **nodes,
+		      int *n, char *err, size_t errlen)
+{
+	struct ks_errbuf sc = { .src = src, .buf = err, .len = errlen };
+	struct ks_jv root;
+	int ret;
+
+	*nodes = NULL;
+	*n = 0;
+	if (ks_json_parse(text, src, &root, err, errlen))
+		return -1;
+	ret = ks_snap_walk(&sc, &root, nodes, n);
+	ks_jfree(&root);
+	return ret;
+}
+
 int ks_snap_read(const char *text, const char *src, struct ks_view *node,
 		 char *err, size_t errlen)
 {
 	struct ks_errbuf sc = { .src = src, .buf = err, .len = errlen };
-	struct ks_jv root;
-	int ret = -1;
+	struct ks_view *nodes;
+	int n, i;
 
 	memset(node, 0, sizeof(*node));
-	if (ks_json_parse(text, src, &root, err, errlen))
+	if (ks_snap_read_many(text, src, &nodes, &n, err, errlen))
 		return -1;
-	ret = ks_snap_walk(&sc, &root, node);
-	ks_jfree(&root);
-	if (ret)
-		ks_view_free(node);
-	return ret;
+	if (n != 1) {
+		for (i = 0; i < n; i++)
+			ks_view_free(&nodes[i]);
+		free(nodes);
+		return ks_fail(&sc, 0, "holds %d nodes, one expected", n);
+	}
+	*node = nodes[0];
+	free(nodes);
+	return 0;
 }

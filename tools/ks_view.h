@@ -22,6 +22,7 @@ struct ks_meta {
 	char hostname[KS_META_MAX];
 	char tool[KS_WORD_MAX];
 	char label[KS_META_MAX];
+	char timing[KS_WORD_MAX];	/* "qemu-icount", or "": real time */
 };
 
 /* The histogram of one CPU. */

@@ -11,6 +11,7 @@
  *   kstats run [options] FUNC... -- COMMAND
  *   kstats save FUNC [-o FILE]        snapshot (JSON)
  *   kstats compare A B [C...]         the table for a patch review
+ *   kstats compare A... -- B...       runs a side: verdicts with intervals
  *   kstats export --json|--csv|--prometheus
  *   kstats check FUNC|-f FILE         verify a node's text or a snapshot
  *
@@ -67,20 +68,35 @@ static const struct ks_help {
 	  "  -i, --interval S  seconds between reads (default 1, fractions allowed)\n"
 	  "  -n, --count N     stop after N intervals (default: until interrupted)\n"
 	  "  --hist            also the bar histogram of each interval\n" },
-	{ "run", "usage: kstats run [trace options] [-o FILE] [--label L] NAME... -- COMMAND [ARGS]\n"
+	{ "run", "usage: kstats run [trace options] [-o FILE] [--label L] [--runs N] NAME... -- COMMAND [ARGS]\n"
 	  "Trace each NAME, run COMMAND, show the result, remove the nodes.  Exits\n"
-	  "with COMMAND's status.  -o saves a snapshot (one NAME only).  Options:\n" },
-	{ "save", "usage: kstats save NAME [-o FILE] [--label L]\n"
+	  "with COMMAND's status.  -o saves one snapshot of every NAME; --runs N runs\n"
+	  "COMMAND N times from empty histograms and saves FILE-1.json..FILE-N.json\n"
+	  "(for compare A... -- B...); --icount marks them as QEMU -icount.  Options:\n" },
+	{ "save", "usage: kstats save NAME|GLOB|all... [-o FILE] [--label L] [--runs N [-i S]]\n"
 	  "       kstats save -f NODE_TEXT_FILE [-o FILE] [--label L]\n"
-	  "Write a snapshot (JSON, schema kstats-snapshot/2, see kstats(1)).\n"
-	  "  -o, --output FILE  default NAME-LABEL.json or NAME-DATE.json; - is stdout\n"
-	  "  --label L          the name compare shows for this snapshot\n" },
+	  "Write a snapshot (JSON, schema kstats-snapshot/2; several nodes, a glob or\n"
+	  "all: one file of schema kstats-snapshot/3, see kstats(1)).\n"
+	  "  -o, --output FILE  default NAME-LABEL.json or NAME-DATE.json (kstats-... for\n"
+	  "                     several nodes); - is stdout\n"
+	  "  --label L          the name compare shows for this snapshot\n"
+	  "  --runs N           N files FILE-1.json.., each what one interval added\n"
+	  "  -i, --interval S   with --runs: seconds per interval (default 1)\n"
+	  "  --icount           mark the snapshot as QEMU -icount (instructions);\n"
+	  "                     automatic in a guest booted with ks.icount=1\n" },
 	{ "compare", "usage: kstats compare A B [C...] [--label L]... [--markdown]\n"
-	  "One row per snapshot: count and p10..p99.9, each later row followed by its\n"
-	  "change in % against the first.  Snapshots must have the same bits and unit.\n"
+	  "       kstats compare A... -- B... [--label BASE --label NEW] [--markdown|--json]\n"
+	  "A B C: one row per snapshot: count and p10..p99.9, each later row followed\n"
+	  "by its change in % against the first.  Same bits and unit.\n"
+	  "A... -- B...: the runs of a base and a new side (one file per run): per\n"
+	  "figure base +-sd, change, new +-sd, the 95% bounds of the change and a\n"
+	  "verdict (better, worse, not measurable; lower is better; 3 runs a side to\n"
+	  "judge a mean; docs/statistics.md).  Files of many nodes (save GLOB|all),\n"
+	  "and A B of two such files: functions ranked by change.\n"
 	  "  --label L    row name, once per file in order (default: the snapshot's\n"
-	  "               label, else the file name)\n"
-	  "  --markdown   a Markdown table\n" },
+	  "               label, else the file name); with --: the two sides' names\n"
+	  "  --markdown   a Markdown table\n"
+	  "  --json       A... -- B... (or A B) as JSON, schema kstats-compare/1\n" },
 	{ "export", "usage: kstats export --json|--csv|--prometheus [NAME...|all] [-f FILE]... [-o OUT]\n"
 	  "  --json         the snapshot document (one source)\n"
 	  "  --csv          function,unit,cpu,slot,lo,hi,count,avg,n,p per non-empty slot\n"
@@ -153,8 +169,9 @@ static void ks_usage(FILE *f)
 	      "  show NAME | -f FILE           summary and bar histogram\n"
 	      "  watch NAME... [-i S]          per-interval samples, rate, percentiles\n"
 	      "  run [options] NAME... -- CMD  trace while CMD runs, show, remove\n"
-	      "  save NAME [-o FILE]           snapshot to a JSON file\n"
+	      "  save NAME|GLOB|all [-o FILE]  snapshot to a JSON file (--runs N)\n"
 	      "  compare A B [C...]            compare snapshots (--markdown)\n"
+	      "  compare A... -- B...          runs a side: verdicts (--json)\n"
 	      "  export --json|--csv|--prometheus [NAME|all] [-f FILE] [-o OUT]\n"
 	      "  check NAME | -f FILE          verify node text or a snapshot\n"
 	      "Environment: KSTATS_DEBUGFS (default " KSTATS_DEBUGFS_DEFAULT ")\n", f);

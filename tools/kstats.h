@@ -17,6 +17,8 @@
 
 #define KS_VERSION	"0.1"
 #define KS_ERR_MAX	1024
+#define KS_SAVE_MAX	4096		/* nodes in one saved file */
+#define KS_TIMING_ICOUNT "qemu-icount"	/* meta.timing of an -icount guest */
 
 /*
  * getopt_long() values of the long options without a short form: first
@@ -26,7 +28,7 @@ enum {
 	OPT_TRACE = 1000,
 	OPT_LABEL = OPT_TRACE + KS_CMD_NR_OPTS, OPT_MARKDOWN, OPT_JSON, OPT_CSV,
 	OPT_PROM, OPT_CPU, OPT_LOG2, OPT_TOTAL, OPT_HIST, OPT_NOHIST,
-	OPT_TEST_TICK, OPT_PER_CPU, OPT_SLOTS, OPT_HELP,
+	OPT_TEST_TICK, OPT_PER_CPU, OPT_SLOTS, OPT_HELP, OPT_ICOUNT, OPT_RUNS,
 };
 
 /* The options of a trace command, as words for _control. */
@@ -101,6 +103,33 @@ void ks_show_node(const struct ks_view *node, int per_cpu, long only_cpu,
  * Return: 0, or -1 (the error is printed).
  */
 int ks_save_node(const struct ks_view *node, const char *out);
+
+/**
+ * ks_save_nodes() - write @n nodes to @out as one snapshot, atomically
+ * @nodes: the nodes (one: schema /2; several: /3)
+ * @n:     their number
+ * @out:   file name, "-" for stdout
+ *
+ * Return: 0, or -1 (the error is printed).
+ */
+int ks_save_nodes(struct ks_view *const *nodes, int n, const char *out);
+
+/**
+ * ks_run_out() - the file of run @r: FILE-R.json for FILE or FILE.json
+ * @buf: output
+ * @len: size of @buf
+ * @out: FILE or FILE.json
+ * @r:   run, from 1
+ */
+void ks_run_out(char *buf, size_t len, const char *out, int r);
+
+/**
+ * ks_meta_timing() - mark @m as taken under QEMU -icount
+ * @m:      meta
+ * @icount: known to be so; else so when /proc/cmdline has ks.icount=1
+ *          (the kernel parameter tests/vm/run.sh gives its guests)
+ */
+void ks_meta_timing(struct ks_meta *m, int icount);
 
 /* The subcommands: argv[0] is the subcommand's name; exit status. */
 int cmd_trace(int argc, char **argv);

@@ -575,3 +575,16 @@ def test_tick_labels_do_not_overlap(kind, paths):
                      and lo <= t.get_position()[i] <= hi]
             for a, b in itertools.combinations(boxes, 2):
                 assert not overlaps(a, b)
+
+
+def test_icount_axis_labels(tmp_path):
+    """A figure of -icount snapshots says so on its latency axis; others do not."""
+    data = fixture_data()
+    plain = write_json(tmp_path / "plain.json", data)
+    data["meta"]["timing"] = "qemu-icount"
+    ic = write_json(tmp_path / "ic.json", data)
+    for kind, fn in (("hist", kp.hist_figure), ("cdf", kp.cdf_figure), ("pct", kp.pct_figure)):
+        for path, want in ((ic, True), (plain, False)):
+            fig = fn(load_all([path]))
+            labels = [ax.get_xlabel() + ax.get_ylabel() for ax in fig.axes]
+            assert any("instructions, QEMU -icount" in t for t in labels) == want, (kind, labels)

@@ -366,6 +366,59 @@ fails "garbage instead of a node" 1 "unexpected line starting with 'hello'" "$K"
 : >"$tmp/empty.json"
 fails "empty file" 1 "empty file" "$K" compare "$tmp/empty.json"
 
+# ---- compare A... -- B...: runs a side, intervals, verdicts ----
+for i in 1 2 3; do
+	"$MK" find_vma 3 $((40 + i)) 100 0 30000 >"$tmp/cmpr$i.txt"
+	"$MK" find_vma 3 $((50 + i)) 140 0 30000 >"$tmp/cmpq$i.txt"
+	"$MK" find_vma 3 $((60 + i)) 100 0 30000 >"$tmp/cmps$i.txt"
+	"$K" save -f "$tmp/cmpr$i.txt" -o "$tmp/cmpr$i.json" --label base 2>/dev/null
+	"$K" save -f "$tmp/cmpq$i.txt" -o "$tmp/cmpq$i.json" --label slower 2>/dev/null
+	"$K" save -f "$tmp/cmps$i.txt" -o "$tmp/cmps$i.json" --label same 2>/dev/null
+done
+r "$K" compare "$tmp"/cmpr?.json -- "$tmp"/cmpq?.json
+same "compare A... -- B...: base +-sd, change, new +-sd, bounds, verdict" <<'EOF'
+# find_vma: latency per call in ns; lower is better
+# base: base, 3 runs; new: slower, 3 runs
+figure   base +-sd  change   new +-sd  95% bounds     verdict
+mean    144.3 1.1%  +39.7% 201.7 0.8%  [+33.6,+46.2]  worse
+p10        67 6.6%  +47.8%    99 0.6%  [+18.3,+77.0]  worse
+p50       115 0.0%  +45.2%   167 0.0%  [+34.5,+56.2]  worse
+p90       151 0.0%  +42.4%   215 0.0%  [+30.8,+54.9]  worse
+p95       220 5.1%  +52.7%   336 4.9%  [+12.2,+85.3]  worse
+p98       300 0.0%  +40.0%   420 0.0%  [+20.4,+74.6]  worse
+p99      1472 6.4%  +25.3%  1845 7.5%  [-7.0,+99.9]   not measurable
+p99.9    3136 0.1%  +37.9%  4325 0.1%  [+23.1,+50.0]  worse
+# lower is better; change: new against base; +-sd: run-to-run
+# stddev; bounds: the change where both sides' 95% intervals
+# hold; better/worse only when the intervals do not overlap
+# (percentiles: order statistics of the histogram, widened to
+# its slots; means: Student t over runs; docs/statistics.md)
+EOF
+if awk 'length($0) > 72 { bad = 1 } END { exit bad }' "$tmp/out"; then ok "compare A... -- B...: fits 72 columns"; else notok "compare A... -- B...: wider than 72 columns"; tap_diag "$tmp/out"; fi
+r "$K" compare "$tmp"/cmpr?.json -- "$tmp"/cmps?.json
+if [ $rc = 0 ] && [ "$(grep -c ' not measurable$' "$tmp/out")" = 8 ]; then ok "the same distribution on both sides: not measurable on all 8 rows"; else notok "same distribution: not measurable everywhere"; tap_diag "$tmp/out"; fi
+r "$K" compare "$tmp/cmpr1.json" -- "$tmp/cmpq1.json"
+if grep -q '^mean .* -  *not measurable$' "$tmp/out" && grep -qxF '# fewer than 3 runs a side: the mean is not judged' "$tmp/out" &&
+   grep -qxF '# percentiles: within-run intervals only, run noise unknown' "$tmp/out"; then
+	ok "one run a side: the mean is not judged, and it says so"
+else
+	notok "one run a side: the mean is not judged"; tap_diag "$tmp/out"
+fi
+r "$K" compare "$tmp"/cmpr?.json -- "$tmp"/cmpq?.json --markdown
+if grep -qxF '| mean | 144.3 | 1.1% | +39.7% | 201.7 | 0.8% | [+33.6,+46.2] | worse |' "$tmp/out"; then ok "compare A... -- B... --markdown"; else notok "compare -- --markdown"; tap_diag "$tmp/out"; fi
+r "$K" compare "$tmp"/cmpr?.json -- "$tmp"/cmpq?.json --json
+if [ $rc = 0 ] && /usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["functions"][0]
+assert d["schema"] == "kstats-compare/1" and f["verdict"] == "worse" and f["judged_by"] == "mean"
+assert [r["figure"] for r in f["rows"]][:2] == ["mean", "p10"] and f["rows"][7]["verdict"] == "worse"
+assert f["rows"][6]["verdict"] == "not measurable" and f["rows"][6]["notes"] == ["intervals overlap"]
+' "$tmp/out"; then ok "compare --json: verdicts, rows and notes"; else notok "compare --json"; tap_diag "$tmp/out" "$tmp/err"; fi
+fails "compare -- without a new side" 2 "snapshots expected on both sides of --" "$K" compare "$tmp/cmpr1.json" --
+fails "compare --json of three files" 2 "--json compares two sides" "$K" compare --json "$tmp/cmpr1.json" "$tmp/cmpr2.json" "$tmp/cmpr3.json"
+fails "compare -- of different bits" 1 "record all with the same --bits" "$K" compare "$tmp/cmpr1.json" -- "$tmp/b4.json"
+
 # ---- export ----
 r "$K" export --csv -f "$hand"
 same "export --csv: per-CPU rows, then the merge" <<'EOF'
@@ -578,6 +631,48 @@ fake
 fails "run without -- COMMAND" 2 "'-- COMMAND' expected" "$K" run find_vma
 fails "run: a failed trace runs nothing" 1 "already exists" env KSTATS_TEST_ERRNO=17 "$K" run find_vma -- sh -c 'echo SHOULD NOT RUN'
 if grep -q 'SHOULD NOT RUN' "$tmp/out"; then notok "run: command not started after a failed trace"; else ok "run: command not started after a failed trace"; fi
+
+# ---- save of many nodes, --runs, -icount ----
+fake
+for n in find_vma vma_merge vma_alloc; do "$MK" $n 3 7 100 0 5000 >"$dbg/$n"; done
+printf 'find_vma kretprobe active 5000 0\nvma_merge kretprobe active 5000 0\nvma_alloc kretprobe active 5000 0\n' >"$dbg/_control"
+r "$K" save all -o "$tmp/all-a.json" --label base
+if [ $rc = 0 ] && grep -q '"schema": "kstats-snapshot/3"' "$tmp/all-a.json" && [ "$(grep -c '"name"' "$tmp/all-a.json")" = 3 ]; then ok "save all: one file of 3 nodes (kstats-snapshot/3)"; else notok "save all: one file"; tap_diag "$tmp/err"; fi
+r "$K" save 'vma_*' -o - --label base
+if [ "$(grep -c '"name"' "$tmp/out")" = 2 ] && ! grep -q '"name": "find_vma"' "$tmp/out"; then ok "save GLOB: the matching nodes only"; else notok "save GLOB"; tap_diag "$tmp/out"; fi
+r "$K" show -f "$tmp/all-a.json" --no-hist
+if [ "$(grep -c '^[a-z_]*: kretprobe:' "$tmp/out")" = 3 ]; then ok "show -f of a file of many nodes shows each"; else notok "show -f of many nodes"; tap_diag "$tmp/out"; fi
+fails "save -f of a file of many nodes is refused" 1 "holds 3 nodes, one expected" "$K" save -f "$tmp/all-a.json" -o "$tmp/x.json"
+"$MK" vma_merge 3 8 160 0 5000 >"$dbg/vma_merge"
+"$MK" vma_alloc 3 9 103 0 5000 >"$dbg/vma_alloc"
+"$K" save all -o "$tmp/all-b.json" --label new 2>/dev/null
+r "$K" compare "$tmp/all-a.json" "$tmp/all-b.json"
+if [ $rc = 0 ] && [ "$(sed -n 5p "$tmp/out" | awk '{ print $1 }')" = vma_merge ] &&
+   sed -n 6p "$tmp/out" | grep -q '^  +[0-9.]*% worse ' &&
+   grep -q '^find_vma ' "$tmp/out" && grep -q '^  +0.0% not measurable ' "$tmp/out" &&
+   awk 'length($0) > 72 { bad = 1 } END { exit bad }' "$tmp/out"; then
+	ok "compare A B of two files of many nodes: ranked by change, verdicts, 72 columns"
+else
+	notok "compare of many nodes: ranked"; tap_diag "$tmp/out" "$tmp/err"
+fi
+r "$K" compare "$tmp/all-a.json" "$tmp/all-b.json" --markdown
+if grep -q '^| vma_merge | 5000 | 5000 | ' "$tmp/out"; then ok "ranked compare --markdown"; else notok "ranked compare --markdown"; tap_diag "$tmp/out"; fi
+r "$K" save find_vma vma_merge --runs 2 -i 0.01 -o "$tmp/runs.json"
+if [ $rc = 0 ] && [ -f "$tmp/runs-1.json" ] && [ -f "$tmp/runs-2.json" ] && grep -q '"samples": 0' "$tmp/runs-2.json"; then ok "save --runs 2: runs-1.json, runs-2.json, each what its interval added"; else notok "save --runs"; tap_diag "$tmp/err"; fi
+fake find_vma "$hand"
+r "$K" run --runs 2 -o "$tmp/rr" --icount --label r find_vma -- true
+if [ $rc = 0 ] && [ -f "$tmp/rr-1.json" ] && [ -f "$tmp/rr-2.json" ] && grep -q '"timing": "qemu-icount"' "$tmp/rr-2.json" &&
+   [ "$(grep -c '^reset find_vma$' "$dbg/_control")" = 1 ]; then
+	ok "run --runs 2: a reset between runs, rr-1.json, rr-2.json, marked -icount"
+else
+	notok "run --runs 2"; tap_diag "$tmp/out" "$tmp/err"
+fi
+r "$K" compare "$tmp/rr-1.json" "$tmp/rr-2.json"
+if tail -1 "$tmp/out" | grep -qxF '# instructions, QEMU -icount: a "ns" is one guest instruction'; then ok "compare A B says instructions, QEMU -icount"; else notok "compare A B: -icount footer"; tap_diag "$tmp/out"; fi
+r "$K" compare "$tmp/rr-1.json" -- "$tmp/rr-2.json"
+if tail -1 "$tmp/out" | grep -qxF '# instructions, QEMU -icount: a "ns" is one guest instruction'; then ok "compare A -- B says instructions, QEMU -icount"; else notok "compare A -- B: -icount footer"; tap_diag "$tmp/out"; fi
+r "$K" compare "$tmp/rr-1.json" -- "$hand"
+if grep -qF '# warning: only base ran under QEMU -icount' "$tmp/out"; then ok "compare of -icount against real time warns"; else notok "-icount against real time"; tap_diag "$tmp/out"; fi
 
 # ---- check, help, man page ----
 fake find_vma "$hand"

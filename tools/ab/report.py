@@ -7,12 +7,14 @@ verdicts.json (tools/ab/verdicts.py) out.
 For each traced function: the snapshot of the median run of each kernel
 (NAME-LABEL.json), `kstats compare --markdown` over them (NAME-compare.md),
 a CDF overlay and percentile bars (kstats_plot.py), and a verdict per
-kernel against the first: the change of the mean (exact: sum/count) and of
-p50, each judged against the run-to-run spread and, for percentiles, the
-histogram's precision.  A function missing on a kernel is reported as
-absent, never as zero."""
+kernel against the first from `kstats compare --json` over every run of
+both (tools/ks_stats.c, docs/statistics.md): the change of the mean and
+of p50 with the 95% bounds of each, better, worse or not measurable
+(lower is better).  A function missing on a kernel is reported as absent,
+never as zero."""
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -221,31 +223,33 @@ def median_run(out, fn, l, k):
             "floor": s.node["floor"]}, path
 
 
-def judge(base, r):
-    """Set @r's verdict against the reference row @base.
+def run_paths(k, fn):
+    """The snapshot files of @fn's runs on kernel @k, in run order."""
+    snaps = k["snaps"].get(fn, {})
+    return [snaps[r].path for r in sorted(snaps)]
 
-    The change of the mean counts only beyond the larger run-to-run spread
-    of the two kernels; the change of p50 only beyond the histogram's
-    precision.
+
+def judge(a, fn, base_label, base_paths, r, paths):
+    """Set @r's verdict against the reference's runs: `kstats compare --json`.
+
+    The statistics are those of kstats compare (tools/ks_stats.c,
+    docs/statistics.md): every run of each side, a 95% interval per side,
+    a verdict only where the two intervals do not overlap.  Returns 0, or
+    1 when compare failed (the row then says so).
     """
-    prec = 100.0 / (1 << r["bits"])
-    dm = pct(base["mean"], r["mean"])
-    dp = pct(base["p50"], r["p50"])
-    spread = max(base["spread_pct"], r["spread_pct"])
-    if abs(dm) <= spread:
-        v = "mean %+.1f%%: not measurable (run-to-run spread %.1f%%)" % (dm, spread)
-    elif abs(dm) < 1.0:
-        v = ("mean %+.1f%%: beyond the %.1f%% run-to-run spread, "
-             "but under 1%%" % (dm, spread))
-    else:
-        v = "mean %+.1f%% (beyond the %.1f%% run-to-run spread)" % (dm, spread)
-    if abs(dp) < prec:
-        v += "; p50 %+.1f%%: within the histogram's %.1f%% precision" % (dp, prec)
-    else:
-        v += "; p50 %+.1f%%" % dp
-    r.update({"verdict": v, "mean_change_pct": dm, "against_spread_pct": spread,
-              "mean_beyond_spread": abs(dm) > spread, "p50_change_pct": dp,
-              "precision_pct": prec, "p50_beyond_precision": abs(dp) >= prec})
+    p = subprocess.run([a.kstats, "compare", "--json", "--label", base_label,
+                        "--label", r["kernel"]] + base_paths + ["--"] + paths,
+                       capture_output=True, text=True)
+    try:
+        doc = json.loads(p.stdout) if p.returncode == 0 else None
+        f = next(x for x in doc["functions"] if x["name"] == fn) if doc else None
+    except (ValueError, StopIteration):
+        f = None
+    if not f or not f["rows"]:
+        r["verdict"] = "compare failed: " + (p.stderr.strip() or "no rows")
+        return 1
+    verdicts.judged(r, f)
+    return 0
 
 
 def figures(a, fn, paths):
@@ -289,13 +293,14 @@ def function_section(a, labels, kern, fn):
         lines, status = figures(a, fn, paths)
         rep += lines
     base = rows[0] if rows[0]["status"] == "measured" else None
-    for r in rows:
+    for l, r in zip(labels, rows):
         if r["status"] != "measured":
             continue
         if r is base:
             r["verdict"] = "(reference)"
         elif base is not None:
-            judge(base, r)
+            status = judge(a, fn, labels[0], run_paths(kern[labels[0]], fn), r,
+                           run_paths(kern[l], fn)) or status
         else:
             r["verdict"] = ""
     rep += verdicts.table(rows, labels[0])

@@ -16,9 +16,12 @@ calls_per_op (null when the workload's operations are unknown), mean,
 p50, run_means (the mean of each run), spread_pct (their spread, in % of
 the smallest), bits, samples, floor and verdict (the text; "(reference)"
 on the first kernel, "" when the first kernel has no result) with,
-against the reference, mean_change_pct, against_spread_pct (the larger
-spread of the two), mean_beyond_spread, p50_change_pct, precision_pct
-(the histogram's) and p50_beyond_precision.
+against the reference, from `kstats compare --json` (docs/statistics.md):
+for FIG in mean and p50, FIG_change_pct, FIG_change_ci ([lo, hi] in %,
+null where unbounded or not judged), FIG_verdict ("better", "worse",
+"not measurable"; lower is better) and FIG_notes (why: "intervals
+overlap", "fewer than 3 runs a side", "base runs bimodal"...), and rows:
+every figure compare judged (mean, p10..p99.9), as compare gives them.
 """
 
 import json
@@ -29,6 +32,32 @@ SCHEMA = "kstats-ab-verdicts/1"
 FILE = "verdicts.json"
 
 ABSENT = "absent in this kernel (no such function or clone)"
+
+
+def fmt_ci(ci):
+    """[lo, hi] in % as "[+3.1%, +7.6%]"; "" when not judged."""
+    if not ci or ci[0] is None and ci[1] is None:
+        return ""
+    f = lambda x, s: "%sinf" % s if x is None else "%+.1f%%" % x  # noqa: E731
+    return "[%s, %s]" % (f(ci[0], "-"), f(ci[1], "+"))
+
+
+def judged(r, f):
+    """Fill row @r from function @f of a `kstats compare --json` document."""
+    rows = {x["figure"]: x for x in f["rows"]}
+    words = []
+    for fig in ("mean", "p50"):
+        x = rows[fig]
+        r[fig + "_change_pct"] = x["change_pct"]
+        r[fig + "_change_ci"] = x["change_ci"]
+        r[fig + "_verdict"] = x["verdict"]
+        r[fig + "_notes"] = x["notes"]
+        why = [n for n in x["notes"] if n != "intervals overlap"]
+        chg = "%+.1f%%" % x["change_pct"] if x["change_pct"] is not None else "-"
+        words.append("%s %s %s: %s%s" % (fig, chg, fmt_ci(x["change_ci"]), x["verdict"],
+                                         " (%s)" % ", ".join(why) if why else ""))
+    r["rows"] = f["rows"]
+    r["verdict"] = "; ".join(w.replace("  ", " ") for w in words)
 
 
 def write(out, labels, functions):
@@ -74,7 +103,8 @@ def table(rs, against=None):
     """Markdown table of rows @rs: header, rule, one line a row."""
     if not rs:
         return []
-    head = "verdict against %s" % against if against else "verdict"
+    head = ("verdict against %s (95%% bounds; lower is better)" % against if against
+            else "verdict (95% bounds; lower is better)")
     out = ["| kernel | attach | calls/op | mean | p50 | runs: mean | %s |" % head,
            "|---|---|---|---|---|---|---|"]
     for r in rs:

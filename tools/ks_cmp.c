@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ks_cmp: two sides of runs compared with the statistics of ks_stats.c:
+ * a row per figure for one function, functions ranked by change for
+ * several, in plain text (72 columns), Markdown or JSON.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kstats.h"
+#include "ks_cmp.h"
+#include "ks_fmt.h"
+#include "ks_json.h"
+
+#define KS_CELL	48
+
+/* One function: its runs on each side and its rows. */
+struct ks_fn {
+	const char *name;
+	struct ks_view **ra, **rb;
+	int na, nb;
+	struct kstats_slot *ma, *mb;	/* merged runs */
+	struct ks_row rows[KS_CMP_ROWS];
+	int key;			/* the row it is ranked and judged by */
+	double count_a, count_b, total_a, total_b;	/* per run */
+};
+
+static const char *ks_row_name(int i)
+{
+	return i ? kstats_pct_name[i - 1] : "mean";
+}
+
+/* Every node of @s named @name. */
+static int ks_cmp_runs(const struct ks_cmp_side *s, const char *name,
+		       struct ks_view ***out)
+{
+	int i, n = 0;
+
+	*out = calloc(s->n ? s->n : 1, sizeof(**out));
+	for (i = 0; *out && i < s->n; i++)
+		if (!strcmp(s->nodes[i]->name, name))
+			(*out)[n++] = s->nodes[i];
+	return n;
+}
+
+/* The merged histogram of @n runs, and the mean count and total per run. */
+static struct kstats_slot *ks_cmp_merge(struct ks_view **runs, int n,
+					double *count, double *total)
+{
+	struct kstats_slot *m;
+	int i;
+
+	*count = *total = 0;
+	if (!n)
+		return NULL;
+	m = calloc(runs[0]->nr_slots, sizeof(*m));
+	for (i = 0; m && i < n; i++) {
+		kstats_merge(m, runs[i]->total, runs[i]->nr_slots);
+		*count += (double)runs[i]->samples / n;
+		*total += (double)runs[i]->samples * (double)runs[i]->avg / n;
+	}
+	return m;
+}
+
+/* Can the runs of @fn be merged and compared?  Printed when not. */
+static int ks_cmp_check(const struct ks_fn *fn)
+{
+	const struct ks_view *r0 = fn->na ? fn->ra[0] : fn->rb[0];
+	int i;
+
+	for (i = 0; i < fn->na + fn->nb; i++) {
+		const struct ks_view *r = i < fn->na ? fn->ra[i] : fn->rb[i - fn->na];
+
+		if (r->bits != r0->bits || r->buckets != r0->buckets) {
+			ks_err("compare: %s: runs with bits=%u and bits=%u: record all with the same --bits",
+			       fn->name, r0->bits, r->bits);
+			return -1;
+		}
+		if (strcmp(r->unit, r0->unit)) {
+			ks_err("compare: %s: runs in %s and in %s: record all with the same --clock",
+			       fn->name, r0->unit, r->unit);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The rows of @fn (both sides present). */
+static void ks_cmp_rows(struct ks_fn *fn)
+{
+	double *ma = calloc(fn->na, sizeof(double)), *mb = calloc(fn->nb, sizeof(double));
+	double *pa = calloc((size_t)fn->na * KSTATS_NR_PCT, sizeof(double));
+	double *pb = calloc((size_t)fn->nb * KSTATS_NR_PCT, sizeof(double));
+	const struct ks_view *r0 = fn->ra[0];
+	__u64 pct[KSTATS_NR_PCT];
+	int i, k;
+
+	if (!ma || !mb || !pa || !pb)
+		goto out;
+	for (i = 0; i < fn->na + fn->nb; i++) {
+		const struct ks_view *r = i < fn->na ? fn->ra[i] : fn->rb[i - fn->na];
+		int j = i < fn->na ? i : i - fn->na;
+		double *p = i < fn->na ? pa : pb;
+
+		(i < fn->na ? ma : mb)[j] = (double)r->avg;
+		kstats_percentiles(r->total, r->nr_slots, r->bits, pct);
+		for (k = 0; k < KSTATS_NR_PCT; k++)
+			p[k * (i < fn->na ? fn->na : fn->nb) + j] = (double)pct[k];
+	}
+	ks_row_mean(ma, fn->na, mb, fn->nb, &fn->rows[0]);
+	for (k = 0; k < KSTATS_NR_PCT; k++) {
+		struct ks_pct_side a = { fn->ma, pa + k * fn->na, fn->na };
+		struct ks_pct_side b = { fn->mb, pb + k * fn->nb, fn->nb };
+
+		ks_row_pct(&a, &b, r0->nr_slots, r0->bits, kstats_pct_milli[k],
+			   &fn->rows[1 + k]);
+	}
+	fn->key = fn->na >= KS_STATS_MIN_RUNS && fn->nb >= KS_STATS_MIN_RUNS ?
+		  0 : 1 + KSTATS_P50;
+out:
+	free(ma);
+	free(mb);
+	free(pa);
+	free(pb);
+}
+
+/* Larger change first; functions missing on a side last. */
+static int ks_cmp_rank(const void *x, const void *y)
+{
+	const struct ks_fn *a = x, *b = y;
+	int ma = !a->na || !a->nb, mb = !b->na || !b->nb;
+	double ca, cb;
+
+	if (ma != mb)
+		return ma - mb;
+	if (ma)
+		return strcmp(a->name, b->name);
+	ca = fabs(a->rows[a->key].change_pct);
+	cb = fabs(b->rows[b->key].change_pct);
+	if (ca != cb)
+		return ca < cb ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+/* ---- cells ---- */
+
+/* @v in scale @sc: integers in the node's unit, else 3 significant digits. */
+static char *ks_num(char *buf, double v, const struct ks_scale *sc)
+{
+	double x = v / (double)sc->div;
+
+	if (sc->div == 1 && (x >= 1000 || x == floor(x)))
+		snprintf(buf, KS_CELL, "%.0f", x);
+	else if (x < 9.995)
+		snprintf(buf, KS_CELL, "%.2f", x);
+	else if (x < 99.95 || sc->div == 1)
+		snprintf(buf, KS_CELL, "%.1f", x);
+	else
+		snprintf(buf, KS_CELL, "%.0f", x);
+	return buf;
+}
+
+static char *ks_sd(char *buf, double sd)
+{
+	if (sd < 0)
+		snprintf(buf, KS_CELL, "-");
+	else
+		snprintf(buf, KS_CELL, "%.1f%%", sd);
+	return buf;
+}
+
+#define KS_BOUND	20
+
+static char *ks_bound(char *buf, double x)
+{
+	if (isinf(x))
+		snprintf(buf, KS_BOUND, "%sinf", x < 0 ? "-" : "+");
+	else
+		snprintf(buf, KS_BOUND, fabs(x) < 99.95 ? "%+.1f" : "%+.0f", x);
+	return buf;
+}
+
+/* "[-3.1,+7.6]", or "-" when a side has no interval (fewer runs, no samples). */
+static char *ks_bounds(char *buf, const struct ks_row *r)
+{
+	char lo[KS_BOUND], hi[KS_BOUND];
+
+	if (r->why & (KS_WHY_FEW_RUNS | KS_WHY_EMPTY))
+		snprintf(buf, KS_CELL, "-");
+	else
+		snprintf(buf, KS_CELL, "[%s,%s]", ks_bound(lo, r->change_ci.lo),
+			 ks_bound(hi, r->change_ci.hi));
+	return buf;
+}
+
+static char *ks_change(char *buf, const struct ks_row *r)
+{
+	if (r->why & KS_WHY_EMPTY || !r->base)
+		snprintf(buf, KS_CELL, "-");
+	else
+		snprintf(buf, KS_CELL, "%+.1f%%", r->change_pct);
+	return buf;
+}
+
+/* ---- the notes under a table ---- */
+
+/* Are all nodes of @s from QEMU -icount? */
+static int ks_side_icount(const struct ks_cmp_side *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (strcmp(s->nodes[i]->meta.timing, KS_TIMING_ICOUNT))
+			return 0;
+	return s->n > 0;
+}
+
+/* One note line: "# TEXT" in text, "TEXT  " (a Markdown line break) else. */
+static void ks_note(FILE *f, int md, const char *text)
+{
+	fprintf(f, md ? "%s  \n" : "# %s\n", text);
+}
+
+/* The notes every table ends with: method, runs, bimodality, units. */
+static void ks_cmp_notes(FILE *f, int md, const struct ks_cmp_side *a,
+			 const struct ks_cmp_side *b, const struct ks_fn *fns, int n)
+{
+	unsigned int why = 0;
+	char buf[256];
+	int i, k, ia = ks_side_icount(a), ib = ks_side_icount(b);
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < KS_CMP_ROWS && fns[i].na && fns[i].nb; k++)
+			why |= fns[i].rows[k].why;
+	if (md) {
+		fputs("\nLower is better; change: new against base; ±sd: run-to-run stddev; "
+		      "bounds: the change where both sides' 95% intervals hold; better/worse "
+		      "only when the intervals do not overlap (percentiles: order statistics "
+		      "of the histogram, widened to its slots; means: Student t over runs; "
+		      "docs/statistics.md).  \n", f);
+	} else {
+		ks_note(f, md, "lower is better; change: new against base; +-sd: run-to-run");
+		ks_note(f, md, "stddev; bounds: the change where both sides' 95% intervals");
+		ks_note(f, md, "hold; better/worse only when the intervals do not overlap");
+		ks_note(f, md, "(percentiles: order statistics of the histogram, widened to");
+		ks_note(f, md, "its slots; means: Student t over runs; docs/statistics.md)");
+	}
+	if (why & KS_WHY_FEW_RUNS) {
+		snprintf(buf, sizeof(buf), "fewer than %d runs a side: the mean is not judged",
+			 KS_STATS_MIN_RUNS);
+		ks_note(f, md, buf);
+	}
+	if (why & KS_WHY_HIST_ONLY)
+		ks_note(f, md, "percentiles: within-run intervals only, run noise unknown");
+	for (i = 0; i < n; i++) {
+		unsigned int w = fns[i].na && fns[i].nb ? fns[i].rows[0].why : 0;
+
+		if (!(w & (KS_WHY_BIMODAL_A | KS_WHY_BIMODAL_B)))
+			continue;
+		snprintf(buf, sizeof(buf), "%s: the run means of %s are bimodal (two groups)",
+			 fns[i].name, (w & KS_WHY_BIMODAL_A) && (w & KS_WHY_BIMODAL_B) ? "both sides" :
+			 w & KS_WHY_BIMODAL_A ? "base" : "new");
+		ks_note(f, md, buf);
+	}
+	if (ia && ib)
+		ks_note(f, md, "instructions, QEMU -icount: a \"ns\" is one guest instruction");
+	else if (ia || ib) {
+		snprintf(buf, sizeof(buf), "warning: only %s ran under QEMU -icount (instructions):",
+			 ia ? "base" : "new");
+		ks_note(f, md, buf);
+		ks_note(f, md, "the other side is real time; the two are not comparable");
+	}
+}
+
+/* ---- one function: a row per figure ---- */
+
+static void ks_cmp_detail(FILE *f, const struct ks_cmp_side *a,
+			  const struct ks_cmp_side *b, const struct ks_fn *fn, int md)
+{
+	static const char * const head[] = {
+		"figure", "base", "+-sd", "change", "new", "+-sd", "95% bounds", "verdict",
+	};
+	char cell[KS_CMP_ROWS][8][KS_CELL];
+	int w[8], i, c;
+	struct ks_scale sc;
+
+	ks_scale_pick(&sc, (__u64)fn->rows[1 + KSTATS_P50].base, fn->ra[0]->unit);
+	for (i = 0; i < KS_CMP_ROWS; i++) {
+		const struct ks_row *r = &fn->rows[i];
+
+		snprintf(cell[i][0], KS_CELL, "%s", ks_row_name(i));
+		ks_num(cell[i][1], r->base, &sc);
+		ks_sd(cell[i][2], r->base_sd_pct);
+		ks_change(cell[i][3], r);
+		ks_num(cell[i][4], r->new, &sc);
+		ks_sd(cell[i][5], r->new_sd_pct);
+		ks_bounds(cell[i][6], r);
+		snprintf(cell[i][7], KS_CELL, "%s", ks_verdict_name(r->verdict));
+	}
+	if (md) {
+		fprintf(f, "**%s**: latency per call in %s, lower is better; base **%s** (%d run%s), new **%s** (%d run%s).\n\n",
+			fn->name, sc.name, a->label, fn->na, fn->na == 1 ? "" : "s",
+			b->label, fn->nb, fn->nb == 1 ? "" : "s");
+		fputs("| figure | base | ±sd | change | new | ±sd | 95% bounds of the change | verdict |\n"
+		      "|:--|--:|--:|--:|--:|--:|:-:|:--|\n", f);
+		for (i = 0; i < KS_CMP_ROWS; i++) {
+			for (c = 0; c < 8; c++)
+				fprintf(f, "| %s ", cell[i][c]);
+			fputs("|\n", f);
+		}
+	} else {
+		fprintf(f, "# %s: latency per call in %s; lower is better\n", fn->name, sc.name);
+		fprintf(f, "# base: %s, %d run%s; new: %s, %d run%s\n", a->label, fn->na,
+			fn->na == 1 ? "" : "s", b->label, fn->nb, fn->nb == 1 ? "" : "s");
+		for (c = 0; c < 8; c++) {
+			w[c] = (int)strlen(head[c]);
+			for (i = 0; i < KS_CMP_ROWS; i++)
+				if ((int)strlen(cell[i][c]) > w[c])
+					w[c] = (int)strlen(cell[i][c]);
+		}
+		for (i = -1; i < KS_CMP_ROWS; i++) {
+			for (c = 0; c < 8; c++) {
+				const char *t = i < 0 ? head[c] : cell[i][c];
+
+				if (c == 0 || c >= 6)
+					fprintf(f, "%s%-*s", c ? "  " : "", c == 7 ? 0 : w[c], t);
+				else
+					fprintf(f, " %*s", w[c] + (c == 1 || c == 3 ? 1 : 0), t);
+			}
+			fputc('\n', f);
+		}
+	}
+	ks_cmp_notes(f, md, a, b, fn, 1);
+}
+
+/* ---- several functions: ranked by change ---- */
+
+/* count, p50, p99, total of one side of @fn into @c[0..3]. */
+static void ks_cmp_side_cells(char c[4][KS_CELL], const struct ks_fn *fn, int side)
+{
+	const struct ks_view *r0 = side ? fn->rb[0] : fn->ra[0];
+	int n = side ? fn->nb : fn->na;
+	double count = side ? fn->count_b : fn->count_a;
+	double total = side ? fn->total_b : fn->total_a;
+	const struct kstats_slot *m = side ? fn->mb : fn->ma;
+	__u64 t = kstats_total(m, r0->nr_slots);
+
+	if (!n) {
+		strcpy(c[0], "-");
+		strcpy(c[1], "-");
+		strcpy(c[2], "-");
+		strcpy(c[3], "-");
+		return;
+	}
+	snprintf(c[0], KS_CELL, "%.0f", count);
+	ks_fmt_value(c[1], KS_CELL, kstats_percentile(m, r0->nr_slots, r0->bits, t, 500),
+		     r0->unit);
+	ks_fmt_value(c[2], KS_CELL, kstats_percentile(m, r0->nr_slots, r0->bits, t, 990),
+		     r0->unit);
+	ks_fmt_value(c[3], KS_CELL, (__u64)total, r0->unit);
+}
+
+static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
+			  const struct ks_cmp_side *b, const struct ks_fn *fns, int n, int md)
+{
+	char ca[4][KS_CELL], cb[4][KS_CELL], chg[KS_CELL], first[2 * KS_CELL];
+	int i, k, judged_mean = 1, nw = 24;	/* "  +220.0% not measurable" */
+
+	for (i = 0; i < n; i++) {
+		if (fns[i].na && fns[i].nb && fns[i].key)
+			judged_mean = 0;
+		if ((int)strlen(fns[i].name) > nw)
+			nw = (int)strlen(fns[i].name);
+	}
+	if (nw > 30)
+		nw = 30;
+	if (md) {
+		fprintf(f, "**%d functions**, ranked by the change of %s; lower is better; base **%s**, new **%s**; count and total time per run.\n\n",
+			n, judged_mean ? "the mean" : "p50 (means need 3 runs a side)", a->label, b->label);
+		fputs("| function | count base | count new | p50 base | p50 new | p99 base | p99 new | total base | total new | change | verdict |\n"
+		      "|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|:--|\n", f);
+	} else {
+		fprintf(f, "# %d functions, ranked by the change of %s;\n", n,
+			judged_mean ? "the mean" : "p50 (means need 3 runs a side)");
+		fprintf(f, "# lower is better.  First line: base (%s), second: new (%s);\n",
+			a->label, b->label);
+		fputs("# count and total time: per run\n", f);
+		fprintf(f, "%-*s %9s %9s %9s %9s\n", nw, "function / change", "count", "p50",
+			"p99", "total");
+	}
+	for (i = 0; i < n; i++) {
+		const struct ks_fn *fn = &fns[i];
+		const struct ks_row *r = &fn->rows[fn->key];
+		int both = fn->na && fn->nb;
+
+		ks_cmp_side_cells(ca, fn, 0);
+		ks_cmp_side_cells(cb, fn, 1);
+		if (both)
+			snprintf(first, sizeof(first), "%s %s", ks_change(chg, r),
+				 ks_verdict_name(r->verdict));
+		else
+			snprintf(first, sizeof(first), "only in %s", fn->na ? "base" : "new");
+		if (md) {
+			fprintf(f, "| %s |", fn->name);
+			for (k = 0; k < 4; k++)
+				fprintf(f, " %s | %s |", ca[k], cb[k]);
+			fprintf(f, " %s | %s |\n", both ? ks_change(chg, r) : "-",
+				both ? ks_verdict_name(r->verdict) : first);
+			continue;
+		}
+		if ((int)strlen(fn->name) > nw)
+			fprintf(f, "%s\n%-*s", fn->name, nw, "");
+		else
+			fprintf(f, "%-*s", nw, fn->name);
+		fprintf(f, " %9s %9s %9s %9s\n", ca[0], ca[1], ca[2], ca[3]);
+		fprintf(f, "  %-*s %9s %9s %9s %9s\n", nw - 2, first, cb[0], cb[1], cb[2], cb[3]);
+	}
+	ks_cmp_notes(f, md, a, b, fns, n);
+}
+
+/* ---- JSON ---- */
+
+static void ks_jnum(FILE *f, double v)
+{
+	if (isinf(v) || isnan(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.6g", v);
+}
+
+static void ks_jrow(FILE *f, const struct ks_row *r, const char *name, int last)
+{
+	static const struct { unsigned int bit; const char *word; } notes[] = {
+		{ KS_WHY_OVERLAP, "intervals overlap" },
+		{ KS_WHY_FEW_RUNS, "fewer than 3 runs a side" },
+		{ KS_WHY_HIST_ONLY, "within-run interval only" },
+		{ KS_WHY_EMPTY, "no samples on a side" },
+		{ KS_WHY_BIMODAL_A, "base runs bimodal" },
+		{ KS_WHY_BIMODAL_B, "new runs bimodal" },
+	};
+	size_t i;
+	int k = 0;
+
+	fprintf(f, "      { \"figure\": \"%s\", \"base\": ", name);
+	ks_jnum(f, r->base);
+	fputs(", \"new\": ", f);
+	ks_jnum(f, r->new);
+	fputs(", \"base_sd_pct\": ", f);
+	ks_jnum(f, r->base_sd_pct < 0 ? INFINITY : r->base_sd_pct);
+	fputs(", \"new_sd_pct\": ", f);
+	ks_jnum(f, r->new_sd_pct < 0 ? INFINITY : r->new_sd_pct);
+	fputs(",\n        \"base_ci\": [", f);
+	ks_jnum(f, r->base_ci.lo);
+	fputs(", ", f);
+	ks_jnum(f, r->base_ci.hi);
+	fputs("], \"new_ci\": [", f);
+	ks_jnum(f, r->new_ci.lo);
+	fputs(", ", f);
+	ks_jnum(f, r->new_ci.hi);
+	fputs("], \"change_pct\": ", f);
+	ks_jnum(f, r->why & KS_WHY_EMPTY ? INFINITY : r->change_pct);
+	fputs(", \"change_ci\": [", f);
+	ks_jnum(f, r->why & (KS_WHY_FEW_RUNS | KS_WHY_EMPTY) ? INFINITY : r->change_ci.lo);
+	fputs(", ", f);
+	ks_jnum(f, r->why & (KS_WHY_FEW_RUNS | KS_WHY_EMPTY) ? INFINITY : r->change_ci.hi);
+	fprintf(f, "],\n        \"verdict\": \"%s\", \"notes\": [", ks_verdict_name(r->verdict));
+	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
+		if (r->why & notes[i].bit)
+			fprintf(f, "%s\"%s\"", k++ ? ", " : "", notes[i].word);
+	fprintf(f, "] }%s\n", last ? "" : ",");
+}
+
+static void ks_jside(FILE *f, const char *key, const struct ks_fn *fn, int side)
+{
+	const struct ks_view *r0 = side ? (fn->nb ? fn->rb[0] : NULL) : (fn->na ? fn->ra[0] : NULL);
+	const struct kstats_slot *m = side ? fn->mb : fn->ma;
+	__u64 t;
+
+	fprintf(f, "    \"%s\": ", key);
+	if (!r0) {
+		fputs("null,\n", f);
+		return;
+	}
+	t = kstats_total(m, r0->nr_slots);
+	fprintf(f, "{ \"runs\": %d, \"count\": ", side ? fn->nb : fn->na);
+	ks_jnum(f, side ? fn->count_b : fn->count_a);
+	fputs(", \"total\": ", f);
+	ks_jnum(f, side ? fn->total_b : fn->total_a);
+	fprintf(f, ", \"p50\": %llu, \"p99\": %llu },\n",
+		(unsigned long long)kstats_percentile(m, r0->nr_slots, r0->bits, t, 500),
+		(unsigned long long)kstats_percentile(m, r0->nr_slots, r0->bits, t, 990));
+}
+
+static void ks_cmp_json(FILE *f, const struct ks_cmp_side *a,
+			const struct ks_cmp_side *b, const struct ks_fn *fns, int n)
+{
+	int i, k, ia = ks_side_icount(a), ib = ks_side_icount(b);
+
+	fputs("{\n  \"schema\": \"kstats-compare/1\",\n", f);
+	fprintf(f, "  \"alpha\": %.2f,\n  \"min_runs\": %d,\n  \"lower_is_better\": true,\n",
+		KS_STATS_ALPHA, KS_STATS_MIN_RUNS);
+	fputs("  \"base\": { \"label\": ", f);
+	ks_json_str(f, a->label);
+	fprintf(f, ", \"timing\": \"%s\" },\n  \"new\": { \"label\": ",
+		ia ? KS_TIMING_ICOUNT : "");
+	ks_json_str(f, b->label);
+	fprintf(f, ", \"timing\": \"%s\" },\n", ib ? KS_TIMING_ICOUNT : "");
+	fputs("  \"functions\": [\n", f);
+	for (i = 0; i < n; i++) {
+		const struct ks_fn *fn = &fns[i];
+		const struct ks_view *r0 = fn->na ? fn->ra[0] : fn->rb[0];
+		int both = fn->na && fn->nb;
+
+		fputs("   {\n    \"name\": ", f);
+		ks_json_str(f, fn->name);
+		fprintf(f, ",\n    \"unit\": \"%s\", \"bits\": %u, \"precision_pct\": %.4g,\n",
+			r0->unit, r0->bits, 100.0 / (1 << r0->bits));
+		ks_jside(f, "base", fn, 0);
+		ks_jside(f, "new", fn, 1);
+		if (!both) {
+			fprintf(f, "    \"judged_by\": null, \"change_pct\": null, \"verdict\": \"only in %s\", \"rows\": []\n",
+				fn->na ? "base" : "new");
+		} else {
+			fprintf(f, "    \"judged_by\": \"%s\", \"change_pct\": ", ks_row_name(fn->key));
+			ks_jnum(f, fn->rows[fn->key].why & KS_WHY_EMPTY ? INFINITY :
+				fn->rows[fn->key].change_pct);
+			fprintf(f, ", \"verdict\": \"%s\",\n    \"rows\": [\n",
+				ks_verdict_name(fn->rows[fn->key].verdict));
+			for (k = 0; k < KS_CMP_ROWS; k++)
+				ks_jrow(f, &fn->rows[k], ks_row_name(k), k + 1 == KS_CMP_ROWS);
+			fputs("    ]\n", f);
+		}
+		fprintf(f, "   }%s\n", i + 1 < n ? "," : "");
+	}
+	fputs("  ]\n}\n", f);
+}
+
+int ks_cmp_print(FILE *f, const struct ks_cmp_side *a, const struct ks_cmp_side *b,
+		 int fmt)
+{
+	struct ks_fn *fns;
+	int i, j, n = 0, ret = 0, common = 0;
+
+	fns = calloc(a->n + b->n, sizeof(*fns));
+	if (!fns)
+		return -1;
+	for (i = 0; i < a->n + b->n; i++) {
+		const char *name = i < a->n ? a->nodes[i]->name : b->nodes[i - a->n]->name;
+
+		for (j = 0; j < n; j++)
+			if (!strcmp(fns[j].name, name))
+				break;
+		if (j < n)
+			continue;
+		fns[n].name = name;
+		fns[n].na = ks_cmp_runs(a, name, &fns[n].ra);
+		fns[n].nb = ks_cmp_runs(b, name, &fns[n].rb);
+		if (!fns[n].ra || !fns[n].rb || ks_cmp_check(&fns[n])) {
+			ret = -1;
+			n++;
+			goto out;
+		}
+		fns[n].ma = ks_cmp_merge(fns[n].ra, fns[n].na, &fns[n].count_a, &fns[n].total_a);
+		fns[n].mb = ks_cmp_merge(fns[n].rb, fns[n].nb, &fns[n].count_b, &fns[n].total_b);
+		if (fns[n].na && fns[n].nb) {
+			ks_cmp_rows(&fns[n]);
+			common++;
+		}
+		n++;
+	}
+	if (!common) {
+		ks_err("compare: no function is on both sides");
+		ret = -1;
+		goto out;
+	}
+	qsort(fns, n, sizeof(*fns), ks_cmp_rank);
+	if (fmt == KS_CMP_JSON)
+		ks_cmp_json(f, a, b, fns, n);
+	else if (n == 1)
+		ks_cmp_detail(f, a, b, &fns[0], fmt == KS_CMP_MARKDOWN);
+	else
+		ks_cmp_ranked(f, a, b, fns, n, fmt == KS_CMP_MARKDOWN);
+out:
+	for (i = 0; i < n; i++) {
+		free(fns[i].ra);
+		free(fns[i].rb);
+		free(fns[i].ma);
+		free(fns[i].mb);
+	}
+	free(fns);
+	return ret;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ks_cmp: kstats compare A... -- B...: two sides of one or more runs each,
+ * one or more functions per run; per function the rows of ks_stats.h
+ * (mean, p10..p99.9) and their verdicts; printed as a table for one
+ * function, a table ranked by change for several, or JSON.
+ */
+#ifndef KS_CMP_H
+#define KS_CMP_H
+
+#include <stdio.h>
+#include "ks_stats.h"
+#include "ks_view.h"
+
+#define KS_CMP_ROWS	(1 + KSTATS_NR_PCT)	/* mean, then the percentiles */
+
+/* Output formats. */
+enum { KS_CMP_TEXT, KS_CMP_MARKDOWN, KS_CMP_JSON };
+
+/* One side: its label and every node of every run (file) on it. */
+struct ks_cmp_side {
+	const char *label;
+	struct ks_view **nodes;
+	const char **srcs;		/* the file of each node: one file, one run */
+	int n;
+};
+
+/**
+ * ks_cmp_print() - compare @b against @a and print the result
+ * @f:   output
+ * @a:   base side
+ * @b:   new side
+ * @fmt: KS_CMP_TEXT, KS_CMP_MARKDOWN or KS_CMP_JSON
+ *
+ * Nodes are matched by name; the runs of a function on a side are the
+ * files that hold it.  One function in common: a row per figure; several:
+ * one entry per function, ranked by the size of the change.
+ *
+ * Return: 0, or -1 when the sides cannot be compared (printed).
+ */
+int ks_cmp_print(FILE *f, const struct ks_cmp_side *a, const struct ks_cmp_side *b,
+		 int fmt);
+
+#endif /* KS_CMP_H */

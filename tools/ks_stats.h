@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ks_stats: the statistics behind every verdict of kstats compare (and so
+ * of tools/kstats-ab and the demo, which call it).  Pure functions, no
+ * I/O; the method, its formulas and references are docs/statistics.md.
+ *
+ *  - a percentile's interval: distribution-free, from order statistics of
+ *    the merged histogram (binomial ranks), widened to the bounds of the
+ *    slots that hold those ranks (so it includes the 2^-bits precision);
+ *  - a mean's interval: Student t over the runs' means;
+ *  - a verdict: better, worse or not measurable; lower is better; a
+ *    difference counts only when the two sides' 95% intervals do not
+ *    overlap (as mmtests' compare-kernels.sh), and a mean needs at least
+ *    KS_STATS_MIN_RUNS runs a side.
+ */
+#ifndef KS_STATS_H
+#define KS_STATS_H
+
+#include <linux/types.h>
+#include "kstats/hist.h"
+
+#define KS_STATS_ALPHA		0.05	/* each side's interval: 95% */
+#define KS_STATS_MIN_RUNS	3	/* runs a side for a verdict on means */
+
+/* A closed interval; lo = 0 / hi = INFINITY when unbounded. */
+struct ks_interval {
+	double lo, hi;
+};
+
+enum ks_verdict { KS_NOT_MEASURABLE, KS_BETTER, KS_WORSE };
+
+/* Why a row says what it says (KS_WHY_*), one bit each. */
+enum {
+	KS_WHY_OVERLAP = 1,	/* the intervals overlap */
+	KS_WHY_FEW_RUNS = 2,	/* fewer than KS_STATS_MIN_RUNS runs a side */
+	KS_WHY_HIST_ONLY = 4,	/* percentile: run-to-run noise not measured */
+	KS_WHY_EMPTY = 8,	/* a side has no samples */
+	KS_WHY_BIMODAL_A = 16,	/* the base side's runs are bimodal */
+	KS_WHY_BIMODAL_B = 32,	/* the new side's runs are bimodal */
+};
+
+/* What the runs of one side give for one figure. */
+struct ks_runs {
+	unsigned int n;		/* runs */
+	double mean, sd;	/* of the runs' values; sd 0 for one run */
+	struct ks_interval ci;	/* mean +- t * sd / sqrt(n); valid for n >= 2 */
+	int bimodal;		/* the values form two separated groups */
+};
+
+/* One row of a comparison: a figure (mean or a percentile), two sides. */
+struct ks_row {
+	double base, new;		/* the figure on each side */
+	double base_sd_pct, new_sd_pct;	/* run-to-run stddev, % of the figure; <0: n/a */
+	struct ks_interval base_ci, new_ci;
+	double change_pct;		/* (new - base) / base, in % */
+	struct ks_interval change_ci;	/* bounds of the change, in % */
+	enum ks_verdict verdict;
+	unsigned int why;		/* KS_WHY_* */
+	unsigned int runs_a, runs_b;
+};
+
+/**
+ * ks_t975() - the 97.5% quantile of Student's t with @df degrees of freedom
+ * @df: degrees of freedom, >= 1
+ *
+ * Return: t (exact table to 30, Cornish-Fisher expansion above).
+ */
+double ks_t975(unsigned int df);
+
+/**
+ * ks_rank_interval() - ranks of a distribution-free interval of a quantile
+ * @n:     number of values
+ * @milli: the quantile, in thousandths
+ * @l:     lower rank (1-based), 0 when there is no lower bound
+ * @u:     upper rank, n + 1 when there is no upper bound
+ *
+ * The smallest l and largest u with P(B < l) <= alpha/2 and
+ * P(B >= u) <= alpha/2, B ~ Binomial(n, milli/1000): exact to n = 1000,
+ * the normal approximation, rounded outwards, above.
+ */
+void ks_rank_interval(__u64 n, __u32 milli, __u64 *l, __u64 *u);
+
+/**
+ * ks_pct_interval() - 95% interval of a percentile from a histogram
+ * @slots: @nr slots
+ * @nr:    number of slots
+ * @bits:  the histogram's bits
+ * @milli: the quantile, in thousandths
+ * @ci:    [lowest value of the slot of rank l, highest of the slot of rank u]
+ *
+ * Return: 0, or -1 when the histogram is empty.
+ */
+int ks_pct_interval(const struct kstats_slot *slots, __u32 nr, __u32 bits,
+		    __u32 milli, struct ks_interval *ci);
+
+/**
+ * ks_runs_summary() - mean, stddev, t interval and bimodality of @n values
+ * @x: values, one per run
+ * @n: number of runs
+ * @r: result
+ */
+void ks_runs_summary(const double *x, unsigned int n, struct ks_runs *r);
+
+/**
+ * ks_bimodal() - do @n values form two groups far apart?
+ * @x: values
+ * @n: number of values
+ *
+ * Sorted, the values split at their widest gap into two groups of at
+ * least two; bimodal when that gap is over 8 times the pooled stddev
+ * within the groups and over 0.5% of the mean.
+ *
+ * Return: 1 or 0 (always 0 for fewer than 4 values).
+ */
+int ks_bimodal(const double *x, unsigned int n);
+
+/**
+ * ks_row_mean() - the row of the mean: one mean per run on each side
+ * @a:  base runs' means
+ * @na: their number
+ * @b:  new runs' means
+ * @nb: their number
+ * @row: result; not measurable with fewer than KS_STATS_MIN_RUNS a side
+ */
+void ks_row_mean(const double *a, unsigned int na, const double *b,
+		 unsigned int nb, struct ks_row *row);
+
+/* One side of a percentile row. */
+struct ks_pct_side {
+	const struct kstats_slot *merged;	/* all runs merged, nr slots */
+	const double *runs;			/* the percentile of each run */
+	unsigned int n;				/* runs */
+};
+
+/**
+ * ks_row_pct() - the row of one percentile
+ * @a:     base side
+ * @b:     new side
+ * @nr:    slots per histogram
+ * @bits:  bits of both
+ * @milli: the quantile, in thousandths
+ * @row:   result
+ *
+ * Each side's interval is the histogram's (ks_pct_interval()), joined,
+ * with KS_STATS_MIN_RUNS runs a side, with the t interval of the runs'
+ * values, so that run-to-run noise counts too.
+ */
+void ks_row_pct(const struct ks_pct_side *a, const struct ks_pct_side *b,
+		__u32 nr, __u32 bits, __u32 milli, struct ks_row *row);
+
+/**
+ * ks_verdict_name() - "better", "worse" or "not measurable"
+ * @v: the verdict
+ *
+ * Return: the word.
+ */
+const char *ks_verdict_name(enum ks_verdict v);
+
+#endif /* KS_STATS_H */
