@@ -49,12 +49,24 @@ ks_kbuilt() {
 # which kind (KSTATS_KERNELS: generic, the default, rt or all) as above.
 ks_kernels() {
 	ks_kernels_all | while read -r _ks_k; do
+		ks_is_arch "$_ks_k" || continue
 		case ${KSTATS_KERNELS:-generic} in
 		all)	echo "$_ks_k" ;;
 		rt)	ks_is_rt "$_ks_k" && echo "$_ks_k" ;;
 		*)	ks_is_rt "$_ks_k" || echo "$_ks_k" ;;
 		esac
 	done
+}
+
+# ks_is_arch KVER: is KVER built for the architecture tested, this
+# machine's (uname -m) unless KSTATS_ARCH says another (x86_64, aarch64)?
+ks_is_arch() {
+	_ks_cfg=$(ks_kconfig "$1") || return 1
+	case ${KSTATS_ARCH:-$(uname -m)} in
+	x86_64)		grep -qx 'CONFIG_X86_64=y' "$_ks_cfg" ;;
+	aarch64|arm64)	grep -qx 'CONFIG_ARM64=y' "$_ks_cfg" ;;
+	*)		return 1 ;;
+	esac
 }
 
 # ks_is_rt KVER: is KVER a PREEMPT_RT kernel?
