@@ -78,8 +78,11 @@ echo 3 > $T/gen
 for k in 0 1 2 3; do
 	d=$((20000 << k))
 	expect_eq "kt_gen_slow_$k: 3 calls" "$(node_field kt_gen_slow_$k samples)" 3
-	p50=$(node_field kt_gen_slow_$k p50)
-	expect_range "kt_gen_slow_$k p50 ($p50) in [$d, $d + 2^-5 + 20us]" "$p50" $d $((d + d / 32 + 20000))
+	# the fastest of the three in its slot (plus the tracer's cost under
+	# TCG), and none faster than the spin: host noise only adds
+	mn=$(node_field kt_gen_slow_$k min)
+	expect_range "kt_gen_slow_$k min ($mn) in [$d, $d + 2^-5 + 20us]" "$mn" $d $((d + d / 32 + 20000))
+	expect_range "kt_gen_slow_$k p50 >= $d" "$(node_field kt_gen_slow_$k p50)" $d 100000000
 done
 check "remove kt_gen_slow_*" ctl "remove kt_gen_slow_*"
 
