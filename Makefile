@@ -2,7 +2,8 @@
 #
 # kstats top-level Makefile.
 #   make                 build kmod/kstats.ko (KDIR=/lib/modules/<release>/build)
-#                        and tools/kstats
+#                        and tools/kstats; ARCH=arm64 cross-builds them for arm64
+#                        (tools/aarch64-linux-gnu/kstats)
 #   make install         module (updates/, depmod), CLI, man page, kstats-plot
 #   make uninstall       remove what install wrote (same KDIR=, PREFIX=)
 #   make test            unit, fuzz (1 min) and VM tests on every installed Debian kernel,
@@ -18,6 +19,17 @@
 #   make checkpatch      checkpatch.pl --strict on the kernel code
 #   make clean
 
+# Cross-building for arm64 on another machine (make ARCH=arm64): Debian's
+# cross compiler, and by default the newest arm64 headers that
+# scripts/deps.sh unpacked (the 7.x ones build in their root:
+# scripts/kernels.sh make KVER $$PWD kmod).
+KSTATS_CACHE ?= /var/cache/kstats
+ifeq ($(ARCH),arm64)
+ifneq ($(shell uname -m),aarch64)
+export CROSS_COMPILE ?= aarch64-linux-gnu-
+KDIR ?= $(lastword $(sort $(wildcard $(KSTATS_CACHE)/arm64/root/lib/modules/*/build)))
+endif
+endif
 # Headers of the running kernel, else the newest installed ones.
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 	  $(lastword $(sort $(wildcard /lib/modules/*/build))))
