@@ -9,6 +9,8 @@
 #   make test            unit, fuzz (1 min) and VM tests on every installed Debian kernel,
 #                        the kernel-build pipeline on a tiny kernel
 #   make fuzz            the parser fuzzers, FUZZ_TIME seconds each (default 20)
+#   make test-arm64      VM tests on Debian's arm64 kernels (qemu-system-aarch64);
+#                        make test runs a part of them
 #   make test-stress     SMP stress on 4 vCPUs, STRESS (10) times make test's
 #   make test-rt         VM tests on the PREEMPT_RT kernels
 #   make test-debug      VM tests and fault injection on a KASAN/lockdep/kmemleak kernel
@@ -75,6 +77,38 @@ vm-tools:
 vm-stage-%:
 	@+scripts/stage.sh build $*
 
+# arm64: Debian's arm64 kernels (KSTATS_ARCH=arm64 scripts/kernels.sh
+# list) under qemu-system-aarch64, with the CLI and the helpers built
+# static for arm64 (cross-built on another machine, into $(VMOUT)/bin-arm64).
+ARM64_KVERS = $(shell KSTATS_ARCH=arm64 scripts/kernels.sh list)
+ifeq ($(shell uname -m),aarch64)
+ARM64_CROSS :=
+ARM64_BIN := $(VMOUT)/bin
+else
+ARM64_CROSS := aarch64-linux-gnu-
+ARM64_BIN := $(VMOUT)/bin-arm64
+endif
+
+vm-tools-arm64:
+	@$(MAKE) -s -C tools static CROSS_COMPILE=$(ARM64_CROSS)
+	@mkdir -p $(ARM64_BIN) && cp tools/$(if $(ARM64_CROSS),aarch64-linux-gnu/)kstats.static $(ARM64_BIN)/kstats
+	@$(MAKE) -s -C tests/vm/tools stage CROSS_COMPILE=$(ARM64_CROSS) KS_VM_BIN=$(abspath $(ARM64_BIN))
+
+vm-stage-arm64:
+	@$(MAKE) -s -j2 $(addprefix vm-stage-,$(ARM64_KVERS)) vm-tools-arm64
+
+# The whole VM suite on the arm64 kernels (about N minutes), and the part
+# that make test runs: the selftest and the exact counts of each backend.
+ARM64_QUICK = 00-selftest,10-trace,40-sections
+test-arm64: DEPS = arm64
+test-arm64: deps-check vm-stage-arm64
+	KSTATS_ARCH=arm64 tests/vm/run.sh
+
+vm-arm64-quick: vm-stage-arm64
+	KSTATS_ARCH=arm64 tests/vm/run.sh -s $(ARM64_QUICK)
+
+.PHONY: vm-tools-arm64 vm-stage-arm64 test-arm64 vm-arm64-quick
+
 unit:
 	$(MAKE) -s -C tests/unit run
 
@@ -116,7 +150,7 @@ test-prometheus: deps-check vm-stage-$(PROM_KVER) vm-tools
 
 .PHONY: vm-stress test-stress test-rt test-debug test-prometheus
 
-test: DEPS = kbuild
+test: DEPS = kbuild arm64
 test: deps-check
 	./tests/run-all.sh
 

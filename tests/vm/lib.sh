@@ -213,6 +213,30 @@ kver_at_least() {
 	[ "$_ks_maj" -gt "$1" ] || { [ "$_ks_maj" -eq "$1" ] && [ "$_ks_min" -ge "$2" ]; }
 }
 
+# have_direct: does kstats have its direct backend here?  Its trampoline
+# exists for x86-64 only so far (kmod/ks_arch.h).
+have_direct() {
+	[ "$(uname -m)" = x86_64 ]
+}
+
+# need_direct DESC: true if the direct backend exists here; else DESC (the
+# checks that need it) is recorded as skipped, with the reason, and false.
+need_direct() {
+	have_direct && return 0
+	skip "$1" "no direct backend on $(uname -m) yet (kmod/ks_arch.h)"
+	return 1
+}
+
+# set_backends: set $backends, the backends a scenario runs its
+# per-backend checks on: kretprobe, direct (need_direct: a skip where it
+# is missing), fprobe where the kernel has it.
+set_backends() {
+	backends=kretprobe
+	need_direct "direct: the per-backend checks" && backends="$backends direct"
+	grep -qw register_fprobe_syms /proc/kallsyms && backends="$backends fprobe"
+	return 0
+}
+
 # load_modules: insmod /modules/kstats.ko (required) then
 # /modules/kstats_target.ko (if present); reports one check each.
 load_modules() {

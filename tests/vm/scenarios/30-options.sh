@@ -8,8 +8,7 @@ T=/sys/kernel/debug/kstats_target
 E=ks_target_empty
 ncpu=$(nproc)
 
-backends="kretprobe direct"
-grep -qw register_fprobe_syms /proc/kallsyms && backends="$backends fprobe"
+set_backends
 
 # Start noise: other processes calling the traced function all along.
 noise_start() {
