@@ -213,17 +213,18 @@ kver_at_least() {
 	[ "$_ks_maj" -gt "$1" ] || { [ "$_ks_maj" -eq "$1" ] && [ "$_ks_min" -ge "$2" ]; }
 }
 
-# have_direct: does kstats have its direct backend here?  Its trampoline
-# exists for x86-64 only so far (kmod/ks_arch.h).
+# have_direct: does kstats have its direct backend here?  It has a
+# trampoline for x86-64 and arm64 (kmod/ks_arch.h), and needs ftrace's
+# direct calls, which arm64 has from 6.12 on.
 have_direct() {
-	[ "$(uname -m)" = x86_64 ]
+	grep -qE ' register_ftrace_direct(_multi)?$' /proc/kallsyms
 }
 
 # need_direct DESC: true if the direct backend exists here; else DESC (the
 # checks that need it) is recorded as skipped, with the reason, and false.
 need_direct() {
 	have_direct && return 0
-	skip "$1" "no direct backend on $(uname -m) yet (kmod/ks_arch.h)"
+	skip "$1" "no ftrace direct calls in this kernel (the direct backend)"
 	return 1
 }
 
