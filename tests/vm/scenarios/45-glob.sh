@@ -79,7 +79,7 @@ for k in 0 1 2 3; do
 	d=$((20000 << k))
 	expect_eq "kt_gen_slow_$k: 3 calls" "$(node_field kt_gen_slow_$k samples)" 3
 	p50=$(node_field kt_gen_slow_$k p50)
-	expect_range "kt_gen_slow_$k p50 ($p50) in [$d, $d + 2^-5 + 20us]" "$p50" $d $((d + d / 32 + 20000))
+	expect_range "kt_gen_slow_$k p50 ($p50) in [$d, $d + 2^-5 + $((KS_SLACK / 1000))us]" "$p50" $d $((d + d / 32 + KS_SLACK))
 done
 check "remove kt_gen_slow_*" ctl "remove kt_gen_slow_*"
 
