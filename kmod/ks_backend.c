@@ -26,6 +26,8 @@ const struct ks_backend *ks_pick_backend(enum ks_via via)
 	case KS_VIA_SECTION:
 		return &ks_section_backend;
 	case KS_VIA_DIRECT:
+		if (!KS_HAVE_DIRECT)
+			return ERR_PTR(-EOPNOTSUPP);
 		return &ks_direct_backend;
 	case KS_VIA_FPROBE:
 #ifdef CONFIG_FPROBE
@@ -111,7 +113,7 @@ int ks_choose_backend(struct ks_node *node)
 	node->chosen = node->cmd.via == KS_VIA_DEFAULT;
 	node->maxactive = node->cmd.maxactive;
 
-	if (asked || node->cmd.via == KS_VIA_DEFAULT) {
+	if (KS_HAVE_DIRECT && (asked || node->cmd.via == KS_VIA_DEFAULT)) {
 		ks_btf_args_in_regs(node, res);
 		for (i = 0; i < node->nsyms; i++) {
 			ret = res[i];
@@ -144,7 +146,7 @@ int ks_choose_backend(struct ks_node *node)
 /* node->cmd.via and maxactive as node->backend needs them. */
 static void ks_settle_via(struct ks_node *node)
 {
-	if (node->backend == &ks_direct_backend) {
+	if (KS_HAVE_DIRECT && node->backend == &ks_direct_backend) {
 		node->cmd.via = KS_VIA_DIRECT;
 		node->cmd.maxactive = 0;	/* no pool: state on the stack */
 	} else if (node->backend == &ks_kretprobe_backend) {

@@ -6,7 +6,9 @@
  * caller did, so it may only trace functions whose arguments all travel in
  * registers (x86-64: six integer registers; a struct of up to 16 bytes
  * takes one or two, a bigger one or a variadic tail goes on the stack, and
- * a returned struct bigger than 16 bytes takes rdi for its address).  The
+ * a returned struct bigger than 16 bytes takes rdi for its address; arm64:
+ * eight, a bigger struct goes by reference, a returned one through x8,
+ * which the trampoline does not keep: ks_arch.h).  The
  * kernel's BTF (/sys/kernel/btf/vmlinux, and /sys/kernel/btf/MODULE split
  * on top of it) gives every function's prototype.
  *
@@ -35,7 +37,6 @@
 #include "ks_node.h"
 
 #define KS_BTF_MAX	(64 << 20)	/* refuse larger BTF blobs */
-#define KS_ARG_REGS	6
 
 struct ks_btf {
 	void *data;
@@ -231,7 +232,7 @@ static int ks_btf_regs(const struct ks_btf *b, u32 id, bool *aggregate)
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
 		*aggregate = true;
-		return t->size > 16 ? -E2BIG : (t->size + 7) / 8;
+		return t->size > 16 ? KS_BIG_STRUCT_REGS : (t->size + 7) / 8;
 	default:
 		return -E2BIG;	/* floats, unknown: not for the kernel's ABI */
 	}
@@ -306,13 +307,16 @@ static int ks_btf_func_regs(const struct ks_btf *b, const char *name,
 	t = ks_btf_type(b, t->type);
 	if (!t || BTF_INFO_KIND(t->info) != BTF_KIND_FUNC_PROTO)
 		return -EINVAL;
-	if (t->type) {		/* a big returned struct takes rdi */
+	if (t->type) {		/* a big returned struct: KS_BIG_RETURN_REGS */
 		const struct btf_type *rt = ks_btf_resolve(b, t->type);
 
 		if (rt && (BTF_INFO_KIND(rt->info) == BTF_KIND_STRUCT ||
 			   BTF_INFO_KIND(rt->info) == BTF_KIND_UNION) &&
-		    rt->size > 16)
-			regs++;
+		    rt->size > 16) {
+			if (KS_BIG_RETURN_REGS < 0)
+				return KS_BIG_RETURN_REGS;
+			regs += KS_BIG_RETURN_REGS;
+		}
 	}
 	p = (const void *)(t + 1);
 	for (k = 0; k < BTF_INFO_VLEN(t->info); k++) {

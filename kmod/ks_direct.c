@@ -312,7 +312,8 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
 			return ret;
 		total += nodes[i]->nips;
 		/* sampling alone: the trampoline counts calls down by itself */
-		nodes[i]->fast_sample = c->sample > 1 && c->pid < 0 &&
+		nodes[i]->fast_sample = KS_TRAMP_SAMPLES &&
+					c->sample > 1 && c->pid < 0 &&
 					c->tgid < 0 && !c->comm[0] &&
 					!c->cpus[0];
 		/* the plain case: the trampoline times and records by itself */

@@ -15,7 +15,6 @@
 #include <linux/delay.h>
 #include <linux/workqueue.h>
 #include <linux/error-injection.h>
-#include <asm/tsc.h>
 #include <linux/glob.h>
 #include "ks_core.h"
 
@@ -165,7 +164,8 @@ static bool ks_node_unhook(struct ks_node *node)
  */
 void ks_nodes_settle(void)
 {
-	ks_direct_backend.settle();
+	if (KS_HAVE_DIRECT)
+		ks_direct_backend.settle();
 	/* handlers run with preemption off: let running ones finish */
 	synchronize_rcu();
 }
@@ -276,14 +276,15 @@ void ks_node_act(struct ks_node *node, enum ks_verb verb)
 }
 
 /*
- * ns per TSC cycle, fixed point, when the TSC is the kernel's stable clock
- * (then local_clock() is the TSC scaled the same way); 0 otherwise.
+ * ns per counter cycle (ks_cycles()), fixed point, when the counter is the
+ * kernel's stable clock (then local_clock() is the counter scaled the same
+ * way); 0 otherwise.
  */
 static u32 ks_tsc_mult(void)
 {
-	if (!boot_cpu_has(X86_FEATURE_TSC) || check_tsc_unstable() || !tsc_khz)
-		return 0;
-	return div_u64((u64)NSEC_PER_MSEC << KS_TSC_SHIFT, tsc_khz);
+	u32 khz = ks_cycles_khz();
+
+	return khz ? div_u64((u64)NSEC_PER_MSEC << KS_TSC_SHIFT, khz) : 0;
 }
 
 /**

@@ -13,9 +13,9 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/string.h>
-#include <asm/msr.h>
 #include <kstats/hist.h>
 #include "ks_cmd.h"
+#include "ks_arch.h"
 
 struct ks_node;
 
@@ -206,7 +206,7 @@ static __always_inline bool ks_want(struct ks_node *node)
 static __always_inline u64 ks_now(const struct ks_node *node)
 {
 	if (likely(node->use_tsc))
-		return rdtsc_ordered();
+		return ks_cycles();
 	return local_clock();
 }
 

@@ -3,16 +3,19 @@
 # Exit 0 when everything 'make test' and 'make demo' need is installed:
 # tools, busybox, QEMU, matplotlib, and three Debian kernels (image +
 # headers): 6.1 and 6.12 on this machine, 7.x in the trixie build root.
-#   scripts/deps-check.sh [base] [rt] [deb] [kbuild] [all]   (as scripts/deps.sh)
+#   scripts/deps-check.sh [base] [rt] [deb] [kbuild] [arm64] [all]   (as scripts/deps.sh)
 # rt: the PREEMPT_RT kernels too; deb: the Debian packaging tools, dkms in
-# the trixie root and the Debian 12 root of the package test.
-want_rt=0 want_deb=0 want_kbuild=0
+# the trixie root and the Debian 12 root of the package test; arm64: the
+# cross compiler, qemu-system-aarch64, and the three arm64 kernels with an
+# arm64 busybox (scripts/kernels.sh: KSTATS_ARCH=arm64).
+want_rt=0 want_deb=0 want_kbuild=0 want_arm64=0
 for part in "$@"; do
 	case $part in
 	rt)	want_rt=1 ;;
 	deb)	want_deb=1 ;;
 	kbuild)	want_kbuild=1 ;;
-	all)	want_rt=1 want_deb=1 want_kbuild=1 ;;
+	arm64)	want_arm64=1 ;;
+	all)	want_rt=1 want_deb=1 want_kbuild=1 want_arm64=1 ;;
 	esac
 done
 missing=""
@@ -57,6 +60,18 @@ if [ $want_kbuild = 1 ]; then
 	for p in $KS_KBUILD_PKGS; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			missing="$missing $p"
+	done
+fi
+if [ $want_arm64 = 1 ]; then
+	for c in aarch64-linux-gnu-gcc qemu-system-aarch64; do
+		command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
+	done
+	[ -f /usr/aarch64-linux-gnu/lib/libc.a ] || missing="$missing libc6-dev-arm64-cross"
+	[ -x "${KSTATS_CACHE:-/var/cache/kstats}/arm64/root/bin/busybox" ] || missing="$missing busybox-static:arm64"
+	arm64_kernels=$(KSTATS_ARCH=arm64 "$(dirname "$0")/kernels.sh" list)
+	for series in 6.1 6.12 7; do
+		echo "$arm64_kernels" | grep -q "^$series\.[0-9].*-arm64\$" ||
+			missing="$missing linux-$series.x-arm64"
 	done
 fi
 [ -z "$missing" ] && exit 0

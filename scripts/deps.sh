@@ -8,45 +8,54 @@
 # kernel of trixie-backports with the gcc that its headers need
 # (scripts/kernels.sh finds it there).  Idempotent; run as root on Debian 12.
 #
-#   scripts/deps.sh [base] [rt] [deb] [kbuild] [all]
+#   scripts/deps.sh [base] [rt] [deb] [kbuild] [arm64] [all]
 #
 # base (the default) is what make test, make demo and make bench need.
 # kbuild adds Debian's linux-source-6.12 and what building it needs
 # (scripts/build-kernel.sh: make test's small kernel, demo-ab, test-debug).
 # rt adds the PREEMPT_RT kernels of each series (make test-rt); deb adds
 # the packaging tools, dkms and python3-matplotlib in the Debian 13 root
-# and a clean Debian 12 root (make deb, make deb-test).
+# and a clean Debian 12 root (make deb, make deb-test).  arm64 adds the
+# cross compiler, qemu-system-arm and Debian's arm64 kernels of the same
+# three series: 6.1 and 6.12 (whose headers apt cannot install beside this
+# machine's compiler) with busybox-static:arm64 unpacked into
+# $KSTATS_CACHE/arm64/root (default /var/cache/kstats), 7.x installed in
+# the Debian 13 root (make test-arm64; make test runs a part).
 set -eu
 
 [ "$(id -u)" = 0 ] || { echo "deps: run as root (sudo make deps)" >&2; exit 1; }
 export DEBIAN_FRONTEND=noninteractive
 KSTATS_ROOTS=${KSTATS_ROOTS:-/var/lib/kstats}
-want_rt=0 want_deb=0 want_kbuild=0
+KSTATS_CACHE=${KSTATS_CACHE:-/var/cache/kstats}
+want_rt=0 want_deb=0 want_kbuild=0 want_arm64=0
 for part in "$@"; do
 	case $part in
 	base)	;;
 	rt)	want_rt=1 ;;
 	deb)	want_deb=1 ;;
 	kbuild)	want_kbuild=1 ;;
-	all)	want_rt=1 want_deb=1 want_kbuild=1 ;;
-	*)	echo "usage: $0 [base] [rt] [deb] [kbuild] [all]" >&2; exit 2 ;;
+	arm64)	want_arm64=1 ;;
+	all)	want_rt=1 want_deb=1 want_kbuild=1 want_arm64=1 ;;
+	*)	echo "usage: $0 [base] [rt] [deb] [kbuild] [arm64] [all]" >&2; exit 2 ;;
 	esac
 done
 cd "$(dirname "$0")/.."
 . scripts/kernels.sh
 
-# The Debian mirror of this machine's own bookworm entry.
+# The Debian mirror of this machine's own entry for SUITE (default
+# bookworm).
 debian_mirror() {
+	suite=${1:-bookworm}
 	mirror=""
 	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-		mirror=$(awk 'BEGIN { RS = ""; FS = "\n" }
-			/Suites:[^\n]*bookworm( |\n|$)/ {
+		mirror=$(awk -v s="$suite" 'BEGIN { RS = ""; FS = "\n" }
+			$0 ~ "Suites:[^\n]*[ \t]" s "( |\n|$)" {
 				for (i = 1; i <= NF; i++)
 					if ($i ~ /^URIs:/) { sub(/^URIs: */, "", $i); split($i, u, " "); print u[1]; exit }
 			}' /etc/apt/sources.list.d/debian.sources)
 	fi
 	if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
-		mirror=$(awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' /etc/apt/sources.list)
+		mirror=$(awk -v s="$suite" '$1 == "deb" && $3 == s { print $2; exit }' /etc/apt/sources.list)
 	fi
 	echo "$mirror"
 }
@@ -90,7 +99,8 @@ apt-get update -q
 # The concrete kernel packages behind the metapackages of each suite
 # (linux-image-rt-amd64 depends on linux-base-rt-amd64 too: match the kind).
 dep_of() { # $1 = metapackage, $2 = default release or ""
-	_kind=${1%%-amd64}
+	_kind=${1%-amd64}
+	_kind=${_kind%-arm64}
 	_kind=${_kind%-rt}
 	apt-cache ${2:+-o APT::Default-Release=$2} depends "$1" |
 		awk -v k="$_kind" '$1 == "Depends:" && index($2, k "-") == 1 { print $2; exit }'
@@ -108,12 +118,14 @@ deb=""
 [ $want_deb = 1 ] && deb="dpkg-dev debhelper dh-dkms dkms fakeroot lintian"
 kbuild=""
 [ $want_kbuild = 1 ] && kbuild="$KS_KBUILD_PKGS"
+arm64=""
+[ $want_arm64 = 1 ] && arm64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
 
 pkgs="build-essential make gcc bc kmod xz-utils zstd cpio busybox-static debootstrap
       qemu-system-x86 python3 python3-matplotlib python3-pytest prometheus
       prometheus-node-exporter tmux curl
       bpftrace linux-perf clang libclang-rt-14-dev
-      $img61 $hdr61 $img612 $hdr612 $rt $deb $kbuild"
+      $img61 $hdr61 $img612 $hdr612 $rt $deb $kbuild $arm64"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -179,5 +191,98 @@ if [ $want_deb = 1 ]; then
 	fi
 	ks_in_root "$broot" apt-get install -y -q --download-only --no-install-recommends \
 		-t bookworm-backports linux-headers-amd64 > /dev/null
+fi
+if [ $want_arm64 = 1 ]; then
+	# Debian's arm64 kernels of the three series.  7.x: installed in the
+	# Debian 13 root, whose headers pull the cross gcc they need.
+	in_root dpkg --add-architecture arm64
+	in_root apt-get update -q > /dev/null
+	kimg=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-image-arm64:arm64 |
+		awk '/Depends: linux-image-[0-9]/ { sub(/:arm64$/, "", $2); print $2; exit }')
+	khdr=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-headers-arm64:arm64 |
+		awk '/Depends: linux-headers-[0-9]/ { sub(/:arm64$/, "", $2); print $2; exit }')
+	[ -n "$kimg" ] && [ -n "$khdr" ] || { echo "deps: no arm64 kernel in trixie-backports" >&2; exit 1; }
+	missing=""
+	for p in "$kimg" "$khdr"; do
+		in_root dpkg-query -W -f='${Status}' "$p:arm64" 2>/dev/null | grep -q 'ok installed' ||
+			missing="$missing $p:arm64"
+	done
+	if [ -n "$missing" ]; then
+		echo "deps: installing in $root:$missing"
+		in_root apt-get install -y -q --no-install-recommends \
+			-o Dpkg::Options::=--force-confold -t trixie-backports $missing
+		in_root apt-get clean
+	fi
+	# 6.1 and 6.12: apt cannot install their headers here (they depend on
+	# gcc-12:arm64), so their packages, with busybox-static:arm64, are
+	# fetched with an apt of their own (arm64 only, this machine's
+	# mirrors, its state in the cache) and unpacked into one root, where
+	# scripts/kernels.sh finds them (.kstats-unpacked).
+	acache=$KSTATS_CACHE/arm64
+	aroot=$acache/root
+	aapt=$acache/apt
+	mkdir -p "$aapt/state/lists/partial" "$aapt/cache/archives/partial" "$aapt/none" "$acache/debs"
+	[ -f "$aapt/state/status" ] || : > "$aapt/state/status"
+	cat > "$aapt/apt.conf" <<-EOF
+	Dir::State "$aapt/state";
+	Dir::State::status "$aapt/state/status";
+	Dir::Cache "$aapt/cache";
+	Dir::Etc::SourceList "$aapt/sources.list";
+	Dir::Etc::SourceParts "$aapt/none";
+	Dir::Etc::Preferences "$aapt/none/preferences";
+	Dir::Etc::PreferencesParts "$aapt/none";
+	APT::Architecture "arm64";
+	APT::Architectures { "arm64"; };
+	APT::Sandbox::User "root";
+	EOF
+	mirror=$(debian_mirror)
+	[ -n "$mirror" ] || { echo "deps: no bookworm entry in the apt sources" >&2; exit 1; }
+	security=$(debian_mirror bookworm-security)
+	key='[signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]'
+	{
+		for suite in bookworm bookworm-updates bookworm-backports; do
+			echo "deb $key $mirror $suite main"
+		done
+		[ -z "$security" ] || echo "deb $key $security bookworm-security main"
+	} > "$aapt/sources.list"
+	aptarm() { env APT_CONFIG="$aapt/apt.conf" "$@"; }
+	aptarm apt-get update -q > /dev/null
+	aimg61=$(export APT_CONFIG="$aapt/apt.conf"; dep_of linux-image-arm64 "")
+	aimg612=$(export APT_CONFIG="$aapt/apt.conf"; dep_of linux-image-arm64 bookworm-backports)
+	[ -n "$aimg61" ] && [ -n "$aimg612" ] || { echo "deps: no arm64 kernels in bookworm" >&2; exit 1; }
+	for img in $aimg61 $aimg612; do
+		k=${img#linux-image-}
+		if [ -f "$aroot/boot/vmlinuz-$k" ] && [ -f "$aroot/lib/modules/$k/modules.dep" ] &&
+		   [ -f "$aroot/lib/modules/$k/build/Makefile" ]; then
+			continue
+		fi
+		echo "deps: unpacking the arm64 kernel $k into $aroot"
+		ver=$(aptarm apt-cache show "linux-headers-$k" | awk '/^Version:/ { print $2; exit }')
+		common=$(aptarm apt-cache depends "linux-headers-$k" |
+			awk '/Depends: linux-headers-.*-common/ { print $2; exit }')
+		kb=$(aptarm apt-cache depends "linux-headers-$k" |
+			awk '/Depends: linux-kbuild-/ { print $2; exit }')
+		rm -f "$acache"/debs/*.deb
+		(cd "$acache/debs" &&
+		 aptarm apt-get download -q "$img" "linux-headers-$k" "$common" > /dev/null &&
+		 # the kbuild programs run here: this machine's architecture
+		 apt-get download -q -o APT::Sandbox::User=root "$kb=$ver" > /dev/null)
+		mkdir -p "$aroot"
+		for d in "$acache"/debs/*.deb; do
+			dpkg-deb -x "$d" "$aroot"
+		done
+		# the headers name /usr/src: point them into the root
+		ln -sfn "../../../usr/src/linux-headers-$k" "$aroot/lib/modules/$k/build"
+		sed -i "s|^include /usr/src/|include $aroot/usr/src/|" "$aroot/usr/src/linux-headers-$k/Makefile"
+		depmod -b "$aroot" "$k"
+	done
+	if ! [ -x "$aroot/bin/busybox" ]; then
+		rm -f "$acache"/debs/*.deb
+		(cd "$acache/debs" && aptarm apt-get download -q busybox-static > /dev/null)
+		dpkg-deb -x "$acache"/debs/busybox-static_*.deb "$aroot"
+	fi
+	rm -f "$acache"/debs/*.deb
+	touch "$aroot/.kstats-unpacked"
+	echo "deps: arm64 kernels: $(KSTATS_ARCH=arm64 ./scripts/kernels.sh list | tr '\n' ' ')"
 fi
 echo "deps: kernels: $(./scripts/kernels.sh list | tr '\n' ' ')"

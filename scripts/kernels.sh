@@ -12,8 +12,18 @@
 # variant's name and lives in $KSTATS_CACHE/kernels/NAME (default
 # /var/cache/kstats); those are not in the default list.
 #
+# A fourth kind holds kernels of another architecture that apt cannot
+# install here (Debian's arm64 6.1 and 6.12 on an x86-64 Debian 12):
+# their packages unpacked by scripts/deps.sh into $KSTATS_CACHE/ARCH/root
+# (marked .kstats-unpacked), modules built for them on this machine with
+# the cross compiler.  A build root may hold kernels of another
+# architecture too (arm64 7.x in the Debian 13 root), built there the same
+# way.
+#
 # PREEMPT_RT kernels (Debian's linux-image-rt-amd64) are left out of the
 # list unless asked for: KSTATS_KERNELS=rt lists only them, =all both.
+# Only kernels of one architecture are listed: KSTATS_ARCH (amd64 or
+# arm64, Debian's names), by default this machine's.
 #
 # As a command:
 #   scripts/kernels.sh list               every bootable KVER, oldest first
@@ -22,6 +32,7 @@
 #   scripts/kernels.sh root KVER          its build root ("" if none)
 #   scripts/kernels.sh image KVER         its kernel image
 #   scripts/kernels.sh config KVER        its .config
+#   scripts/kernels.sh arch KVER          its architecture (amd64, arm64)
 #   scripts/kernels.sh make KVER TOP SUBDIR [ARGS...]
 #                                         make -C TOP/SUBDIR KDIR=<its build
 #                                         dir> ARGS, in its build root if it
@@ -31,8 +42,8 @@
 #   scripts/kernels.sh btf KVER FILE      its raw vmlinux BTF into FILE, the
 #                                         base a module's BTF is built on
 # Sourced (". scripts/kernels.sh"), the same as functions ks_kernels,
-# ks_newest_kernel, ks_kroot, ks_kimage, ks_kconfig, ks_kmake, ks_kmodprobe,
-# ks_kelf, ks_kbtf.
+# ks_newest_kernel, ks_kroot, ks_kimage, ks_kconfig, ks_karch, ks_kmake,
+# ks_kmodprobe, ks_kelf, ks_kbtf; ks_arch is the architecture listed.
 
 KSTATS_ROOTS=${KSTATS_ROOTS:-/var/lib/kstats}
 KSTATS_CACHE=${KSTATS_CACHE:-/var/cache/kstats}
@@ -45,28 +56,56 @@ ks_kbuilt() {
 	[ -f "$KSTATS_CACHE/kernels/$1/bzImage" ] && [ -f "$KSTATS_CACHE/kernels/$1/objdir" ]
 }
 
-# ks_kernels: every KVER with an image and a build tree, oldest first;
-# which kind (KSTATS_KERNELS: generic, the default, rt or all) as above.
+# ks_host_arch: this machine's architecture, in Debian's words.
+ks_host_arch() {
+	case $(uname -m) in
+	aarch64|arm64)	echo arm64 ;;
+	x86_64)		echo amd64 ;;
+	*)		uname -m ;;
+	esac
+}
+
+# ks_arch: the architecture whose kernels are listed (KSTATS_ARCH).
+ks_arch() {
+	echo "${KSTATS_ARCH:-$(ks_host_arch)}"
+}
+
+# ks_karch KVER: the architecture KVER runs on, from its .config.
+ks_karch() {
+	_ks_cfg=$(ks_kconfig "$1") || return 1
+	if grep -qx 'CONFIG_ARM64=y' "$_ks_cfg"; then
+		echo arm64
+	elif grep -qx 'CONFIG_X86_64=y' "$_ks_cfg"; then
+		echo amd64
+	else
+		return 1
+	fi
+}
+
+# ks_kcross KVER: the make arguments that build modules for KVER from
+# this machine's architecture (nothing when they are the same).
+ks_kcross() {
+	_ks_a=$(ks_karch "$1") || return 0
+	[ "$_ks_a" = "$(ks_host_arch)" ] && return 0
+	case $_ks_a in
+	arm64)	echo "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- OBJCOPY=aarch64-linux-gnu-objcopy" ;;
+	amd64)	echo "ARCH=x86 CROSS_COMPILE=x86_64-linux-gnu- OBJCOPY=x86_64-linux-gnu-objcopy" ;;
+	esac
+}
+
+# ks_kernels: every KVER of the architecture ks_arch with an image and a
+# build tree, oldest first; which kind (KSTATS_KERNELS: generic, the
+# default, rt or all) as above.
 ks_kernels() {
+	_ks_want=$(ks_arch)
 	ks_kernels_all | while read -r _ks_k; do
-		ks_is_arch "$_ks_k" || continue
+		[ "$(ks_karch "$_ks_k")" = "$_ks_want" ] || continue
 		case ${KSTATS_KERNELS:-generic} in
 		all)	echo "$_ks_k" ;;
 		rt)	ks_is_rt "$_ks_k" && echo "$_ks_k" ;;
 		*)	ks_is_rt "$_ks_k" || echo "$_ks_k" ;;
 		esac
 	done
-}
-
-# ks_is_arch KVER: is KVER built for the architecture tested, this
-# machine's (uname -m) unless KSTATS_ARCH says another (x86_64, aarch64)?
-ks_is_arch() {
-	_ks_cfg=$(ks_kconfig "$1") || return 1
-	case ${KSTATS_ARCH:-$(uname -m)} in
-	x86_64)		grep -qx 'CONFIG_X86_64=y' "$_ks_cfg" ;;
-	aarch64|arm64)	grep -qx 'CONFIG_ARM64=y' "$_ks_cfg" ;;
-	*)		return 1 ;;
-	esac
 }
 
 # ks_is_rt KVER: is KVER a PREEMPT_RT kernel?
@@ -81,8 +120,7 @@ ks_kernels_all() {
 			_ks_k=${_ks_img#/boot/vmlinuz-}
 			[ -d "/lib/modules/$_ks_k/build" ] && echo "$_ks_k"
 		done
-		for _ks_r in "$KSTATS_ROOTS"/*/; do
-			[ -f "$_ks_r.kstats-root" ] || continue
+		for _ks_r in $(ks_roots); do
 			for _ks_img in "$_ks_r"boot/vmlinuz-*; do
 				[ -f "$_ks_img" ] || continue
 				_ks_k=${_ks_img##*/vmlinuz-}
@@ -90,6 +128,19 @@ ks_kernels_all() {
 			done
 		done
 	} | sort -uV
+}
+
+# ks_roots: the build roots and unpacked roots, each with a trailing /.
+ks_roots() {
+	for _ks_r in "$KSTATS_ROOTS"/*/ "$KSTATS_CACHE"/*/root/; do
+		[ -f "$_ks_r.kstats-root" ] || [ -f "$_ks_r.kstats-unpacked" ] || continue
+		echo "$_ks_r"
+	done
+}
+
+# ks_unpacked ROOT: is ROOT unpacked packages (no chroot: build here)?
+ks_unpacked() {
+	[ -n "$1" ] && [ -f "$1/.kstats-unpacked" ]
 }
 
 ks_newest_kernel() {
@@ -102,8 +153,7 @@ ks_kroot() {
 		return 0
 	fi
 	ks_kbuilt "$1" && return 0
-	for _ks_r in "$KSTATS_ROOTS"/*/; do
-		[ -f "$_ks_r.kstats-root" ] || continue
+	for _ks_r in $(ks_roots); do
 		if [ -f "${_ks_r}boot/vmlinuz-$1" ]; then
 			echo "${_ks_r%/}"
 			return 0
@@ -148,6 +198,7 @@ ks_kmodprobe() {
 # is already newer than the image.  Fails if the result is not an ELF
 # image of a plausible size.
 ks_kelf() {
+	[ "$(ks_karch "$1")" = amd64 ] || return 1	# arm64: the Image boots as it is
 	_ks_img=$(ks_kimage "$1") || return 1
 	_ks_elf=$2
 	if [ -s "$_ks_elf" ] && [ "$_ks_elf" -nt "$_ks_img" ]; then
@@ -179,6 +230,7 @@ ks_kelf() {
 # ks_kbtf KVER FILE: KVER's vmlinux BTF, raw (what /sys/kernel/btf/vmlinux
 # holds when it runs), into FILE: the base for a module's split BTF.
 ks_kbtf() {
+	[ "$(ks_karch "$1")" = arm64 ] && { ks_kbtf_image "$@"; return; }
 	_ks_tmp=$(mktemp -d) || return 1
 	if ks_kelf "$1" "$_ks_tmp/vmlinux" &&
 	   objcopy -O binary --only-section=.BTF "$_ks_tmp/vmlinux" "$2" &&
@@ -189,6 +241,21 @@ ks_kbtf() {
 	rm -rf "$_ks_tmp"
 	rm -f "$2"	# no half or empty file for a build to pick up
 	return 1
+}
+
+# ks_kbtf_image KVER FILE: the BTF of an arm64 Image (no ELF, no symbol
+# map): the one blob starting with BTF's magic, version 1 and a 24-byte
+# header, as long as its header says.
+ks_kbtf_image() {
+	_ks_img=$(ks_kimage "$1") || return 1
+	_ks_out=$2
+	_ks_off=$(LC_ALL=C grep -obUaP '\x9f\xeb\x01\x00\x18\x00\x00\x00' "$_ks_img" |
+		head -n 1 | cut -d: -f1)
+	[ -n "$_ks_off" ] || return 1
+	# type_off type_len str_off str_len
+	set -- $(od -An -tu4 -j $((_ks_off + 8)) -N16 "$_ks_img")
+	[ $# -eq 4 ] && [ $(($3 + $4)) -gt 1000000 ] || return 1
+	tail -c +$((_ks_off + 1)) "$_ks_img" | head -c $((24 + $3 + $4)) > "$_ks_out"
 }
 
 # ks_in_root ROOT CMD [ARGS...]: run CMD chrooted in ROOT, with a clean
@@ -222,8 +289,15 @@ ks_kmake() {
 		make -C "$_ks_top/$_ks_sub" KDIR="$_ks_kd" "$@"
 		return
 	fi
+	_ks_cross=$(ks_kcross "$_ks_k")
 	if [ -z "$_ks_root" ]; then
-		make -C "$_ks_top/$_ks_sub" KDIR="/lib/modules/$_ks_k/build" "$@"
+		# shellcheck disable=SC2086
+		make -C "$_ks_top/$_ks_sub" KDIR="/lib/modules/$_ks_k/build" $_ks_cross "$@"
+		return
+	fi
+	if ks_unpacked "$_ks_root"; then
+		# shellcheck disable=SC2086
+		make -C "$_ks_top/$_ks_sub" KDIR="$_ks_root/lib/modules/$_ks_k/build" $_ks_cross "$@"
 		return
 	fi
 	_ks_top=$(cd "$_ks_top" && pwd) || return 1
@@ -240,7 +314,8 @@ ks_kmake() {
 		_ks_args="$_ks_args '$(printf '%s' "$_ks_a" | sed "s/'/'\\\\''/g")'"
 	done
 	eval "set -- $_ks_args"
-	ks_in_root "$_ks_root" make -C "$_ks_in/$_ks_sub" KDIR="/lib/modules/$_ks_k/build" "$@"
+	# shellcheck disable=SC2086
+	ks_in_root "$_ks_root" make -C "$_ks_in/$_ks_sub" KDIR="/lib/modules/$_ks_k/build" $_ks_cross "$@"
 	_ks_rc=$?
 	cp -a "$_ks_root$_ks_in/." "$_ks_top/"
 	rm -rf "$_ks_root$_ks_in"
@@ -262,11 +337,12 @@ kernels.sh)
 	root)	ks_kroot "$1" ;;
 	image)	ks_kimage "$1" ;;
 	config)	ks_kconfig "$1" ;;
+	arch)	ks_karch "$1" ;;
 	make)	ks_kmake "$@" ;;
 	modprobe) ks_kmodprobe "$@" ;;
 	elf)	ks_kelf "$@" ;;
 	btf)	ks_kbtf "$@" ;;
-	*)	echo "usage: $0 list|newest|root|image|config|make|modprobe|elf|btf ..." >&2; exit 2 ;;
+	*)	echo "usage: $0 list|newest|root|image|config|arch|make|modprobe|elf|btf ..." >&2; exit 2 ;;
 	esac
 	;;
 esac

@@ -7,8 +7,10 @@
 # 'not ok' line counts as one failure, so a crash never passes silently.
 # Last line: N passed, N failed, N skipped.
 #
-#   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm prometheus stress ab
-#                                   kbuild bench (default: all)
+#   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm arm64 prometheus
+#                                   stress ab kbuild bench (default: all)
+#                                   arm64: the selftest and the exact counts
+#                                   on the arm64 kernels (make test-arm64: all)
 #                                   prometheus: kstats -> node_exporter ->
 #                                   Prometheus in one VM boot (about a minute)
 #                                   stress: tests/vm/stress on 4 vCPUs,
@@ -50,7 +52,7 @@ suite() { # name command...
 	skipped=$((skipped + s))
 }
 
-suites=${*:-unit fuzz cli plots vm prometheus stress ab kbuild bench}
+suites=${*:-unit fuzz cli plots vm arm64 prometheus stress ab kbuild bench}
 for s in $suites; do
 	case $s in
 	unit)	suite unit make -s -C tests/unit run ;;
@@ -58,6 +60,7 @@ for s in $suites; do
 	cli)	[ -f tests/cli/Makefile ] && suite cli make -s -C tests/cli run ;;
 	plots)	[ -d plots/tests ] && suite plots /usr/bin/python3 -m pytest -q -rA -p no:cacheprovider plots/tests ;;
 	vm)	suite vm make -s -j2 vm ;;
+	arm64)	suite arm64 make -s vm-arm64-quick ;;
 	prometheus) suite prometheus make -s test-prometheus ;;
 	stress)	suite stress env KS_VM_SCENARIOS="$top/tests/vm/stress" KS_VM_SCENARIO_TIMEOUT=300 \
 			tests/vm/run.sh --smp 4 ;;

@@ -213,6 +213,31 @@ kver_at_least() {
 	[ "$_ks_maj" -gt "$1" ] || { [ "$_ks_maj" -eq "$1" ] && [ "$_ks_min" -ge "$2" ]; }
 }
 
+# have_direct: does kstats have its direct backend here?  It has a
+# trampoline for x86-64 and arm64 (kmod/ks_arch.h), and needs ftrace's
+# direct calls, which arm64 has from 6.12 on.
+have_direct() {
+	grep -qE ' register_ftrace_direct(_multi)?$' /proc/kallsyms
+}
+
+# need_direct DESC: true if the direct backend exists here; else DESC (the
+# checks that need it) is recorded as skipped, with the reason, and false.
+need_direct() {
+	have_direct && return 0
+	skip "$1" "no ftrace direct calls in this kernel (the direct backend)"
+	return 1
+}
+
+# set_backends: set $backends, the backends a scenario runs its
+# per-backend checks on: kretprobe, direct (need_direct: a skip where it
+# is missing), fprobe where the kernel has it.
+set_backends() {
+	backends=kretprobe
+	need_direct "direct: the per-backend checks" && backends="$backends direct"
+	grep -qw register_fprobe_syms /proc/kallsyms && backends="$backends fprobe"
+	return 0
+}
+
 # load_modules: insmod /modules/kstats.ko (required) then
 # /modules/kstats_target.ko (if present); reports one check each.
 load_modules() {

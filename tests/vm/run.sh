@@ -35,12 +35,15 @@ usage: $0 [-k KVER] [-s SCENARIO_GLOB] [-i] [--smp N] [--icount]
   -k KVER     only this kernel release (default: every release that
               scripts/kernels.sh lists: an image and a build tree, here
               or in a build root)
-  -s GLOB     only scenarios whose name matches GLOB (e.g. '1*', 00-selftest)
+  -s GLOB     only scenarios whose name matches GLOB (e.g. '1*', 00-selftest;
+              GLOB,GLOB... for several)
   -i          interactive: boot into a shell on the console (Ctrl-A x quits)
   --smp N     number of vCPUs (default 2)
   --icount    deterministic guest clock: -icount shift=0,sleep=off, 1 vCPU
 Modules are taken from $OUT/KVER/modules/*.ko, static binaries from
-$OUT/KVER/bin/ and $OUT/bin/ (guest /usr/bin).
+$OUT/KVER/bin/ and $OUT/bin/ ($OUT/bin-ARCH/ for kernels of another
+architecture than this machine's) (guest /usr/bin).  KSTATS_ARCH=arm64
+picks the arm64 kernels (scripts/kernels.sh).
 EOF
 	exit 2
 }
@@ -66,14 +69,34 @@ fi
 
 die() { echo "run.sh: $*" >&2; exit 2; }
 
-for tool in qemu-system-x86_64 cpio gzip timeout; do
+for tool in cpio gzip timeout; do
 	command -v $tool >/dev/null || die "$tool not found (run scripts/deps.sh)"
 done
-BUSYBOX=/bin/busybox
-[ -x $BUSYBOX ] && $BUSYBOX --list-full >/dev/null 2>&1 ||
-	die "$BUSYBOX missing (apt-get install busybox-static)"
-ldd $BUSYBOX 2>&1 | grep -qE 'not a dynamic|statically linked' ||
-	die "$BUSYBOX is not static (apt-get install busybox-static)"
+
+# arch_setup KVER: what booting KVER takes, by its architecture: KARCH,
+# QEMU (the emulator and machine), CONSOLE, BUSYBOX (static, of that
+# architecture) and BINDIR (the static CLI and helpers: $OUT/bin for this
+# machine's architecture, $OUT/bin-ARCH for another).
+arch_setup() {
+	KARCH=$(ks_karch "$1") || die "$1: unknown architecture (scripts/kernels.sh arch)"
+	BUSYBOX=/bin/busybox BINDIR=$OUT/bin
+	if [ "$KARCH" != "$(ks_host_arch)" ]; then
+		BUSYBOX=$KSTATS_CACHE/$KARCH/root/bin/busybox
+		BINDIR=$OUT/bin-$KARCH
+	fi
+	case $KARCH in
+	amd64)	QEMU=(qemu-system-x86_64) CONSOLE=ttyS0 ;;
+	# pauth-impdef: QEMU's cheap pointer authentication (the kernel signs
+	# every return address; the architected algorithm costs TCG dearly)
+	arm64)	QEMU=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on) CONSOLE=ttyAMA0 ;;
+	*)	die "$1: no QEMU for $KARCH" ;;
+	esac
+	command -v "${QEMU[0]}" >/dev/null || die "${QEMU[0]} not found (scripts/deps.sh)"
+	[ -x "$BUSYBOX" ] || die "$BUSYBOX missing (scripts/deps.sh${KARCH:+ $KARCH})"
+	file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' ||
+		ldd "$BUSYBOX" 2>&1 | grep -qE 'not a dynamic|statically linked' ||
+		die "$BUSYBOX is not static (apt-get install busybox-static)"
+}
 
 # Kernels: every release with an image and a build tree, newest last.
 kvers=()
@@ -85,14 +108,18 @@ else
 	[ ${#kvers[@]} -gt 0 ] || die "no kernel with an image and a build tree (make deps)"
 fi
 
-# Scenarios matching the glob (with or without .sh), in name order.
+# Scenarios matching the glob, or one of a comma-separated list of globs
+# (with or without .sh), in name order.
 scenarios=()
+IFS=, read -r -a globs <<< "$glob"
 for f in "$SCEN_DIR"/*.sh; do
 	[ -f "$f" ] || continue
 	n=${f##*/}
 	n=${n%.sh}
-	# shellcheck disable=SC2254
-	case $n in $glob|${glob%.sh}) scenarios+=("$n") ;; esac
+	for g in "${globs[@]}"; do
+		# shellcheck disable=SC2254
+		case $n in $g|${g%.sh}) scenarios+=("$n"); break ;; esac
+	done
 done
 if [ $interactive = 0 ] && [ ${#scenarios[@]} -eq 0 ]; then
 	die "no scenario in $SCEN_DIR matches '$glob'"
@@ -176,7 +203,7 @@ build_initramfs() {
 		mkdir -p "$root/ks/selftest"
 		cp "$OUT/$kver/selftest/ks_hello.ko" "$root/ks/selftest/"
 	fi
-	for f in "$OUT"/bin/* "$OUT/$kver"/bin/*; do
+	for f in "$BINDIR"/* "$OUT/$kver"/bin/*; do
 		[ -f "$f" ] && [ -x "$f" ] && stage_bin "$f" "$root"
 	done
 	stage_kmods "$kver" "$root"
@@ -204,7 +231,9 @@ kernel_image() {
 # qemu_cmd KVER: the QEMU command line in the array QEMU.
 qemu_cmd() {
 	local kver=$1
-	QEMU=(qemu-system-x86_64 -nographic -no-reboot -m 1G -cpu max -net none)
+	arch_setup "$kver"
+	[ "$KARCH" = amd64 ] && QEMU+=(-cpu max)
+	QEMU+=(-nographic -no-reboot -m 1G -net none)
 	if [ $icount = 1 ]; then
 		QEMU+=(-icount shift=0,sleep=off -smp 1)
 	else
@@ -219,7 +248,7 @@ qemu_cmd() {
 	QEMU+=(${KS_VM_QEMU_ARGS:-})
 }
 
-APPEND_BASE="console=ttyS0 panic=-1 oops=panic quiet loglevel=4"
+APPEND_BASE="panic=-1 oops=panic quiet loglevel=4"	# console= by architecture
 
 total_pass=0 total_fail=0 total_skip=0 tapn=0
 
@@ -287,6 +316,7 @@ for kver in "${kvers[@]}"; do
 	# One run per kernel at a time: concurrent runs share $OUT/KVER.
 	exec {lockfd}>"$dir/.lock"
 	flock "$lockfd"
+	arch_setup "$kver"
 	build_selftest "$kver"
 	if ! ls "$dir"/modules/*.ko >/dev/null 2>&1; then
 		echo "# $kver: no modules staged in $dir/modules (only the selftest runs meaningfully)"
@@ -294,7 +324,7 @@ for kver in "${kvers[@]}"; do
 	t0=$(now)
 	build_initramfs "$kver" || die "$kver: initramfs build failed"
 	t1=$(now)
-	append="$APPEND_BASE ks.timeout=$SCEN_TIMEOUT ks.icount=$icount"
+	append="console=$CONSOLE $APPEND_BASE ks.timeout=$SCEN_TIMEOUT ks.icount=$icount"
 
 	if [ $interactive = 1 ]; then
 		echo "# $kver: interactive shell on the console; Ctrl-A x quits QEMU"

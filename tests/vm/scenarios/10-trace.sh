@@ -6,9 +6,7 @@
 load_modules || exit 0
 T=/sys/kernel/debug/kstats_target
 
-backends="kretprobe direct"
-grep -q fprobe /proc/kallsyms 2>/dev/null && grep -qw register_fprobe_syms /proc/kallsyms &&
-	backends="$backends fprobe"
+set_backends
 
 # Sum of the CPUS rows' counts of node $1.
 cpus_total() {

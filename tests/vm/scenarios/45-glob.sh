@@ -81,7 +81,7 @@ for k in 0 1 2 3; do
 	# the fastest of the three in its slot (plus the tracer's cost under
 	# TCG), and none faster than the spin: host noise only adds
 	mn=$(node_field kt_gen_slow_$k min)
-	expect_range "kt_gen_slow_$k min ($mn) in [$d, $d + 2^-5 + 20us]" "$mn" $d $((d + d / 32 + 20000))
+	expect_range "kt_gen_slow_$k min ($mn) in [$d, $d + 2^-5 + $((KS_SLACK / 1000))us]" "$mn" $d $((d + d / 32 + KS_SLACK))
 	expect_range "kt_gen_slow_$k p50 >= $d" "$(node_field kt_gen_slow_$k p50)" $d 100000000
 done
 check "remove kt_gen_slow_*" ctl "remove kt_gen_slow_*"

@@ -6,6 +6,7 @@
 
 load_modules || exit 0
 T=/sys/kernel/debug/kstats_target
+need_direct "the direct backend" || { unload_modules; exit 0; }
 
 check "trace find_vma (default backend)" ctl "trace find_vma"
 expect_eq "find_vma goes direct (BTF: 2 register args)" "$(node_field find_vma attach)" "direct:find_vma"
