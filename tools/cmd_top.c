@@ -194,18 +194,21 @@ static void ks_top_fill(struct ks_top_row *r, const struct ks_view *d, double se
 	r->total = ks_slots_sum(d->total, d->nr_slots);
 }
 
-/* Each row's share of the total time of the rows in its unit. */
+/*
+ * Each row's share of the total time of the rows in its unit (ns; any
+ * other unit, cycles, is summed apart).
+ */
 static void ks_top_shares(struct ks_top_row *rows, int n)
 {
-	int i, j;
+	double sum[2] = { 0, 0 };
+	int i;
 
+	for (i = 0; i < n; i++)
+		sum[!!strcmp(rows[i].unit, "ns")] += (double)rows[i].total;
 	for (i = 0; i < n; i++) {
-		double sum = 0;
+		double s = sum[!!strcmp(rows[i].unit, "ns")];
 
-		for (j = 0; j < n; j++)
-			if (!strcmp(rows[i].unit, rows[j].unit))
-				sum += (double)rows[j].total;
-		rows[i].share = sum > 0 ? 100.0 * (double)rows[i].total / sum : 0.0;
+		rows[i].share = s > 0 ? 100.0 * (double)rows[i].total / s : 0.0;
 	}
 }
 
@@ -226,6 +229,7 @@ static int ks_top_read(struct ks_top *t)
 	}
 	rows = calloc((size_t)n + 1, sizeof(*rows));
 	if (!rows) {
+		ks_err("out of memory");
 		ks_ctl_names_free(names);
 		return -1;
 	}
@@ -241,6 +245,7 @@ static int ks_top_read(struct ks_top *t)
 			continue;
 		node = ks_top_node(t, names[i]);
 		if (!node) {
+			ks_err("out of memory");
 			ret = -1;
 			break;
 		}
