@@ -393,8 +393,9 @@ def globs(icount, raw):
     return g
 
 
-def glob_table(g):
-    """The lines of the many-functions table."""
+def glob_table(g, single=None):
+    """The lines of the many-functions table; @single: the per-call
+    overhead of one traced empty function on the direct backend."""
     out = []
     if not g:
         return out
@@ -432,10 +433,13 @@ def glob_table(g):
                        % (fmt(many["attached"]), fmt(one["attached"]),
                           many["attach"] / one["attach"], many["remove"] / one["remove"]))
         if one.get("per_call") is not None and many.get("per_call") is not None:
-            out.append("   per call with %s attached: %+.1f instructions against %s attached"
+            out.append("   per call with %s attached: %+.1f instructions against %s attached%s"
                        " (the target: within 10)"
                        % (fmt(many["attached"]), many["per_call"] - one["per_call"],
-                          fmt(one["attached"])))
+                          fmt(one["attached"]),
+                          "" if single is None else
+                          ", %+.1f against ks_target_empty alone on direct (%s)"
+                          % (many["per_call"] - single, fmt(single))))
         m = many.get("memory_per_node")
         if m:
             out.append("   memory per node over %s nodes (bits 3): %s; after remove: %s"
@@ -658,7 +662,8 @@ def table(k):
                 out.append("     bits %d (%d buckets): %5d slots, %7s B per CPU, %9s B in all"
                            " on 16 CPUs" % (b["bits"], b["buckets"], b["nslots"],
                                             fmt(b["pcpu_bytes"]), fmt(b["total_16cpus"])))
-    out.extend(glob_table(k.get("globs")))
+    out.extend(glob_table(k.get("globs"),
+                          k["kstats"].get("direct", {}).get("empty", {}).get("overhead")))
     for r in k.get("read") or []:
         out.append("   read a node file, %d CPUs with samples, bits %d (%d rows, %s bytes): %s %s"
                    % (r["cpus"], r["bits"], r["rows"], fmt(r["bytes"]), fmt(r["min_ns"]),
