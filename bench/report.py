@@ -323,8 +323,8 @@ def reads(readb):
             for r in rs]
 
 
-GLOB_TOOLS = {"bpftrace-kprobe": "bpftrace kprobe:GLOB @[func] = hist()",
-              "bpftrace-kfunc": "bpftrace kfunc:GLOB @[func] = hist()",
+GLOB_TOOLS = {"bpftrace-kprobe": "bpftrace kprobe:GLOB, a hist() per function",
+              "bpftrace-kfunc": "bpftrace kfunc:GLOB, a hist() per function",
               "ftrace-profiler": "ftrace function profiler",
               "perf-profile": "perf ftrace profile"}
 
@@ -409,13 +409,15 @@ def glob_table(g, single=None):
                " (/proc/meminfo Percpu + Slab + VmallocUsed)")
     tools = [t for t in g["alternatives"]]
     hdr = ["glob", "functions", "attach", "remove", "kstats ovh", "mem"] + \
-        [GLOB_TOOLS.get(t, t).replace(" @[func] = hist()", "") + " ovh" for t in tools]
+        [GLOB_TOOLS.get(t, t).replace(", a hist() per function", "") + " ovh" for t in tools]
     rows = [hdr]
     for e in g["sets"]:
         m = e.get("memory_per_node") or {}
         mem = sum(m.values()) if m else None
         row = [e["glob"], fmt(e.get("attached")), fmt(e.get("attach")), fmt(e.get("remove")),
-               fmt(e.get("per_call")), ("%s B" % fmt(mem)) if mem is not None else "n/a"]
+               fmt(e.get("per_call")),
+               # a few nodes are lost in /proc/meminfo's pages and noise
+               ("%s B" % fmt(mem)) if mem is not None and e.get("attached", 0) >= 100 else "-"]
         for t in tools:
             a = g["alternatives"][t].get(e["glob"], {})
             row.append(fmt(a.get("overhead")))

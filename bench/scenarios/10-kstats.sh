@@ -98,4 +98,4 @@ fi
 
 measure - empty base when=after
 measure - open base when=after
-check "no node left" '[ "$(ls $KS_DIR | grep -vc _control)" = 0 ]'
+check "no node left" '[ "$(ls $KS_DIR | grep -vc "^_")" = 0 ]'

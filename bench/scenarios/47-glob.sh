@@ -6,7 +6,7 @@
 # them, what the module's memory grew by, and the cost per traced call of
 # the family's workload (one "1" written to kstats_target/gen: kt_gen_I
 # called I + 1 times) with that many attached.  Side by side on the same
-# globs and workload: bpftrace kprobe:GLOB with @[func] = hist(), kfunc:,
+# globs and workload: bpftrace kprobe:GLOB with a hist() per function, kfunc:,
 # ftrace's function profiler and perf ftrace profile, where they exist.
 . /ks/lib.sh
 . /scenarios/bench-lib.sh
@@ -135,7 +135,9 @@ else
 			ret=kretprobe
 			[ $kind = kfunc ] && ret=kretfunc
 			raw=$KSB_OUT/raw/bpftrace-glob-$kind-$g.txt
-			in_host timeout 900 bpftrace -e "$kind:$g { @s[tid] = nsecs; } $ret:$g /@s[tid]/ { @[func] = hist(nsecs - @s[tid]); delete(@s[tid]); }" \
+			# func names the function at entry only (in a kretprobe it
+			# is the caller): keep it with the start time
+			in_host timeout 900 bpftrace -e "$kind:$g { @s[tid] = nsecs; @f[tid] = func; } $ret:$g /@s[tid]/ { @[@f[tid]] = hist(nsecs - @s[tid]); delete(@s[tid]); delete(@f[tid]); }" \
 				-c "$cmd" > "$raw" 2>&1
 			l=$(grep '^KSB ' "$raw" | tail -n1)
 			if [ -z "$l" ]; then
