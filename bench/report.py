@@ -323,6 +323,149 @@ def reads(readb):
             for r in rs]
 
 
+GLOB_TOOLS = {"bpftrace-kprobe": "bpftrace kprobe:GLOB, a hist() per function",
+              "bpftrace-kfunc": "bpftrace kfunc:GLOB, a hist() per function",
+              "ftrace-profiler": "ftrace function profiler",
+              "perf-profile": "perf ftrace profile"}
+
+
+def globs(icount, raw):
+    """Many functions at once (47-glob): per glob, the one write that
+    attaches them and the one that removes them (guest ns), the memory
+    per node, and the cost per traced call with that many attached, for
+    kstats and the tools that take globs too."""
+    base = [r for r in icount if r["_"] == "globbase"]
+    if not base:
+        why = [unquote(r.get("why", "")) for r in icount
+               if r["_"] == "globunavail" and r.get("tool") == "kstats"]
+        return {"why": why[0]} if why else None
+    g = {"baseline": {r["when"]: {"min": num(r["min"]), "median": num(r["median"])}
+                      for r in base},
+         "sets": [], "alternatives": {}, "unavailable": {}}
+    bmin = g["baseline"].get("before", g["baseline"].get("after"))["min"]
+    sets = {}
+    for r in icount:
+        if r["_"] == "globattach":
+            e = sets.setdefault(r["glob"], {"glob": r["glob"], "attach_all": [],
+                                             "remove_all": []})
+            e["attach_all"].append(num(r["trace"]))
+            e["remove_all"].append(num(r["remove"]))
+            if r.get("pass") == "1":
+                e["matched"] = num(r.get("matched"))
+                e["attached"] = num(r.get("attached"))
+                e["via"] = unquote(r.get("via", ""))
+                n = e["attached"] or 0
+                if n:
+                    e["memory_per_node"] = {k: round(1024 * num(r["d" + k]) / n)
+                                            for k in ("percpu", "slab", "vmalloc")
+                                            if num(r.get("d" + k)) is not None}
+                    e["memory_kept_after_remove"] = unquote(r.get("kept", ""))
+        elif r["_"] == "globcall":
+            e = sets.setdefault(r["glob"], {"glob": r["glob"], "attach_all": [],
+                                             "remove_all": []})
+            calls, ops = num(r.get("calls")), num(r.get("ops"))
+            e["calls_per_op"] = round(calls / ops, 1) if calls and ops else None
+            e["ops"] = ops
+            e["per_call"] = per_call(num(r.get("min")), bmin, e["calls_per_op"])
+            e["min"] = num(r.get("min"))
+    for e in sets.values():
+        e["attach"] = min((t for t in e["attach_all"] if t is not None), default=None)
+        e["remove"] = min((t for t in e["remove_all"] if t is not None), default=None)
+        g["sets"].append(e)
+    cpo = {e["glob"]: e.get("calls_per_op") for e in g["sets"]}
+    for r in icount:
+        if r["_"] == "globalt":
+            a = {"min": num(r.get("min")), "median": num(r.get("median")),
+                 "funcs": num(r.get("funcs")),
+                 "overhead": per_call(num(r.get("min")), bmin, cpo.get(r["glob"]))}
+            try:
+                with open(os.path.join(raw, r.get("raw", "")), errors="replace") as f:
+                    text = f.read()
+            except OSError:
+                text = ""
+            if r["tool"].startswith("bpftrace"):
+                a["count"] = sum(c for _, _, c in parse_bpftrace_hist(text))
+            elif num(r.get("count")) is not None:
+                a["count"] = num(r["count"])
+            g["alternatives"].setdefault(r["tool"], {})[r["glob"]] = a
+        elif r["_"] == "globunavail" and r.get("tool") != "kstats":
+            g["unavailable"].setdefault(r["tool"], unquote(r.get("why", "")))
+    return g
+
+
+def glob_table(g, single=None):
+    """The lines of the many-functions table; @single: the per-call
+    overhead of one traced empty function on the direct backend."""
+    out = []
+    if not g:
+        return out
+    if "why" in g:
+        return ["   many functions (globs): n/a (%s)" % g["why"]]
+    out.append("   many functions: globs over kstats_target's kt_gen family; workload: \"1\" written"
+               " to gen (kt_gen_I called I + 1 times)")
+    out.append("   attach/remove: the one write() of \"trace GLOB bits 3\" / \"remove GLOB\", guest ns"
+               " (grace periods included), best of %d" % max(len(e["attach_all"]) for e in g["sets"]))
+    out.append("   ovh: instructions added per traced call; mem: module memory per node"
+               " (/proc/meminfo Percpu + Slab + VmallocUsed)")
+    tools = [t for t in g["alternatives"]]
+    hdr = ["glob", "functions", "attach", "remove", "kstats ovh", "mem"] + \
+        [GLOB_TOOLS.get(t, t).replace(", a hist() per function", "") + " ovh" for t in tools]
+    rows = [hdr]
+    for e in g["sets"]:
+        m = e.get("memory_per_node") or {}
+        mem = sum(m.values()) if m else None
+        row = [e["glob"], fmt(e.get("attached")), fmt(e.get("attach")), fmt(e.get("remove")),
+               fmt(e.get("per_call")),
+               # a few nodes are lost in /proc/meminfo's pages and noise
+               ("%s B" % fmt(mem)) if mem is not None and e.get("attached", 0) >= 100 else "-"]
+        for t in tools:
+            a = g["alternatives"][t].get(e["glob"], {})
+            row.append(fmt(a.get("overhead")))
+        rows.append(row)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(hdr))]
+    for r in rows:
+        out.append("   " + "  ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i])
+                                      for i, c in enumerate(r)).rstrip())
+    s = [e for e in g["sets"] if e.get("attached")]
+    if len(s) > 1:
+        one, many = s[0], s[-1]
+        if one.get("attach") and many.get("attach") and one.get("remove") and many.get("remove"):
+            out.append("   %s functions against %s: attach %.1fx, remove %.1fx the time"
+                       " (the target: at most 3x)"
+                       % (fmt(many["attached"]), fmt(one["attached"]),
+                          many["attach"] / one["attach"], many["remove"] / one["remove"]))
+        if one.get("per_call") is not None and many.get("per_call") is not None:
+            out.append("   per call with %s attached: %+.1f instructions against %s attached%s"
+                       " (the target: within 10)"
+                       % (fmt(many["attached"]), many["per_call"] - one["per_call"],
+                          fmt(one["attached"]),
+                          "" if single is None else
+                          ", %+.1f against ks_target_empty alone on direct (%s)"
+                          % (many["per_call"] - single, fmt(single))))
+        m = many.get("memory_per_node")
+        if m:
+            out.append("   memory per node over %s nodes (bits 3): %s; after remove: %s"
+                       % (fmt(many["attached"]), ", ".join("%s %s B" % (k, fmt(v))
+                                                            for k, v in m.items()),
+                          many.get("memory_kept_after_remove") or "?"))
+    for t, tab in g["alternatives"].items():
+        for e in g["sets"]:
+            a = tab.get(e["glob"])
+            if a and a.get("count") is not None and e.get("calls_per_op") and e.get("ops"):
+                a["expected_count"] = round(e["calls_per_op"] * e["ops"])
+                if a["count"] < 0.9 * a["expected_count"]:
+                    out.append("   %s on %s: its histograms hold %d%% of the calls"
+                               % (GLOB_TOOLS.get(t, t), e["glob"],
+                                  round(100 * a["count"] / a["expected_count"])))
+            if a and a.get("funcs") is not None and e.get("attached") and \
+                    a["funcs"] < e["attached"]:
+                out.append("   %s on %s: a histogram for %d of the %d functions"
+                           % (GLOB_TOOLS.get(t, t), e["glob"], a["funcs"], e["attached"]))
+    for t, why in g["unavailable"].items():
+        out.append("   %s: n/a (%s)" % (GLOB_TOOLS.get(t, t), why))
+    return out
+
+
 def kernel_report(d):
     """Everything one kernel's folder @d holds, as bench.json's entry."""
     icount = read_records(os.path.join(d, "res-icount", "results"))
@@ -359,6 +502,7 @@ def kernel_report(d):
             break
 
     kr["read"] = reads(readb)
+    kr["globs"] = globs(icount, raw)
     return kr
 
 
@@ -520,6 +664,8 @@ def table(k):
                 out.append("     bits %d (%d buckets): %5d slots, %7s B per CPU, %9s B in all"
                            " on 16 CPUs" % (b["bits"], b["buckets"], b["nslots"],
                                             fmt(b["pcpu_bytes"]), fmt(b["total_16cpus"])))
+    out.extend(glob_table(k.get("globs"),
+                          k["kstats"].get("direct", {}).get("empty", {}).get("overhead")))
     for r in k.get("read") or []:
         out.append("   read a node file, %d CPUs with samples, bits %d (%d rows, %s bytes): %s %s"
                    % (r["cpus"], r["bits"], r["rows"], fmt(r["bytes"]), fmt(r["min_ns"]),
@@ -549,6 +695,14 @@ def sanity(k):
                 got += 1
     if not got:
         bad.append("%s: no kstats figure at all" % k["kernel"])
+    g = k.get("globs") or {}
+    for e in g.get("sets", []):
+        o = e.get("per_call")
+        if o is None or not SANE[0] < o < SANE[1]:
+            bad.append("%s glob %s: per-call overhead %s missing or out of range"
+                       % (k["kernel"], e["glob"], o))
+        if not e.get("attached") or e.get("attach") is None:
+            bad.append("%s glob %s: nothing attached" % (k["kernel"], e["glob"]))
     sp = k.get("section_pair") or {}
     for key in ("disabled", "enabled"):
         o = sp.get(key)

@@ -47,12 +47,13 @@ fi
 # per operation; REPS: timed operations (odd: the median is one of them).
 # FUNCS: real kernel functions timed under the open() loop (those the
 # kernel has); CANDIDATES: functions whose calls per open() are counted;
-# BACKENDS: what is tried after "via" (unknown ones are skipped).
+# BACKENDS: what is tried after "via" (unknown ones are skipped);
+# GPASSES: attach/remove passes per glob (47-glob).
 if [ "$SHORT" = 1 ]; then
-	iters="N=20000 NOPEN=2000 REPS=3"
+	iters="N=20000 NOPEN=2000 REPS=3 GPASSES=1"
 	cands=""
 else
-	iters="N=100000 NOPEN=10000 REPS=5"
+	iters="N=100000 NOPEN=10000 REPS=5 GPASSES=3"
 	cands="getname_flags path_init lookup_fast should_failslab kmem_cache_alloc"
 fi
 params() {

@@ -87,18 +87,62 @@ static int ks_cmd_check(const char *cmd)
 	return 0;
 }
 
+/* Refused functions _last lists in full; past that, a count. */
+#define KS_LAST_SHOWN	10
+
+/*
+ * What the module's _last says of glob command @cmd, on @f: the refused
+ * functions (the first KS_LAST_SHOWN) and the counts.  Nothing when
+ * _last is about another command (a later one, from elsewhere).
+ */
+static void ks_print_last(FILE *f, const char *cmd)
+{
+	char path[4096], *text, *line, *next;
+	int refused = 0;
+
+	snprintf(path, sizeof(path), "%s/_last", ks_root());
+	text = ks_text_read(path, NULL);
+	if (!text)
+		return;
+	next = strchr(text, '\n');
+	if (text[0] != '#' || !next || strncmp(text + 2, cmd, strlen(cmd)) ||
+	    text + 2 + strlen(cmd) != next) {
+		free(text);
+		return;
+	}
+	for (line = next + 1; *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		if (!strncmp(line, "refused ", 8) && ++refused > KS_LAST_SHOWN)
+			continue;
+		if (!strncmp(line, "matched ", 8) && refused > KS_LAST_SHOWN)
+			fprintf(f, "... and %d more refused (%s lists them all)\n",
+				refused - KS_LAST_SHOWN, path);
+		fprintf(f, "%s\n", line);
+	}
+	free(text);
+}
+
 /* Send "trace NAME OPTS", checked first; prints the error. */
 int ks_do_trace(const char *name, const struct ks_trace_opts *to)
 {
 	char cmd[2 * KS_CMD_MAX], err[KS_ERR_MAX];
+	bool glob = ks_glob_valid(name);
 
 	snprintf(cmd, sizeof(cmd), "trace %s%s", name, to->words);
 	if (ks_cmd_check(cmd))
 		return -1;
 	if (ks_ctl_cmd("_control", cmd, err, sizeof(err))) {
 		ks_err("%s", err);
+		if (glob)
+			ks_print_last(stderr, cmd);
 		return -1;
 	}
+	if (glob)
+		ks_print_last(stdout, cmd);
 	return 0;
 }
 
@@ -141,8 +185,9 @@ int cmd_verb(int argc, char **argv)
 	if (argc < 2)
 		ks_bad_usage(verb, "NAME or all expected");
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "all") && !ks_name_valid(argv[i])) {
-			ks_err("'%s' is not a node name", argv[i]);
+		if (strcmp(argv[i], "all") && !ks_name_valid(argv[i]) &&
+		    !ks_glob_valid(argv[i])) {
+			ks_err("'%s' is not a node name or a glob of names", argv[i]);
 			ret = 1;
 			continue;
 		}
@@ -155,49 +200,68 @@ int cmd_verb(int argc, char **argv)
 	return ret;
 }
 
-/* kstats list */
+/* One line of list. */
+struct ks_list_row {
+	char name[KS_META_MAX], backend[64], state[64], p50[32], p99[32];
+	__u64 samples, missed;
+};
+
+/* kstats list [GLOB...] */
 int cmd_list(int argc, char **argv)
 {
+	struct ks_list_row *rows = NULL, *r, *p;
 	char *text, *line, *next;
-	int rows = 0;
+	int i, n = 0, namew = 24;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		ks_help(stdout, "list");
 		return 0;
 	}
-	if (argc > 1)
-		ks_bad_usage("list", "no arguments expected");
 	text = ks_load_control();
 	if (!text)
 		return 1;
-	printf("%-24s %-11s %-8s %12s %8s %10s %10s\n", "NAME", "BACKEND", "STATE",
-	       "SAMPLES", "MISSED", "p50", "p99");
 	for (line = text; line && *line; line = next) {
-		char name[KS_META_MAX], backend[64], state[64], s1[32], s2[32];
-		char p50[32] = "-", p99[32] = "-";
+		char s1[32], s2[32];
 		struct ks_view node;
-		__u64 samples, missed;
 
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
+		p = realloc(rows, (n + 1) * sizeof(*rows));
+		if (!p)
+			break;
+		rows = p;
+		r = &rows[n];
+		memset(r, 0, sizeof(*r));
 		if (*line == '#' ||
-		    sscanf(line, "%127s %63s %63s %31s %31s", name, backend, state, s1, s2) != 5 ||
-		    ks_parse_u64(s1, &samples) || ks_parse_u64(s2, &missed))
+		    sscanf(line, "%127s %63s %63s %31s %31s", r->name, r->backend, r->state,
+			   s1, s2) != 5 ||
+		    ks_parse_u64(s1, &r->samples) || ks_parse_u64(s2, &r->missed) ||
+		    !ks_name_match(argv + 1, argc - 1, r->name))
 			continue;
-		if (!ks_load_live(name, KS_LOAD_QUIET, &node)) {
+		strcpy(r->p50, "-");
+		strcpy(r->p99, "-");
+		if (!ks_load_live(r->name, KS_LOAD_QUIET, &node)) {
 			if (node.samples) {
-				ks_fmt_value(p50, sizeof(p50), node.pct[KSTATS_P50], node.unit);
-				ks_fmt_value(p99, sizeof(p99), node.pct[KSTATS_P99], node.unit);
+				ks_fmt_value(r->p50, sizeof(r->p50), node.pct[KSTATS_P50], node.unit);
+				ks_fmt_value(r->p99, sizeof(r->p99), node.pct[KSTATS_P99], node.unit);
 			}
 			ks_view_free(&node);
 		}
-		printf("%-24s %-11s %-8s %12llu %8llu %10s %10s\n", name, backend, state,
-		       (unsigned long long)samples, (unsigned long long)missed, p50, p99);
-		rows++;
+		if ((int)strlen(r->name) > namew)
+			namew = (int)strlen(r->name);
+		n++;
 	}
 	free(text);
-	if (!rows)
-		fprintf(stderr, "kstats: no nodes (kstats trace FUNC adds one)\n");
+	printf("%-*s %-11s %-8s %12s %8s %10s %10s\n", namew, "NAME", "BACKEND",
+		       "STATE", "SAMPLES", "MISSED", "p50", "p99");
+	for (i = 0; i < n; i++)
+		printf("%-*s %-11s %-8s %12llu %8llu %10s %10s\n", namew, rows[i].name,
+		       rows[i].backend, rows[i].state, (unsigned long long)rows[i].samples,
+		       (unsigned long long)rows[i].missed, rows[i].p50, rows[i].p99);
+	free(rows);
+	if (!n)
+		fprintf(stderr, argc > 1 ? "kstats: no node matches\n" :
+			"kstats: no nodes (kstats trace FUNC adds one)\n");
 	return 0;
 }

@@ -3,59 +3,14 @@
  * kstats watch: every interval, what it added to each node.
  */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "ks_fmt.h"
 #include "ks_load.h"
 #include "ks_parse.h"
+#include "ks_tick.h"
 #include "kstats.h"
-
-static volatile sig_atomic_t ks_stop;
-
-/* SIGINT/SIGTERM: finish the current interval and leave. */
-static void ks_on_signal(int sig)
-{
-	(void)sig;
-	ks_stop = 1;
-}
-
-/* Monotonic time in seconds. */
-static double ks_mono_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Sleep until monotonic time @t (or a signal). */
-static void ks_sleep_until(double t)
-{
-	double d;
-
-	while (!ks_stop && (d = t - ks_mono_seconds()) > 0) {
-		struct timespec ts = {
-			.tv_sec = (time_t)d,
-			.tv_nsec = (long)((d - (double)(time_t)d) * 1e9),
-		};
-
-		nanosleep(&ts, NULL);
-	}
-}
-
-/* Run the test hook @cmd with KSTATS_TICK=@tick; nonzero on failure. */
-static int ks_test_tick(const char *cmd, int tick)
-{
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "%d", tick);
-	setenv("KSTATS_TICK", buf, 1);
-	fflush(stdout);
-	return system(cmd);
-}
 
 /* The percentiles a watch line shows (all but p95 and p98: a short line). */
 static const int ks_watch_pct[] = {
@@ -65,10 +20,8 @@ static const int ks_watch_pct[] = {
 
 /* What watch was asked for. */
 struct ks_watch {
-	double interval;
-	long count;		/* -1: until interrupted */
+	struct ks_tick tick;	/* interval, count, test hook */
 	int hist;
-	const char *tick_cmd;	/* tests: run this instead of sleeping */
 	char **names;
 	int nn;
 };
@@ -87,25 +40,25 @@ static int ks_watch_args(int argc, char **argv, struct ks_watch *w)
 	char *end;
 	int opt;
 
-	*w = (struct ks_watch){ .interval = 1.0, .count = -1 };
+	*w = (struct ks_watch){ .tick = { .interval = 1.0, .count = -1 } };
 	while ((opt = getopt_long(argc, argv, "i:n:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
-			w->interval = strtod(optarg, &end);
+			w->tick.interval = strtod(optarg, &end);
 			if (*end || end == optarg ||
-			    !(w->interval >= 0.01 && w->interval <= 86400))
+			    !(w->tick.interval >= 0.01 && w->tick.interval <= 86400))
 				ks_bad_usage("watch", "-i wants seconds between 0.01 and 86400");
 			break;
 		case 'n':
-			w->count = strtol(optarg, &end, 10);
-			if (*end || end == optarg || w->count < 1)
+			w->tick.count = strtol(optarg, &end, 10);
+			if (*end || end == optarg || w->tick.count < 1)
 				ks_bad_usage("watch", "-n wants a positive count");
 			break;
 		case OPT_HIST:
 			w->hist = 1;
 			break;
 		case OPT_TEST_TICK:
-			w->tick_cmd = optarg;
+			w->tick.tick_cmd = optarg;
 			break;
 		case 'h':
 		case OPT_HELP:
@@ -128,7 +81,7 @@ static int ks_watch_header(const struct ks_watch *w, const struct ks_view *nodes
 	int i, width = 0;
 
 	printf("# every %g s: what each interval added; percentiles of the interval's histogram\n",
-	       w->interval);
+	       w->tick.interval);
 	for (i = 0; i < w->nn; i++)
 		if (ks_value_width(nodes[i].unit) > width)
 			width = ks_value_width(nodes[i].unit);
@@ -145,21 +98,17 @@ static int ks_watch_header(const struct ks_watch *w, const struct ks_view *nodes
  * the new read; 0 or -1 (printed).
  */
 static int ks_watch_node(const struct ks_watch *w, int i, struct ks_view *prev,
-			 double at, double secs, int width)
+			 int width)
 {
-	struct ks_view cur, d;
+	double at = w->tick.now - w->tick.t0, secs = w->tick.now - w->tick.last;
+	struct ks_view d;
 	char buf[32];
 	int k, reset;
 
-	if (ks_load_live(w->names[i], 0, &cur))
+	reset = ks_tick_read(w->names[i], prev, &d, 0);
+	if (reset < 0)
 		return -1;
-	reset = ks_view_delta(&d, &cur, prev);
-	if (reset < 0) {
-		ks_err("%s: the slot layout changed (node re-created?)", cur.name);
-		ks_view_free(&cur);
-		return -1;
-	}
-	printf("%8.1f %-20s %10llu %10.1f %8llu", at, cur.name,
+	printf("%8.1f %-20s %10llu %10.1f %8llu", at, d.name,
 	       (unsigned long long)d.samples,
 	       secs > 0 ? (double)d.samples / secs : 0.0,
 	       (unsigned long long)d.missed);
@@ -170,19 +119,15 @@ static int ks_watch_node(const struct ks_watch *w, int i, struct ks_view *prev,
 	if (w->hist && d.samples)
 		ks_print_hist(stdout, &d, d.total, 0);
 	ks_view_free(&d);
-	ks_view_free(prev);
-	*prev = cur;
 	return 0;
 }
 
 /* kstats watch NAME... [-i S] [-n N] [--hist] */
 int cmd_watch(int argc, char **argv)
 {
-	double t0, last, now;
 	struct ks_view *prev;
 	struct ks_watch w;
-	int i, ret = 0, width;
-	long it;
+	int i, r, ret = 0, width;
 
 	if (ks_watch_args(argc, argv, &w))
 		return 0;
@@ -194,32 +139,18 @@ int cmd_watch(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
-	signal(SIGINT, ks_on_signal);
-	signal(SIGTERM, ks_on_signal);
 	width = ks_watch_header(&w, prev);
-	t0 = last = ks_mono_seconds();
-	for (it = 1; w.count < 0 || it <= w.count; it++) {
-		if (w.tick_cmd) {
-			if (ks_test_tick(w.tick_cmd, (int)it)) {
-				ks_err("watch: test hook failed");
-				ret = 1;
-				break;
-			}
-			now = t0 + (double)it * w.interval;
-		} else {
-			ks_sleep_until(t0 + (double)it * w.interval);
-			if (ks_stop)
-				break;
-			now = ks_mono_seconds();
-		}
+	ks_tick_start(&w.tick);
+	while ((r = ks_tick_next(&w.tick, NULL, NULL)) > 0) {
 		for (i = 0; i < w.nn; i++)
-			if (ks_watch_node(&w, i, &prev[i], now - t0, now - last, width)) {
+			if (ks_watch_node(&w, i, &prev[i], width)) {
 				ret = 1;
 				goto out;
 			}
-		last = now;
 		fflush(stdout);
 	}
+	if (r < 0)
+		ret = 1;
 out:
 	for (i = 0; i < w.nn; i++)
 		ks_view_free(&prev[i]);

@@ -3,9 +3,10 @@
  * ks_ctl: talk to /sys/kernel/debug/kstats (or $KSTATS_DEBUGFS).
  *
  * The module reports a failed command as the errno of the write():
- * ENOENT unknown symbol or node, EINVAL bad verb/option/value, EEXIST the
- * node exists, EBUSY a node made in the kernel (remove) or a busy function,
- * ENOMEM, EPERM/EACCES not root.  Each becomes one line that
+ * ENOENT unknown symbol or node (or a glob matching none), EINVAL bad
+ * verb/option/value, EEXIST the node exists, EBUSY a node made in the
+ * kernel (remove) or a busy function, E2BIG a glob matching more than
+ * glob_max functions, ENOSPC a limit reached, ENOMEM, EPERM/EACCES not root.  Each becomes one line that
  * says what to do.
  */
 #include <errno.h>
@@ -127,6 +128,13 @@ static void ks_explain(int e, const char *file, const char *cmd, char *err,
 			 cmd);
 		break;
 	case ENOENT:
+		if (!strcmp(file, "_control") && ks_glob_valid(name)) {
+			snprintf(err, errlen, is_trace ?
+				 "'%s': no function ftrace can trace matches '%s' (available_filter_functions lists them)" :
+				 "'%s': no node matches '%s' (kstats list shows them)",
+				 cmd, name);
+			break;
+		}
 		if (strcmp(file, "_control") || !is_trace) {
 			snprintf(err, errlen, "no node named '%s' (kstats list shows them)",
 				 strcmp(file, "_control") ? file : name);
@@ -154,6 +162,16 @@ static void ks_explain(int e, const char *file, const char *cmd, char *err,
 	case ENOMEM:
 		snprintf(err, errlen, "'%s': the kernel is out of memory (try fewer --buckets or --bits)",
 			 cmd);
+		break;
+	case E2BIG:
+		snprintf(err, errlen,
+			 "'%s': the glob matches more functions than the module's glob_max; nothing was attached (narrow the glob, or raise /sys/module/kstats/parameters/glob_max)",
+			 cmd);
+		break;
+	case ENOSPC:
+		snprintf(err, errlen,
+			 "'%s': a limit of the module is reached (%d nodes, or the direct backend's call sites): kstats remove some",
+			 cmd, KS_NODES_MAX);
 		break;
 	case EOPNOTSUPP:
 		snprintf(err, errlen, "'%s': not supported by this kernel or module (e.g. fprobe needs CONFIG_FPROBE)",

@@ -3,6 +3,7 @@
  * ks_load: load nodes, live or from files, for the subcommands.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +134,17 @@ static int ks_load_file_many(const char *path, unsigned int flags,
 	if (ret)
 		ks_err("%s", err);
 	return ret;
+}
+
+int ks_name_match(char *const *globs, int n, const char *name)
+{
+	const char *sym = strchr(name, ':');
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!fnmatch(globs[i], name, 0) || (sym && !fnmatch(globs[i], sym + 1, 0)))
+			return 1;
+	return !n;
 }
 
 int ks_load_file(const char *path, unsigned int flags, struct ks_view *node)

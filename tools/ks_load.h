@@ -39,6 +39,17 @@ char *ks_load_control(void);
  */
 int ks_load_file(const char *path, unsigned int flags, struct ks_view *node);
 
+/**
+ * ks_name_match() - does node @name match one of @globs?
+ * @globs: shell globs (fnmatch(3)), tried on the whole name and on what
+ *         follows "MODULE:"
+ * @n:     number of globs; none matches every name
+ * @name:  node name
+ *
+ * Return: 1 if so, 0 if not.
+ */
+int ks_name_match(char *const *globs, int n, const char *name);
+
 /* A list of nodes from live names and files. */
 struct ks_set {
 	struct ks_view **nodes;

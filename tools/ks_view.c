@@ -149,7 +149,11 @@ int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 	}
 	out->samples = kstats_total(out->total, out->nr_slots);
 	out->avg = out->samples ? ks_slots_sum(out->total, out->nr_slots) / out->samples : 0;
-	/* exact min/max are lost in a difference: use the slot bounds */
+	/*
+	 * Exact min/max survive a difference only when they were reached in
+	 * it (a new extreme, or everything since a reset); otherwise the
+	 * extreme slots bound them, and so do @cur's own min and max.
+	 */
 	out->min = out->max = 0;
 	for (s = 0, c = 0; s < out->nr_slots; s++) {
 		if (!out->total[s].count)
@@ -157,6 +161,14 @@ int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 		if (!c++)
 			out->min = kstats_slot_lo(s, out->bits);
 		out->max = kstats_slot_hi(s, out->bits, out->buckets);
+	}
+	if (out->samples && cur->samples) {
+		if (reset || !prev->samples || cur->min < prev->min ||
+		    out->min < cur->min)
+			out->min = cur->min;
+		if (reset || !prev->samples || cur->max > prev->max ||
+		    out->max > cur->max)
+			out->max = cur->max;
 	}
 	kstats_percentiles(out->total, out->nr_slots, out->bits, out->pct);
 	out->has_pct = 1;

@@ -91,7 +91,9 @@ void ks_view_free(struct ks_view *node);
  * @prev: earlier read of the same node
  *
  * When a count went down (the node was reset in between), @cur is taken
- * as the delta.  Slot means are kept inside their slot bounds.
+ * as the delta.  Slot means are kept inside their slot bounds.  Min and
+ * max are exact when the interval reached them, else the tightest bounds
+ * the slots and @cur's own min and max give.
  *
  * Return: 0, 1 when a reset was detected, -1 on error (layouts differ,
  * out of memory).

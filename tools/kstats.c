@@ -2,12 +2,13 @@
 /*
  * kstats - measure how long kernel functions take, with the kstats module.
  *
- *   kstats trace FUNC [options]       start timing FUNC
+ *   kstats trace FUNC|GLOB [options]  start timing FUNC (a node per match)
  *   kstats remove FUNC|all            stop timing and drop the node
  *   kstats start|stop|reset FUNC|all  control recording
- *   kstats list                       the nodes and their state
+ *   kstats list [GLOB]                the nodes and their state
  *   kstats show FUNC                  summary, percentiles, bar histogram
  *   kstats watch FUNC [-i S]          what each interval adds
+ *   kstats top [GLOB] [-i S]          every node ranked, live
  *   kstats run [options] FUNC... -- COMMAND
  *   kstats save FUNC [-o FILE]        snapshot (JSON)
  *   kstats compare A B [C...]         the table for a patch review
@@ -45,16 +46,19 @@ void ks_err(const char *fmt, ...)
 static const struct ks_help {
 	const char *cmd, *text;
 } ks_helps[] = {
-	{ "trace", "usage: kstats trace NAME [options]\n"
+	{ "trace", "usage: kstats trace NAME|GLOB [options]\n"
 	  "Start timing the kernel function NAME (or, with --start/--end, the time\n"
-	  "between two functions, in a node called NAME).  Options:\n" },
-	{ "remove", "usage: kstats remove NAME|all\n"
-	  "Detach and delete the node NAME (or every node).\n" },
-	{ "start", "usage: kstats start NAME|all\nResume recording.\n" },
-	{ "stop", "usage: kstats stop NAME|all\nPause recording; the histogram is kept.\n" },
-	{ "reset", "usage: kstats reset NAME|all\nEmpty the histogram.\n" },
-	{ "list", "usage: kstats list\n"
-	  "One line per node: name, backend, state, samples, missed, p50, p99.\n" },
+	  "between two functions, in a node called NAME).  A GLOB ('vma_*',\n"
+	  "'MODULE:fn_?') makes one node per matching function; what the module did\n"
+	  "(matched, attached, refused and why) is printed.  Options:\n" },
+	{ "remove", "usage: kstats remove NAME|GLOB|all\n"
+	  "Detach and delete the node NAME (the nodes GLOB matches, every node).\n" },
+	{ "start", "usage: kstats start NAME|GLOB|all\nResume recording.\n" },
+	{ "stop", "usage: kstats stop NAME|GLOB|all\nPause recording; the histogram is kept.\n" },
+	{ "reset", "usage: kstats reset NAME|GLOB|all\nEmpty the histogram.\n" },
+	{ "list", "usage: kstats list [GLOB...]\n"
+	  "One line per node (or per node a GLOB matches): name, backend, state,\n"
+	  "samples, missed, p50, p99.\n" },
 	{ "show", "usage: kstats show [NAME...] [-f FILE]... [--cpu[=N]] [--log2]\n"
 	  "Summary (samples, missed, min/avg/max, p10..p99.9 in readable units) and a\n"
 	  "bar histogram of a live node NAME or of FILE (a snapshot or node text).\n"
@@ -68,6 +72,18 @@ static const struct ks_help {
 	  "  -i, --interval S  seconds between reads (default 1, fractions allowed)\n"
 	  "  -n, --count N     stop after N intervals (default: until interrupted)\n"
 	  "  --hist            also the bar histogram of each interval\n" },
+	{ "top", "usage: kstats top [GLOB...] [-i SECONDS] [-n COUNT] [-s COLUMN] [-r]\n"
+	  "Every node (or those a GLOB matches, on the whole name or after MODULE:),\n"
+	  "ranked by what each interval added: calls, calls/s, missed, p50, p99, max,\n"
+	  "total time and its share of all rows' time.  On a terminal: a live view,\n"
+	  "redrawn every interval; keys t total, c calls, 5 p50, 9 p99, m max, n name\n"
+	  "sort by that column, r reverses, q quits.  With -n or into a pipe: one\n"
+	  "header line and one row per node per interval, values as integers in the\n"
+	  "node's unit (UNIT column).\n"
+	  "  -i, --interval S  seconds between reads (default 1, fractions allowed)\n"
+	  "  -n, --count N     print N intervals, no live view (-n 1: one table)\n"
+	  "  -s, --sort COL    total (default), calls, p50, p99, max or name\n"
+	  "  -r, --reverse     the other way round (smallest first; names Z to A)\n" },
 	{ "run", "usage: kstats run [trace options] [-o FILE] [--label L] [--runs N] NAME... -- COMMAND [ARGS]\n"
 	  "Trace each NAME, run COMMAND, show the result, remove the nodes.  Exits\n"
 	  "with COMMAND's status.  -o saves one snapshot of every NAME; --runs N runs\n"
@@ -162,12 +178,13 @@ void ks_help(FILE *f, const char *cmd)
 static void ks_usage(FILE *f)
 {
 	fputs("usage: kstats COMMAND [ARGS]   (kstats COMMAND --help for details)\n"
-	      "  trace NAME [options]          start timing a kernel function\n"
-	      "  remove NAME|all               stop timing, delete the node\n"
-	      "  start|stop|reset NAME|all     control a node\n"
-	      "  list                          the nodes\n"
+	      "  trace NAME|GLOB [options]     start timing kernel functions\n"
+	      "  remove NAME|GLOB|all          stop timing, delete the nodes\n"
+	      "  start|stop|reset NAME|all     control nodes (a GLOB too)\n"
+	      "  list [GLOB...]                the nodes\n"
 	      "  show NAME | -f FILE           summary and bar histogram\n"
 	      "  watch NAME... [-i S]          per-interval samples, rate, percentiles\n"
+	      "  top [GLOB...] [-i S] [-n N]   every node ranked by each interval, live\n"
 	      "  run [options] NAME... -- CMD  trace while CMD runs, show, remove\n"
 	      "  save NAME|GLOB|all [-o FILE]  snapshot to a JSON file (--runs N)\n"
 	      "  compare A B [C...]            compare snapshots (--markdown)\n"
@@ -194,7 +211,8 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "trace", cmd_trace }, { "remove", cmd_verb }, { "start", cmd_verb },
 		{ "stop", cmd_verb }, { "reset", cmd_verb }, { "list", cmd_list },
-		{ "show", cmd_show }, { "watch", cmd_watch }, { "run", cmd_run },
+		{ "show", cmd_show }, { "watch", cmd_watch }, { "top", cmd_top },
+		{ "run", cmd_run },
 		{ "save", cmd_save }, { "compare", cmd_compare },
 		{ "export", cmd_export }, { "check", cmd_check },
 	};

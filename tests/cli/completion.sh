@@ -82,7 +82,7 @@ absent() {
 }
 
 case_ "kstats Tab Tab lists every subcommand" 'kstats ' Tab Tab -- \
-	'trace' 'remove' 'start' 'stop' 'reset' 'list' 'show' 'watch' 'run' 'save' 'compare' 'export' 'check'
+	'trace' 'remove' 'start' 'stop' 'reset' 'list' 'show' 'watch' 'top' 'run' 'save' 'compare' 'export' 'check'
 case_ "kstats exp Tab completes export" 'kstats exp' Tab -- '^READY\$ kstats export $'
 case_ "kstats export -- Tab Tab lists its options" 'kstats export --' Tab Tab -- \
 	'--prometheus' '--per-cpu' '--output' '--slots' '--json' '--csv' '--help'
@@ -98,6 +98,8 @@ case_ "--end tp:sched:sched_w Tab completes a tracepoint" 'kstats trace f --star
 	'--end tp:sched:sched_wakeup_new $'
 case_ "--clock=t Tab completes tsc" 'kstats trace find_vma --clock=t' Tab -- '--clock=tsc $'
 case_ "--via Tab Tab lists the backends" 'kstats trace find_vma --via ' Tab Tab -- 'direct' 'fprobe' 'kretprobe'
+case_ "kstats top --sort Tab Tab lists the columns" 'kstats top --sort ' Tab Tab -- 'total' 'calls' 'p50' 'p99' 'max' 'name'
+case_ "kstats top -- Tab Tab lists its options" 'kstats top --' Tab Tab -- '--interval' '--count' '--sort' '--reverse'
 case_ "compare Tab completes snapshot files only" 'kstats compare b' Tab -- '^READY\$ kstats compare base\.json $'
 case_ "-f Tab offers snapshots and folders, not other files" 'kstats show -f ' Tab Tab -- 'base\.json' 'snaps/'
 absent "-f does not offer notes.prom" 'notes\.prom'

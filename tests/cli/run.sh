@@ -215,6 +215,58 @@ find_vma                 kretprobe   active             13        0     110 ns  
 other                    fprobe      stopped             0        5          -          -
 EOF
 
+# ---- globs: trace prints what _last says, verbs take globs, list filters ----
+fake
+printf '# trace kt_gen_* bits 3\nrefused kt_gen_00f: attach failed (see the kernel log)\nmatched 3 attached 2 refused 1 direct 2\n' >"$dbg/_last"
+r "$K" trace 'kt_gen_*' --bits 3
+same "trace GLOB: what _last says of it" <<'EOF'
+refused kt_gen_00f: attach failed (see the kernel log)
+matched 3 attached 2 refused 1 direct 2
+EOF
+{ echo '# trace x_* bits 3'; i=0; while [ $i -lt 12 ]; do echo "refused x_$i: it never returns"; i=$((i + 1)); done
+  echo 'matched 14 attached 2 refused 12 direct 2'; } >"$dbg/_last"
+r "$K" trace 'x_*' --bits 3
+if [ "$(wc -l <"$tmp/out")" = 12 ] && grep -qxF "... and 2 more refused ($dbg/_last lists them all)" "$tmp/out" &&
+   [ "$(tail -n 1 "$tmp/out")" = "matched 14 attached 2 refused 12 direct 2" ]; then
+	ok "trace GLOB: ten refused functions, then how many more, then the counts"
+else
+	notok "trace GLOB: many refused"; tap_diag "$tmp/out"
+fi
+r "$K" trace 'y_*'
+if [ $rc = 0 ] && [ ! -s "$tmp/out" ]; then ok "trace GLOB: a _last about another command is not shown"; else notok "trace GLOB: stale _last shown"; tap_diag "$tmp/out"; fi
+printf '# trace kstats_target:kt_gen_* bits 3\nmatched 1028 refused all: more than glob_max 1000\n' >"$dbg/_last"
+fails "trace GLOB -> E2BIG: advice" 1 "more functions than the module's glob_max; nothing was attached" \
+	env KSTATS_TEST_ERRNO=7 "$K" trace 'kstats_target:kt_gen_*' --bits 3
+if grep -qxF "matched 1028 refused all: more than glob_max 1000" "$tmp/err"; then ok "trace GLOB -> E2BIG: the count from _last"; else notok "trace GLOB -> E2BIG: the count"; tap_diag "$tmp/err"; fi
+fails "trace GLOB -> ENOENT: no function matches" 1 "no function ftrace can trace matches 'nosuch_*'" env KSTATS_TEST_ERRNO=2 "$K" trace 'nosuch_*'
+fails "remove GLOB -> ENOENT: no node matches" 1 "no node matches 'nosuch_*'" env KSTATS_TEST_ERRNO=2 "$K" remove 'nosuch_*'
+fails "ENOSPC: a limit of the module" 1 "a limit of the module is reached" env KSTATS_TEST_ERRNO=28 "$K" trace 'vma_*'
+: >"$dbg/_control"
+check "remove, stop, reset GLOB" "$K" remove 'kt_gen_*' 'kstats_target:kt_gen_0[0-7]?'
+r cat "$dbg/_control"
+same "verbs write globs as they are" <<'EOF'
+remove kt_gen_*
+remove kstats_target:kt_gen_0[0-7]?
+EOF
+fails "a path is neither a node name nor a glob" 1 "'../x*' is not a node name or a glob of names" "$K" reset '../x*'
+i=0
+{ while [ $i -lt 299 ]; do printf 'kstats_target:kt_gen_%03x direct active %d 0\n' $i $((i + 1)); i=$((i + 1)); done
+  echo 'kstats_target:kt_gen_slow_3 direct active 3 0'; } >"$dbg/_control"
+MKFIXTURE_QUANTIZE=1 "$MK" kstats_target:kt_gen_00a 3 1 100 0 11 >"$dbg/kstats_target:kt_gen_00a"
+r "$K" list 'kt_gen_00?'
+if [ "$(wc -l <"$tmp/out")" = 17 ] && [ "$(sed -n 12p "$tmp/out")" = "kstats_target:kt_gen_00a direct      active             11        0     112 ns     288 ns" ]; then
+	ok "list GLOB: 16 of 300 nodes, the names in one column"
+else
+	notok "list GLOB"; tap_diag "$tmp/out"
+fi
+r "$K" list
+if [ "$(wc -l <"$tmp/out")" = 301 ] && [ "$(awk '{ print length($0) }' "$tmp/out" | sort -u | wc -l)" = 1 ]; then
+	ok "list of 300 nodes: one line each, all of one width"
+else
+	notok "list of 300 nodes"; awk '{ print length($0) }' "$tmp/out" | sort | uniq -c | tap_diag
+fi
+fails "list GLOB matching none" 0 "no node matches" "$K" list 'nosuch*'
+
 # ---- snapshots ----
 fake find_vma "$hand"
 check "save NAME -o FILE --label" "$K" save find_vma -o "$tmp/a.json" --label no-debug
@@ -614,6 +666,72 @@ if cmp -s "$tmp/want-pct" "$tmp/got-pct"; then ok "watch percentiles == those of
 fails "watch of a missing node" 1 "no node named 'nope'" "$K" watch nope -n 1
 fails "watch -i 0 is refused" 2 "-i wants seconds" "$K" watch find_vma -i 0
 
+# ---- top: every node, ranked by what the interval added ----
+fake find_vma "$tmp/s1.txt"
+MKFIXTURE_QUANTIZE=1 "$MK" vma_merge 3 9 300 2 100 0 >"$dbg/vma_merge"
+MKFIXTURE_QUANTIZE=1 "$MK" vma_merge 3 9 300 2 400 0 >"$tmp/vm2.txt"
+MKFIXTURE_QUANTIZE=1 "$MK" vma_merge 3 9 300 2 100:400 0 >"$tmp/vm12.txt"
+MKFIXTURE_QUANTIZE=1 "$MK" kstats_target:kt_gen_001 3 5 50 0 10 10 >"$dbg/kstats_target:kt_gen_001"
+MKFIXTURE_QUANTIZE=1 "$MK" kstats_target:kt_gen_001 3 5 50 0 10 30 >"$tmp/kt2.txt"
+MKFIXTURE_QUANTIZE=1 "$MK" kstats_target:kt_gen_001 3 5 50 0 10:10 10:30 >"$tmp/kt12.txt"
+printf 'find_vma kretprobe active 1500 0\nvma_merge direct active 100 2\nkstats_target:kt_gen_001 direct active 20 0\n' >"$dbg/_control"
+rm -rf "$tmp/top0"
+cp -r "$dbg" "$tmp/top0"
+tick="cp '$tmp/s2.txt' '$dbg/find_vma'; cp '$tmp/vm2.txt' '$dbg/vma_merge'; cp '$tmp/kt2.txt' '$dbg/kstats_target:kt_gen_001'"
+# topfake: the fake debugfs as it was before the interval
+topfake() { rm -rf "$dbg"; cp -r "$tmp/top0" "$dbg"; }
+r "$K" top -n 1 -i 2 --test-tick "$tick"
+same "top -n 1: one header, one row per node, ranked by total time" <<'EOF'
+NAME                          CALLS    CALLS/s   MISSED        p50        p99        MAX          TOTAL  SHARE% UNIT
+find_vma                       3000     1500.0        0        112        288       5632         407588    79.5 ns
+vma_merge                       300      150.0        0        352        832        959         104208    20.3 ns
+kstats_target:kt_gen_001         20       10.0        0         56         88         88           1132     0.2 ns
+EOF
+# the same figures from fixtures made of exactly what the interval added
+for f in s12 vm12 kt12; do
+	awk '$2 == "samples" { n = $3 } $2 == "percentiles" { p50 = $6; p99 = $14 }
+	     $1 == "slot" && $3 == "CPUS" { t += $6 * $8 } END { print n, p50, p99, t }' "$tmp/$f.txt"
+done >"$tmp/want-top"
+awk 'NR > 1 { print $2, $5, $6, $8 }' "$tmp/out" >"$tmp/got-top"
+if cmp -s "$tmp/want-top" "$tmp/got-top"; then ok "top: calls, p50, p99 and total == those of the samples added (generated independently)"; else notok "top: figures of the interval"; tap_diag "$tmp/want-top" "$tmp/got-top"; fi
+if grep -q "$(printf '\033')" "$tmp/out"; then notok "top -n 1: no escape codes"; else ok "top -n 1: no escape codes"; fi
+for col in calls:find_vma,vma_merge,kstats_target:kt_gen_001 p50:vma_merge,find_vma,kstats_target:kt_gen_001 \
+	   p99:vma_merge,find_vma,kstats_target:kt_gen_001 max:find_vma,vma_merge,kstats_target:kt_gen_001 \
+	   name:find_vma,kstats_target:kt_gen_001,vma_merge share:find_vma,vma_merge,kstats_target:kt_gen_001; do
+	topfake
+	r "$K" top -n 1 --sort "${col%%:*}" --test-tick "$tick"
+	got=$(awk 'NR > 1 { printf "%s%s", sep, $1; sep = "," }' "$tmp/out")
+	if [ "$got" = "${col#*:}" ]; then ok "top --sort ${col%%:*}: $got"; else notok "top --sort ${col%%:*}: $got, wanted ${col#*:}"; tap_diag "$tmp/out"; fi
+done
+topfake
+r "$K" top -n 1 -s p99 -r --test-tick "$tick"
+got=$(awk 'NR > 1 { printf "%s ", $1 }' "$tmp/out")
+if [ "$got" = "kstats_target:kt_gen_001 find_vma vma_merge " ]; then ok "top -s p99 -r: smallest first"; else notok "top -s p99 -r: $got"; fi
+topfake
+r "$K" top -n 1 'kt_gen_*' 'vma_*' --test-tick "$tick"
+got=$(awk 'NR > 1 { printf "%s %s %s ", $1, $2, $9 }' "$tmp/out")
+if [ "$got" = "vma_merge 300 98.9 kstats_target:kt_gen_001 20 1.1 " ]; then ok "top GLOB...: matched on the name or after MODULE:, shares of the rows shown"; else notok "top GLOB...: $got"; tap_diag "$tmp/out"; fi
+topfake
+r "$K" top -n 2 -i 0.5 'find*' --test-tick "$tick"
+same "top -n 2: a table per interval; an idle interval shows zeros" <<'EOF'
+NAME                      CALLS    CALLS/s   MISSED        p50        p99        MAX          TOTAL  SHARE% UNIT
+find_vma                   3000     6000.0        0        112        288       5632         407588   100.0 ns
+
+NAME                      CALLS    CALLS/s   MISSED        p50        p99        MAX          TOTAL  SHARE% UNIT
+find_vma                      0        0.0        0          -          -          -              0     0.0 ns
+EOF
+topfake
+r "$K" top -n 1 --test-tick "rm '$dbg/vma_merge'; printf 'find_vma x active 1 0\nnew_fn x active 1 0\n' >'$dbg/_control'; sed 's/kstats find_vma /kstats new_fn /' '$tmp/s1.txt' >'$dbg/new_fn'"
+got=$(awk 'NR > 1 { printf "%s %s ", $1, $2 }' "$tmp/out")
+if [ "$got" = "new_fn 1500 find_vma 0 " ]; then ok "top: a node that went is dropped, a new one counts from nothing"; else notok "top: nodes that come and go: $got"; tap_diag "$tmp/out" "$tmp/err"; fi
+fails "top --sort bogus" 2 "--sort wants name, calls, p50, p99, max or total" "$K" top --sort bogus
+fails "top -n 0" 2 "-n wants a positive count" "$K" top -n 0
+fake
+r "$K" top -n 1 -i 0.01
+if [ $rc = 0 ] && [ "$(wc -l <"$tmp/out")" = 1 ] && grep -q "no nodes yet" "$tmp/err"; then ok "top of no nodes: the header, and a hint"; else notok "top of no nodes (exit $rc)"; tap_diag "$tmp/out" "$tmp/err"; fi
+# the live view, in a real terminal
+tap "$here/top.sh" "$K"
+
 # ---- run ----
 fake find_vma "$hand"
 r "$K" run --bits 3 find_vma -- sh -c 'echo child ran'
@@ -680,7 +798,7 @@ check "check NAME: strict parse of the live node" "$K" check find_vma
 cp "$hand" "$dbg/broken"
 sed -i 's/# samples 13/# samples 12/' "$dbg/broken"
 fails "check NAME: an inconsistent node" 1 "samples 12 but the CPUS rows count 13" "$K" check broken
-for c in trace remove start stop reset list show watch run save compare export check; do
+for c in trace remove start stop reset list show watch top run save compare export check; do
 	r "$K" "$c" --help
 	if [ $rc = 0 ] && head -1 "$tmp/out" | grep -q "^usage: kstats $c"; then ok "$c --help"; else notok "$c --help"; tap_diag "$tmp/out" "$tmp/err"; fi
 done
