@@ -171,8 +171,8 @@ static void ks_settle_via(struct ks_node *node)
  */
 bool ks_backend_fallback(struct ks_node *node, int err)
 {
-	if (err != -EBUSY || node->backend != &ks_direct_backend ||
-	    !node->chosen)
+	if (!KS_HAVE_DIRECT || err != -EBUSY ||
+	    node->backend != &ks_direct_backend || !node->chosen)
 		return false;
 	node->backend = ks_pick_backend(KS_VIA_DEFAULT);
 	node->cmd.maxactive = node->maxactive;

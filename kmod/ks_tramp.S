@@ -31,6 +31,7 @@
  * a return address is on top), so ORC unwinds through it.
  */
 #include <linux/linkage.h>
+#include <linux/version.h>
 #include <asm/unwind_hints.h>
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
@@ -43,7 +44,7 @@
  * make it refill the return stack buffer too late.  Patched out elsewhere;
  * kernels before 6.2 have no such tracking.
  */
-#ifndef KS_CALL_DEPTH
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
 .macro CALL_DEPTH_ACCOUNT
 .endm
 #endif

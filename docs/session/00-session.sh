@@ -21,5 +21,7 @@ say 'echo "trace should_failslab" > /sys/kernel/debug/kstats/_control'
 say 'echo "trace ks_target_clone" > /sys/kernel/debug/kstats/_control; head -1 /sys/kernel/debug/kstats/ks_target_clone'
 say 'cat /sys/kernel/debug/kstats/_control'
 say 'dmesg | grep kstats: | tail -1 | cut -c 16-'
+say 'echo "trace kstats_target:kt_gen_0* bits 3" > /sys/kernel/debug/kstats/_control; cat /sys/kernel/debug/kstats/_last'
+say '(sleep 0.5; echo 1 > /sys/kernel/debug/kstats_target/gen) & kstats top -n 1 -i 4 "kt_gen_0f*" | head -5'
 echo "=== SESSION END"
 ok "session"

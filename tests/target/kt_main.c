@@ -222,7 +222,11 @@ static void kt_gen_calls(unsigned int n)
 }
 
 /* A direct call of our own on ks_target_empty (kt_direct.S). */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 void kt_direct_stub(void);
+#else
+#define kt_direct_stub NULL
+#endif
 static struct ftrace_ops kt_hold_ops;
 static bool kt_held;
 static DEFINE_MUTEX(kt_hold_lock);
@@ -231,6 +235,9 @@ static int kt_hold(bool on)
 {
 	unsigned long addr = (unsigned long)kt_direct_stub;
 	int ret = 0;
+
+	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS))
+		return -EOPNOTSUPP;	/* no direct calls in this kernel */
 
 	mutex_lock(&kt_hold_lock);
 	if (on && !kt_held) {

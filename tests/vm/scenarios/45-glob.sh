@@ -78,10 +78,11 @@ echo 3 > $T/gen
 for k in 0 1 2 3; do
 	d=$((20000 << k))
 	expect_eq "kt_gen_slow_$k: 3 calls" "$(node_field kt_gen_slow_$k samples)" 3
-	# none faster than its spin; the fastest of the three within twice it
-	# (TCG runs in real time, and a busy host stretches a 20 us spin)
+	# none faster than its spin; the fastest of the three within four
+	# times it, plus 100 us (TCG runs in real time, and a host running two
+	# VMs stretches a 20 us spin to 70)
 	mn=$(node_field kt_gen_slow_$k min)
-	expect_range "kt_gen_slow_$k min ($mn) in [$d, 2 x $d + $((KS_SLACK / 1000))us]" "$mn" $d $((2 * d + KS_SLACK))
+	expect_range "kt_gen_slow_$k min ($mn) in [$d, 4 x $d + 100us]" "$mn" $d $((4 * d + 100000))
 	expect_range "kt_gen_slow_$k p50 >= $d" "$(node_field kt_gen_slow_$k p50)" $d 100000000
 done
 check "remove kt_gen_slow_*" ctl "remove kt_gen_slow_*"

