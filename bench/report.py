@@ -687,9 +687,15 @@ def sanity(k):
             if not isinstance(e, dict) or key in ("stopped",):
                 continue
             o = e.get("overhead")
+            # an empty function's calls are timed to the instruction; a
+            # function inside open() (path_init...) only to the noise of a
+            # whole open(), about 2% of 4,000-10,000 instructions: as large
+            # as the direct backend's 70, so bench-short's fewer passes may
+            # read it below zero
+            lo = SANE[0] if key == "empty" else -SANE[1]
             if o is None:
                 bad.append("%s %s %s: no overhead figure" % (k["kernel"], via, key))
-            elif not SANE[0] < o < SANE[1]:
+            elif not lo < o < SANE[1]:
                 bad.append("%s %s %s: overhead %s out of range" % (k["kernel"], via, key, o))
             else:
                 got += 1
