@@ -291,21 +291,29 @@ fail:
 	return NULL;
 }
 
-char **ks_ctl_names(int *n, char *err, size_t errlen)
+char *ks_ctl_read_control(char *err, size_t errlen)
 {
-	char path[4096], name[KS_NAME_MAX + 1], **names = NULL, **p;
-	char *text, *line, *next;
+	char path[4096], *text;
 
-	*n = 0;
 	if (ks_ctl_ready(err, errlen))
 		return NULL;
 	snprintf(path, sizeof(path), "%s/_control", ks_root());
 	text = ks_text_read(path, NULL);
-	if (!text) {
+	if (!text)
 		snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
 			 errno == EACCES || errno == EPERM ? ": kstats needs root" : "");
+	return text;
+}
+
+char **ks_ctl_names(int *n, char *err, size_t errlen)
+{
+	char name[KS_NAME_MAX + 1], **names = NULL, **p;
+	char *text, *line, *next;
+
+	*n = 0;
+	text = ks_ctl_read_control(err, errlen);
+	if (!text)
 		return NULL;
-	}
 	names = calloc(1, sizeof(*names));
 	for (line = text; names && line && *line; line = next) {
 		next = strchr(line, '\n');

@@ -57,6 +57,9 @@ char *ks_text_read(const char *path, size_t *len);
  */
 char **ks_ctl_names(int *n, char *err, size_t errlen);
 
+/* The text of _control, or NULL with the reason in @err. */
+char *ks_ctl_read_control(char *err, size_t errlen);
+
 /**
  * ks_ctl_names_free() - free what ks_ctl_names() returned
  * @names: the array, or NULL

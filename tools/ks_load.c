@@ -76,17 +76,10 @@ out:
 
 char *ks_load_control(void)
 {
-	char path[4096], err[KS_ERR_MAX], *text;
+	char err[KS_ERR_MAX], *text = ks_ctl_read_control(err, sizeof(err));
 
-	if (ks_ctl_ready(err, sizeof(err))) {
-		ks_err("%s", err);
-		return NULL;
-	}
-	snprintf(path, sizeof(path), "%s/_control", ks_root());
-	text = ks_text_read(path, NULL);
 	if (!text)
-		ks_err("%s: %s%s", path, strerror(errno),
-		       errno == EACCES || errno == EPERM ? ": kstats needs root" : "");
+		ks_err("%s", err);
 	return text;
 }
 
