@@ -38,19 +38,7 @@ tmux -L "$sock" -f /dev/null new-session -d -x 160 -y 40 -c "$tmp/work" \
 	env -i HOME="$tmp" HISTFILE= TERM=xterm PATH="$tmp/bin:/usr/bin:/bin" \
 	KSTATS_DEBUGFS="$tmp/debugfs" KSTATS_TRACEFS="$tmp/tracefs" \
 	INPUTRC=/dev/null bash --norc --noprofile
-t() { tmux -L "$sock" "$@"; }
-screen() { t capture-pane -p -J; }
-# wait_for REGEX: poll the screen for up to 5 s; 0 when it shows up
-wait_for() {
-	i=0
-	while [ $i -lt 50 ]; do
-		screen >"$tmp/screen"
-		grep -qE -- "$1" "$tmp/screen" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+. "$here/tmux.sh"
 t send-keys "PS1='READY\$ '; . '$comp'; clear" Enter
 wait_for '^READY\$ $' || { notok "completion: the shell started"; screen | sed 's/^/# /'; exit 1; }
 

@@ -48,19 +48,7 @@ notok() { echo "not ok - top: $1"; fail=1; }
 tmux -L "$sock" -f /dev/null new-session -d -x 132 -y 12 -c "$tmp" \
 	env -i HOME="$tmp" HISTFILE= TERM=xterm PATH="$tmp/bin:/usr/bin:/bin" \
 	KSTATS_DEBUGFS="$dbg" INPUTRC=/dev/null bash --norc --noprofile
-t() { tmux -L "$sock" "$@"; }
-screen() { t capture-pane -p -J; }
-# wait_for REGEX: poll the screen for up to 5 s; 0 when it shows up
-wait_for() {
-	i=0
-	while [ $i -lt 50 ]; do
-		screen >"$tmp/screen"
-		grep -qE -- "$1" "$tmp/screen" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+. "$here/tmux.sh"
 # first_row: the name in the first row under the header
 first_row() { awk 'f { print $1; exit } $1 == "NAME" { f = 1 }' "$tmp/screen"; }
 # expect WHAT REGEX [FIRST]: REGEX on screen, and FIRST the first row
