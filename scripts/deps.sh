@@ -147,6 +147,21 @@ in_root() {
 make_root "$root" trixie "trixie trixie-backports"
 touch "$root/.kstats-root"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+# root_install PKG...: install into the Debian 13 root, from
+# trixie-backports, the packages it lacks.
+root_install() {
+	missing=""
+	for p in "$@"; do
+		in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			missing="$missing $p"
+	done
+	[ -n "$missing" ] || return 0
+	echo "deps: installing in $root:$missing"
+	in_root apt-get install -y -q --no-install-recommends \
+		-o Dpkg::Options::=--force-confold -t trixie-backports $missing
+	in_root apt-get clean
+}
+
 in_root apt-get update -q > /dev/null
 kimg=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-image-amd64 |
 	awk '/Depends: linux-image-/ { print $2; exit }')
@@ -159,17 +174,7 @@ krt=""
 		awk '/Depends: linux-(image|headers)-[0-9]/ { print $2 }')
 kdeb=""
 [ $want_deb = 1 ] && kdeb="dkms python3-matplotlib"
-missing=""
-for p in make gcc kmod xz-utils zstd initramfs-tools "$kimg" "$khdr" $krt $kdeb; do
-	in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	echo "deps: installing in $root:$missing"
-	in_root apt-get install -y -q --no-install-recommends \
-		-o Dpkg::Options::=--force-confold -t trixie-backports $missing
-	in_root apt-get clean
-fi
+root_install make gcc kmod xz-utils zstd initramfs-tools "$kimg" "$khdr" $krt $kdeb
 if [ $want_deb = 1 ]; then
 	# A clean Debian 12 root for the package test (tests/deb/run.sh): what
 	# the kstats-dkms and kstats packages depend on, the headers of bookworm's
@@ -202,17 +207,7 @@ if [ $want_arm64 = 1 ]; then
 	khdr=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-headers-arm64:arm64 |
 		awk '/Depends: linux-headers-[0-9]/ { sub(/:arm64$/, "", $2); print $2; exit }')
 	[ -n "$kimg" ] && [ -n "$khdr" ] || { echo "deps: no arm64 kernel in trixie-backports" >&2; exit 1; }
-	missing=""
-	for p in "$kimg" "$khdr"; do
-		in_root dpkg-query -W -f='${Status}' "$p:arm64" 2>/dev/null | grep -q 'ok installed' ||
-			missing="$missing $p:arm64"
-	done
-	if [ -n "$missing" ]; then
-		echo "deps: installing in $root:$missing"
-		in_root apt-get install -y -q --no-install-recommends \
-			-o Dpkg::Options::=--force-confold -t trixie-backports $missing
-		in_root apt-get clean
-	fi
+	root_install "$kimg:arm64" "$khdr:arm64"
 	# 6.1 and 6.12: apt cannot install their headers here (they depend on
 	# gcc-12:arm64), so their packages, with busybox-static:arm64, are
 	# fetched with an apt of their own (arm64 only, this machine's
