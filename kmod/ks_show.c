@@ -51,7 +51,7 @@ static void ks_show_rows(struct seq_file *m, const struct kstats_slot *sl,
 static void ks_repair_slots(struct kstats_slot *sl, u32 n, u32 bits,
 			    u32 buckets)
 {
-	u64 lo, hi, mean;
+	u64 mean, in;
 	u32 s;
 
 	for (s = 0; s < n; s++) {
@@ -59,21 +59,11 @@ static void ks_repair_slots(struct kstats_slot *sl, u32 n, u32 bits,
 			sl[s].sum = 0;
 			continue;
 		}
-		lo = kstats_slot_lo(s, bits);
-		hi = kstats_slot_hi(s, bits, buckets);
 		mean = div64_u64(sl[s].sum, sl[s].count);
-		if (mean < lo)
-			sl[s].sum = lo * sl[s].count;
-		else if (mean > hi)
-			sl[s].sum = hi * sl[s].count;
+		in = kstats_slot_clamp(mean, s, bits, buckets);
+		if (in != mean)
+			sl[s].sum = in * sl[s].count;
 	}
-}
-
-/* Clamp @v (an extreme, racily read) into slot @s. */
-static u64 ks_clamp_to_slot(u64 v, u32 s, u32 bits, u32 buckets)
-{
-	return clamp_t(u64, v, kstats_slot_lo(s, bits),
-		       kstats_slot_hi(s, bits, buckets));
 }
 
 static int ks_node_show(struct seq_file *m, void *v)
@@ -122,12 +112,12 @@ static int ks_node_show(struct seq_file *m, void *v)
 	for (s = 0; samples && !all[s].count; s++)
 		;
 	if (samples)
-		min = ks_clamp_to_slot(min, s, node->cmd.bits, node->cmd.buckets);
+		min = kstats_slot_clamp(min, s, node->cmd.bits, node->cmd.buckets);
 	for (s = n; samples && !all[s - 1].count; s--)
 		;
 	if (samples)
-		max = ks_clamp_to_slot(max, s - 1, node->cmd.bits,
-				       node->cmd.buckets);
+		max = kstats_slot_clamp(max, s - 1, node->cmd.bits,
+					node->cmd.buckets);
 	kstats_percentiles(all, n, node->cmd.bits, pct);
 
 	/* the words of include/kstats/contract.h, see docs/format.md */

@@ -353,9 +353,7 @@ static int ks_parse_row(struct ks_parser *ps, struct ks_view *node,
 static int ks_fill_slot(struct ks_parser *ps, struct ks_view *node,
 			struct kstats_slot *sl, const struct ks_row *r)
 {
-	__u64 lo = kstats_slot_lo(r->slot, node->bits);
-	__u64 hi = kstats_slot_hi(r->slot, node->bits, node->buckets);
-	__u64 avg = r->avg < lo ? lo : r->avg > hi ? hi : r->avg;
+	__u64 avg = kstats_slot_clamp(r->avg, r->slot, node->bits, node->buckets);
 
 	if (sl->count)
 		return ks_fail(&ps->e, r->line, "second row for slot %u %s", r->slot,

@@ -121,7 +121,7 @@ int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 			d = out->total;
 		}
 		for (s = 0; s < cur->nr_slots; s++) {
-			__u64 cnt = a[s].count, sum = a[s].sum, lo, hi, mean;
+			__u64 cnt = a[s].count, sum = a[s].sum, mean;
 
 			if (b && b[s].count > cnt)
 				continue;	/* per-CPU read raced: skip */
@@ -131,13 +131,8 @@ int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 			}
 			if (!cnt)
 				continue;
-			lo = kstats_slot_lo(s, cur->bits);
-			hi = kstats_slot_hi(s, cur->bits, cur->buckets);
-			mean = sum / cnt;
-			if (mean < lo)
-				mean = lo;
-			if (mean > hi)
-				mean = hi;
+			mean = kstats_slot_clamp(sum / cnt, s, cur->bits,
+						 cur->buckets);
 			if (!d) {
 				d = ks_view_cpu(out, cur->cpus[c].cpu);
 				if (!d)

@@ -135,18 +135,31 @@ static inline __u64 kstats_slot_mean(const struct kstats_slot *sl)
 }
 
 /*
+ * @v kept inside slot @s: a slot's mean (or an extreme) read racily, or
+ * from a sum that wrapped, lies in the slot again.  The one clamp of the
+ * tree: the module's node text, the CLI's reader and its deltas use it.
+ */
+static inline __u64 kstats_slot_clamp(__u64 v, __u32 s, __u32 bits,
+				      __u32 buckets)
+{
+	__u64 lo = kstats_slot_lo(s, bits);
+	__u64 hi = kstats_slot_hi(s, bits, buckets);
+
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/*
  * The value reported for slot @s of @n: its mean, clamped into the slot's
  * bounds (the u64 sum of a slot wraps once count * value reaches 2^64,
- * which only full-range histograms of huge values can reach).
+ * which only full-range histograms of huge values can reach).  Slot
+ * @n - 1 is the overflow slot, so the buckets are @n's.
  */
 static inline __u64 kstats_slot_value(const struct kstats_slot *slots,
 				      __u32 s, __u32 bits, __u32 n)
 {
-	__u64 mean = kstats_slot_mean(&slots[s]);
-	__u64 lo = kstats_slot_lo(s, bits);
-	__u64 hi = s + 1 >= n ? ~0ULL : kstats_slot_lo(s + 1, bits) - 1;
+	__u32 buckets = ((n - 1) >> bits) - 1;	/* kstats_nr_slots() undone */
 
-	return mean < lo ? lo : mean > hi ? hi : mean;
+	return kstats_slot_clamp(kstats_slot_mean(&slots[s]), s, bits, buckets);
 }
 
 /* Total number of values in @n slots. */
