@@ -29,34 +29,29 @@ done
 command -v clang >/dev/null 2>&1 || missing="$missing clang"
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
 	missing="$missing libclang-rt-14-dev"	# clang -fsanitize=fuzzer (tests/fuzz)
-for series in '6.1.*' '6.12.*'; do
-	found=""
-	for b in /lib/modules/$series/build; do
-		[ -d "$b" ] || continue
-		r=${b%/build}; r=${r##*/}
-		[ -f "/boot/vmlinuz-$r" ] && found=$r
-	done
-	[ -n "$found" ] || missing="$missing linux-$series"
+# The kernels: what scripts/kernels.sh lists (an image and a build tree,
+# here or in a build root), one of each series; the 7.x root builds its
+# modules with its own gcc.
+. "$(dirname "$0")/kernels.sh"
+trixie=$KSTATS_ROOTS/trixie
+kernels=$(ks_kernels)
+for series in 6.1 6.12 7; do
+	k=$(echo "$kernels" | grep "^$(echo "$series" | sed 's/\./\\./g')\.[0-9]" | tail -n 1)
+	if [ -z "$k" ]; then
+		missing="$missing linux-$series.x$([ "$series" = 7 ] && echo " (build root $trixie)")"
+	elif r=$(ks_kroot "$k") && [ -n "$r" ] && ! ks_unpacked "$r" && [ ! -x "$r/usr/bin/gcc" ]; then
+		missing="$missing gcc (in the build root $r)"
+	fi
 done
-trixie=${KSTATS_ROOTS:-/var/lib/kstats}/trixie
-found=""
-for b in "$trixie"/lib/modules/7.*/build; do
-	[ -d "$b" ] || continue
-	r=${b%/build}; r=${r##*/}
-	[ -f "$trixie/boot/vmlinuz-$r" ] && [ -x "$trixie/usr/bin/gcc" ] && found=$r
-done
-[ -n "$found" ] || missing="$missing linux-7.x (build root $trixie)"
 if [ $want_deb = 1 ]; then
 	[ -x "$trixie/usr/sbin/dkms" ] || missing="$missing dkms (in $trixie)"
-	bookworm=${KSTATS_ROOTS:-/var/lib/kstats}/bookworm
+	bookworm=$KSTATS_ROOTS/bookworm
 	[ -x "$bookworm/usr/sbin/dkms" ] || missing="$missing Debian 12 package-test root ($bookworm)"
 fi
 if [ $want_rt = 1 ]; then
-	ls /boot/vmlinuz-*-rt-amd64 "$trixie"/boot/vmlinuz-*-rt-amd64 > /dev/null 2>&1 ||
-		missing="$missing PREEMPT_RT kernels"
+	[ -n "$(KSTATS_KERNELS=rt ks_kernels)" ] || missing="$missing PREEMPT_RT kernels"
 fi
 if [ $want_kbuild = 1 ]; then
-	. "$(dirname "$0")/kernels.sh"
 	for p in $KS_KBUILD_PKGS; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			missing="$missing $p"
@@ -67,8 +62,8 @@ if [ $want_arm64 = 1 ]; then
 		command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 	done
 	[ -f /usr/aarch64-linux-gnu/lib/libc.a ] || missing="$missing libc6-dev-arm64-cross"
-	[ -x "${KSTATS_CACHE:-/var/cache/kstats}/arm64/root/bin/busybox" ] || missing="$missing busybox-static:arm64"
-	arm64_kernels=$(KSTATS_ARCH=arm64 "$(dirname "$0")/kernels.sh" list)
+	[ -x "$KSTATS_CACHE/arm64/root/bin/busybox" ] || missing="$missing busybox-static:arm64"
+	arm64_kernels=$(KSTATS_ARCH=arm64 ks_kernels)
 	for series in 6.1 6.12 7; do
 		echo "$arm64_kernels" | grep -q "^$series\.[0-9].*-arm64\$" ||
 			missing="$missing linux-$series.x-arm64"
