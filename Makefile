@@ -38,7 +38,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 # Debian kernels that can boot in the VM: installed here, or in a build
 # root for kernels newer than this machine (scripts/kernels.sh).
 KVERS ?= $(shell scripts/kernels.sh list)
-VMOUT := tests/vm/out
+VMOUT := vm/out
 PYTHON := /usr/bin/python3
 
 all: module tools
@@ -65,7 +65,7 @@ deps-check:
 
 # Modules for each kernel, built in a copy of the sources (so kernels
 # build in parallel and kmod/ keeps no objects), staged for the VM
-# (scripts/stage.sh).
+# harness (vm/stage.sh, vm/README.md).
 vm-stage: $(addprefix vm-stage-,$(KVERS)) vm-tools
 
 # The CLI, static, in the guest's PATH (tests/vm/scenarios/60-cli.sh).
@@ -75,7 +75,7 @@ vm-tools:
 	@$(MAKE) -s -C tests/vm/tools stage KS_VM_OUT=$(abspath $(VMOUT))
 
 vm-stage-%:
-	@+scripts/stage.sh build $*
+	@+vm/stage.sh build $*
 
 # arm64: Debian's arm64 kernels (KSTATS_ARCH=arm64 scripts/kernels.sh
 # list) under qemu-system-aarch64, with the CLI and the helpers built

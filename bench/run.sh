@@ -72,15 +72,13 @@ gcc -O2 -static -Wall -Wextra -I"$ROOT/include" -o "$VMOUT/bin/ks-bench" "$ROOT/
 	die "cannot build ks-bench (static glibc: libc6-dev)"
 
 # Guest modules: kstats.ko, kstats_target.ko, ks_bench.ko and
-# kstats_api_sample.ko (the section pair), built for
-# each kernel from the same copy of the sources by 'make vm-stage'.
-stage() {
-	"$ROOT/scripts/stage.sh" copy "$1" "$VMOUT" kstats.ko kstats_target.ko ks_bench.ko kstats_api_sample.ko ||
-		die "$1: no modules staged (run 'make -j2 vm-stage')"
-}
+# kstats_api_sample.ko (the section pair), built for each kernel from the
+# same copy of the sources by 'make vm-stage' (vm/stage.sh).
+MODULES="kstats.ko kstats_target.ko ks_bench.ko kstats_api_sample.ko"
 
-# boot KVER TAG [-q QEMU_ARGS] RUN_SH_ARGS...: one boot, results in
-# $VMOUT/KVER/res-TAG, run.sh's output in $VMOUT/KVER/run-TAG.log.
+# boot KVER TAG [-q QEMU_ARGS] SESSION_ARGS...: one VM session
+# (vm/session.sh), results collected in $VMOUT/KVER/res-TAG, the session's
+# output in $VMOUT/KVER/run-TAG.log.
 boot() {
 	local k=$1 tag=$2 res=$VMOUT/$1/res-$2 log=$VMOUT/$1/run-$2.log rc qargs=""
 	shift 2
@@ -92,11 +90,10 @@ boot() {
 	mkdir -p "$res"
 	params > "$res/params"
 	echo "READ_ICOUNT=${READ_ICOUNT:-0}" >> "$res/params"
-	KS_VM_OUT=$VMOUT KS_VM_SCENARIOS=$ROOT/bench/scenarios \
-	KS_VM_SCENARIO_TIMEOUT=1200 KS_VM_TIMEOUT=${KS_VM_TIMEOUT:-900} \
-	KS_VM_KMODS="9p 9pnet_virtio virtio_pci" \
-	KS_VM_QEMU_ARGS="-m 2G $qargs -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap -virtfs local,path=$res,mount_tag=ksout,security_model=none" \
-		"$ROOT/tests/vm/run.sh" -k "$k" "$@" >"$log" 2>&1
+	"$ROOT/vm/session.sh" -k "$k" --scenarios "$ROOT/bench/scenarios" \
+		--work "$VMOUT" --modules $MODULES --stage "$VMOUT/bin/ks-bench" "$res/params" \
+		--collect "$res" --9p-host-root ${qargs:+--qemu-args "$qargs"} \
+		--scenario-timeout 1200 --timeout "${KS_VM_TIMEOUT:-900}" "$@" >"$log" 2>&1
 	rc=$?
 	grep -E '^# [^ ]+: (boot|QEMU)' "$log"
 	if [ $rc -ne 0 ]; then
@@ -108,7 +105,7 @@ boot() {
 
 status=0
 for k in "${kvers[@]}"; do
-	stage "$k"
+	mkdir -p "$VMOUT/$k"
 	t0=$(now)
 	# rcu_nocbs=0: RCU callbacks (a dentry freed per open() in tmpfs) run
 	# in a kthread, which SCHED_FIFO ks-bench keeps out of timed runs.

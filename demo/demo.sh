@@ -13,8 +13,9 @@
 # instructions, so times are instruction counts that repeat from run to
 # run; --no-icount runs plain TCG (faster, times are noisy and distorted).
 #
-# Environment: DEMO_* workload sizes (demo/README.md), KS_DEMO_VMOUT (VM
-# staging, default demo-out/.vm), KS_VM_* knobs of tests/vm/run.sh.
+# Environment: DEMO_* workload sizes (demo/README.md), KS_DEMO_VMOUT (the
+# VM session's own files, default demo-out/.vm), KS_VM_* knobs of
+# vm/session.sh.
 
 set -u
 
@@ -71,13 +72,10 @@ config_val() {
 	fi
 }
 
-# stage_scenarios DIR KVER: the scenarios plus _env.sh (kernel config
-# facts, DEMO_* sizes from the environment).
-stage_scenarios() {
-	local dir=$1 k=$2 v
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp "$REPO"/demo/scenarios/*.sh "$dir/"
+# write_env FILE KVER: the scenarios' _env.sh (kernel config facts,
+# DEMO_* sizes from the environment), read by vm/measure.sh.
+write_env() {
+	local f=$1 k=$2 v
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0"
 		echo "# Written by demo/demo.sh for $k."
@@ -89,7 +87,7 @@ stage_scenarios() {
 			echo ": \${DEMO_ALLOC_N:=200000} \${DEMO_FORK_N:=50}"
 		fi
 		env | grep -E '^DEMO_[A-Z_]+=' | sed "s/'/'\\\\''/g; s/=\\(.*\\)/='\\1'/"
-	} > "$dir/_env.sh"
+	} > "$f"
 }
 
 build() {
@@ -113,26 +111,24 @@ prepare_out() {
 }
 
 run_vm() {
-	local vmout=${KS_DEMO_VMOUT:-$REPO/demo-out/.vm}
+	local work=${KS_DEMO_VMOUT:-$REPO/demo-out/.vm}
 	local f log rc args=()
-	mkdir -p "$vmout/bin"
-	"$REPO/scripts/stage.sh" copy "$kver" "$vmout" kstats.ko ||
-		die "no module staged for $kver: run 'make vm-stage-$kver' (or make demo)"
-	rm -f "$vmout"/bin/*
-	cp "$KSTATS" "$vmout/bin/kstats" || die "no $KSTATS (make -C tools static)"
+	[ -x "$KSTATS" ] || die "no $KSTATS (make -C tools static)"
+	write_env "$STAGE/_env.sh" "$kver"
+	args=(-k "$kver" --scenarios "$REPO/demo/scenarios" --work "$work"
+	      --modules kstats.ko --stage "$KSTATS:/usr/bin/kstats" "$STAGE/_env.sh")
 	for f in $WORKLOADS; do
-		cp "$REPO/tools/workloads/$f" "$vmout/bin/" || die "no tools/workloads/$f"
+		[ -x "$REPO/tools/workloads/$f" ] || die "no tools/workloads/$f"
+		args+=("$REPO/tools/workloads/$f")
 	done
-	stage_scenarios "$vmout/scenarios" "$kver"
-
-	log=$vmout/$kver/console.log
-	rm -f "$log"
-	args=(-k "$kver" -s '[0-9]*' --smp "$smp")
+	args+=(--collect "$out" --smp "$smp")
 	[ $icount = 1 ] && args+=(--icount)
+
+	log=$work/$kver/console.log
+	rm -f "$log"
 	step "vm: booting $kver in QEMU (TCG, $( [ $icount = 1 ] && echo "1 vCPU, -icount" || echo "$smp vCPU$([ "$smp" = 1 ] || echo s)"))"
-	KS_VM_OUT=$vmout KS_VM_SCENARIOS=$vmout/scenarios \
 	KS_VM_SCENARIO_TIMEOUT=${KS_VM_SCENARIO_TIMEOUT:-240} \
-		"$REPO/tests/vm/run.sh" "${args[@]}" > "$out/vm-tap.txt" 2>&1 &
+		"$REPO/vm/session.sh" "${args[@]}" > "$out/vm-tap.txt" 2>&1 &
 	local rpid=$!
 	trap 'kill -TERM $rpid 2>/dev/null; wait $rpid; exit 130' INT TERM
 	# Stream the guest's progress while it works.
@@ -156,12 +152,11 @@ run_vm() {
 	cp "$log" "$out/console.log" 2>/dev/null
 	grep -E '^(not ok|# )' "$out/vm-tap.txt" | grep -v '^# ---' | head -n 80
 	tail -n 1 "$out/vm-tap.txt"
-	"$REPO/scripts/guest-files.sh" "$out/console.log" "$out" || rc=1
 	return $rc
 }
 
 run_host() {
-	local stage=$STAGE/scenarios bin=$STAGE/bin s name rc=0
+	local bin=$STAGE/bin s name rc=0
 	[ "$(id -u)" = 0 ] || die "--host needs root (sudo make demo-host)"
 	mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug ||
 		die "cannot mount debugfs"
@@ -170,13 +165,13 @@ run_host() {
 	for s in $WORKLOADS; do
 		ln -sf "$REPO/tools/workloads/$s" "$bin/$s"
 	done
-	stage_scenarios "$stage" "$kver"
+	write_env "$STAGE/_env.sh" "$kver"
 	[ -e /sys/kernel/debug/kstats/_control ] || [ -f "$REPO/kmod/kstats.ko" ] ||
 		die "kstats is not loaded and kmod/kstats.ko is not built (make module)"
-	for s in "$stage"/[0-9]*.sh; do
+	for s in "$REPO"/demo/scenarios/[0-9]*.sh; do
 		name=${s##*/}
 		name=${name%.sh}
-		KS_DEMO_HOST=1 KS_DEMO_REPO=$REPO KS_DEMO_OUT=$out \
+		KS_DEMO_HOST=1 KS_LIB=$REPO/vm KS_FILES=$STAGE KS_DEMO_OUT=$out \
 		KS_DEMO_KO=$REPO/kmod/kstats.ko KS_SCENARIO=$name \
 		PATH=$bin:$PATH sh "$s" < /dev/null 2>&1 |
 		while IFS= read -r line; do

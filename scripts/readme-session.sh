@@ -8,5 +8,5 @@ cd "$top"
 kver=${1:-$(scripts/kernels.sh newest)}
 make -s "vm-stage-$kver" >&2
 KS_VM_SCENARIOS=$top/docs/session tests/vm/run.sh -k "$kver" >&2
-sed -n '/^=== SESSION BEGIN/,/^=== SESSION END/p' "tests/vm/out/$kver/console.log" |
+sed -n '/^=== SESSION BEGIN/,/^=== SESSION END/p' "vm/out/$kver/console.log" |
 	sed '1d;$d' | tr -d '\r'

@@ -128,7 +128,7 @@ void ks_run_out(char *buf, size_t len, const char *out, int r);
  * ks_meta_timing() - mark @m as taken under QEMU -icount
  * @m:      meta
  * @icount: known to be so; else so when /proc/cmdline has ks.icount=1
- *          (the kernel parameter tests/vm/run.sh gives its guests)
+ *          (the kernel parameter vm/session.sh gives its guests)
  */
 void ks_meta_timing(struct ks_meta *m, int icount);
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# /init of the kstats test initramfs (built by tests/vm/run.sh).  Mounts
+# /init of the kstats test initramfs (built by vm/session.sh).  Mounts
 # the pseudo file systems, then either runs the scenarios named on the
 # kernel command line (ks.scenarios=a,b,c) or, with ks.interactive=1,
 # gives a shell on the console.  Always ends with poweroff -f (reboot -f
@@ -32,6 +32,7 @@ for arg in $(cat /proc/cmdline); do
 	ks.icount=*)		export KS_ICOUNT=${arg#*=} ;;
 	ks.slack=*)		export KS_SLACK=${arg#*=} ;;
 	ks.faults=*)		export KS_FAULT_SWEEPS=${arg#*=} ;;
+	ks.collect=*)		export KS_COLLECT_ON=${arg#*=} ;;
 	esac
 done
 
@@ -45,7 +46,8 @@ fi
 if [ "$interactive" = 1 ]; then
 	cat <<'MSG'
 
-kstats test VM: scenarios in /scenarios, helpers in /ks/lib.sh, modules in /modules.
+kstats test VM: scenarios in /scenarios, helpers in /ks/lib.sh, modules in /modules,
+staged files in /ks/files; files under /ks/collect go back with ks_publish.
   ks-run [NAME,...]        run scenarios as the harness does (then the dmesg check)
   sh /scenarios/NAME.sh    run one scenario
   exit                     power off (or Ctrl-A x to kill QEMU)

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers for VM scenarios (tests/vm/scenarios/*.sh), sourced inside the
-# guest as `. /ks/lib.sh`.  Plain busybox sh: no bashisms.
+# Helpers for VM scenarios (tests/vm/scenarios/*.sh, and every other
+# scenario folder vm/session.sh runs), sourced inside the guest as
+# `. /ks/lib.sh`.  Plain busybox sh: no bashisms.
 #
 # Every check prints one TAP line on the console:
 #   ok N - KVER: SCENARIO: DESC        /   not ok N - KVER: SCENARIO: DESC
-# The host (tests/vm/run.sh) collects and renumbers them.  Checks return 0
+# The host (vm/session.sh) collects and renumbers them.  Checks return 0
 # on success and 1 on failure, so `check ... || return` style works, but a
 # scenario need not stop at the first failure.
 
@@ -14,6 +15,8 @@ KS_DIR=$KS_DEBUGFS_MNT/kstats
 KS_CTL=$KS_DIR/_control
 KS_MODDIR=/modules
 KS_STATE=/tmp/.ks		# counters shared by all scenarios of one boot
+KS_FILES=${KS_FILES:-/ks/files}	# what the host staged (vm/session.sh --stage)
+KS_COLLECT=${KS_COLLECT:-/ks/collect}	# what goes back (--collect)
 KS_KVER=$(uname -r)
 [ -n "$KS_SCENARIO" ] || { KS_SCENARIO=${0##*/}; KS_SCENARIO=${KS_SCENARIO%.sh}; }
 
@@ -243,7 +246,7 @@ set_backends() {
 load_modules() {
 	if [ ! -f "$KS_MODDIR/kstats.ko" ]; then
 		fail "load kstats.ko" "no $KS_MODDIR/kstats.ko in the initramfs" \
-			"(fill tests/vm/out/$KS_KVER/modules/ before run.sh)"
+			"(make vm-stage-$KS_KVER fills vm/out/$KS_KVER/modules/)"
 		return 1
 	fi
 	check "insmod kstats.ko" insmod "$KS_MODDIR/kstats.ko" || return 1
@@ -324,4 +327,32 @@ kmemleak_scan() {
 		/\[kstats|[^a-z_]ks_|kstats_|0xffffffffc0/ { hit = 1 }
 		END { print n + hit }' "$KS_STATE/kmemleak")
 	return 0
+}
+
+# ks_publish: print on the console each file under $KS_COLLECT that is new
+# or changed since the last call, between KS-FILE-BEGIN PATH MD5 and
+# KS-FILE-END PATH, for the host (vm/collect.sh).  Text files; a last
+# line without its newline gets one.  vm/runner.sh calls it after each
+# scenario when the host collects (ks.collect=1).
+ks_publish() {
+	[ -d "$KS_COLLECT" ] || return 0
+	touch "$KS_STATE/published"
+	(cd "$KS_COLLECT" && find . -type f | sort) | while read -r _ks_f; do
+		_ks_f=${_ks_f#./}
+		awk 1 "$KS_COLLECT/$_ks_f" > "$KS_STATE/pub"
+		_ks_sum=$(md5sum < "$KS_STATE/pub" | cut -c1-32)
+		grep -qxF "$_ks_f $_ks_sum" "$KS_STATE/published" && continue
+		echo "KS-FILE-BEGIN $_ks_f $_ks_sum"
+		cat "$KS_STATE/pub"
+		echo "KS-FILE-END $_ks_f"
+		echo "$_ks_f $_ks_sum" >> "$KS_STATE/published"
+	done
+}
+
+# mount_host_root DIR: mount the host's / (vm/session.sh --9p-host-root)
+# read-only on DIR.  Status 1 (nothing printed) without it.
+mount_host_root() {
+	mkdir -p "$1"
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 \
+		hostroot "$1" 2>/dev/null
 }

@@ -1,26 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers of the demo scenarios (demo/scenarios/NN-*.sh), sourced as
-#   . "${0%/*}/_lib.sh"
-# In the VM (tests/vm/run.sh) on top of the harness' /ks/lib.sh; on a real
-# machine (demo/demo.sh --host, KS_DEMO_HOST=1) on top of the same file
-# from the source tree.  POSIX sh (busybox or dash).
+# Measurement helpers for scenarios that measure rather than test: the
+# demo's (demo/scenarios/NN-*.sh) and the A/B runner's (tools/ab/10-ab.sh),
+# sourced as
+#   . "${KS_LIB:-/ks}/measure.sh"
+# In the VM (vm/session.sh) from /ks, on top of /ks/lib.sh; on a real
+# machine (demo/demo.sh --host: KS_DEMO_HOST=1, KS_LIB=vm/) from the
+# source tree.  POSIX sh (busybox or dash).
 #
 # A scenario writes what it measured into $DEMO_OUT: snapshots (kstats
 # save) and SCENARIO.facts, one KEY=VALUE a line, which demo/report.py
-# turns into the tables.  In the VM, demo_publish prints each file on the
-# console between KS-DEMO-FILE-BEGIN/END markers (with its md5sum) for the
-# host to extract.  Lines starting with "# demo:" are progress.
+# turns into the tables.  In the VM $DEMO_OUT is $KS_COLLECT: the session
+# brings the files back to the host (vm/session.sh --collect).  Lines
+# starting with "# demo:" are progress.
 
-if [ -n "$KS_DEMO_HOST" ]; then
-	. "$KS_DEMO_REPO/tests/vm/lib.sh"
-else
-	. /ks/lib.sh
-fi
-# Host facts (kernel config, sizes) written by demo/demo.sh.
-[ -f "${0%/*}/_env.sh" ] && . "${0%/*}/_env.sh"
+. "${KS_LIB:-/ks}/lib.sh"
+# Host facts (kernel config, sizes, the runner's settings), staged by the
+# caller as _env.sh (vm/session.sh --stage: /ks/files).
+[ -f "$KS_FILES/_env.sh" ] && . "$KS_FILES/_env.sh"
 
-DEMO_OUT=${KS_DEMO_OUT:-/tmp/ks-demo}
+DEMO_OUT=${KS_DEMO_OUT:-$KS_COLLECT}
 DEMO_FACTS=$DEMO_OUT/$KS_SCENARIO.facts
 DEMO_KO=${KS_DEMO_KO:-/modules/kstats.ko}
 mkdir -p "$DEMO_OUT"
@@ -123,19 +122,6 @@ samples() {
 # snap NODE FILE LABEL: save a snapshot of NODE as $DEMO_OUT/FILE.
 snap() {
 	check "save $2" kstats save "$1" -o "$DEMO_OUT/$2" --label "$3"
-}
-
-# demo_publish FILE...: in the VM, print files of $DEMO_OUT on the
-# console for the host; on the host they are already in place.
-demo_publish() {
-	[ -n "$KS_DEMO_HOST" ] && return 0
-	for _f in "$@"; do
-		[ -f "$DEMO_OUT/$_f" ] || continue
-		awk 1 "$DEMO_OUT/$_f" > "$KS_STATE/pub"
-		echo "KS-DEMO-FILE-BEGIN $_f $(md5sum < "$KS_STATE/pub" | cut -c1-32)"
-		cat "$KS_STATE/pub"
-		echo "KS-DEMO-FILE-END $_f"
-	done
 }
 
 # tmpfs_dir: a fresh directory on a tmpfs for file-system workloads.

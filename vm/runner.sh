@@ -6,7 +6,8 @@
 # can run it by hand:  ks-run [NAME[,NAME...]]   (names or globs, no .sh;
 # default: every /scenarios/*.sh).  Prints TAP lines and a final
 #   KSTATS-VM-END pass=P fail=F skip=S
-# marker that tests/vm/run.sh checks for.
+# marker that vm/session.sh checks for.  With KS_COLLECT_ON=1 (ks.collect=1)
+# the files under $KS_COLLECT go to the host after each scenario.
 
 . /ks/lib.sh
 
@@ -49,6 +50,7 @@ for name in $names; do
 		fail "exited with status $rc"
 	fi
 	echo "# scenario $name done (status $rc, uptime $(cut -d' ' -f1 /proc/uptime))"
+	[ "${KS_COLLECT_ON:-0}" = 1 ] && ks_publish
 done
 
 if bad=$(dmesg_bad); then

@@ -1,14 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot each installed Debian kernel in QEMU (TCG) with a busybox initramfs
-# holding the freshly built modules, run the VM scenarios, report TAP.
+# The VM harness: every guest of the tree boots here.  A session is a
+# kernel (or each of several), a folder of scenarios, the files staged
+# into the guest and the files collected from it.  It boots the kernel in
+# QEMU (TCG) with a busybox initramfs, runs the scenarios (vm/runner.sh),
+# checks dmesg, and prints TAP and a final `N passed, N failed, N skipped`.
 #
-#   tests/vm/run.sh [-k KVER] [-s SCENARIO_GLOB] [-i] [--smp N] [--icount]
+#   vm/session.sh [-k KVER]... [--scenarios DIR] [-s GLOB] [--stage FILE...]
+#                 [--modules NAME...] [--collect DIR] [--icount] [--smp N]
+#                 [--9p-host-root] [--work DIR] [--append WORDS]
+#                 [--qemu-args ARGS] [--kmods NAMES] [-i]
 #
-# See tests/vm/README.md.  Environment knobs:
-#   KS_VM_OUT               staging/output dir (default tests/vm/out)
-#   KS_VM_SCENARIOS         scenario directory (default tests/vm/scenarios)
+# tests/vm/run.sh (the VM suite), demo/demo.sh, bench/run.sh and
+# tools/kstats-ab call it; see vm/README.md.  Environment knobs (the
+# options add to them or win):
+#   KS_VM_OUT               staged modules and binaries, caches (vm/stage.sh,
+#                           make vm-stage; default vm/out)
+#   KS_VM_SCENARIOS         scenario folder (default tests/vm/scenarios)
 #   KS_VM_TIMEOUT           host-side limit per boot, seconds (default 600)
 #   KS_VM_SCENARIO_TIMEOUT  guest-side limit per scenario, seconds (default 120)
 #   KS_VM_KMODS             in-tree modules to stage and insmod at boot
@@ -22,52 +31,100 @@
 set -u
 
 VM=$(cd "$(dirname "$0")" && pwd)
-. "$VM/../../scripts/kernels.sh"
+TOP=$(cd "$VM/.." && pwd)
+. "$TOP/scripts/kernels.sh"
 OUT=${KS_VM_OUT:-$VM/out}
-SCEN_DIR=${KS_VM_SCENARIOS:-$VM/scenarios}
+SCEN_DIR=${KS_VM_SCENARIOS:-$TOP/tests/vm/scenarios}
 HOST_TIMEOUT=${KS_VM_TIMEOUT:-600}
 SCEN_TIMEOUT=${KS_VM_SCENARIO_TIMEOUT:-120}
 TAIL=${KS_VM_TAIL:-60}
+KMODS=${KS_VM_KMODS:-}
+APPEND_EXTRA=${KS_VM_APPEND:-}
+QEMU_EXTRA=${KS_VM_QEMU_ARGS:-}
+# What the guest needs to mount a 9p share (virtio-pci: a module on 6.1)
+HOSTROOT_KMODS="9p 9pnet_virtio virtio_pci"
 
 usage() {
-	cat <<EOF
-usage: $0 [-k KVER] [-s SCENARIO_GLOB] [-i] [--smp N] [--icount]
-  -k KVER     only this kernel release (default: every release that
-              scripts/kernels.sh lists: an image and a build tree, here
-              or in a build root)
-  -s GLOB     only scenarios whose name matches GLOB (e.g. '1*', 00-selftest;
-              GLOB,GLOB... for several)
-  -i          interactive: boot into a shell on the console (Ctrl-A x quits)
-  --smp N     number of vCPUs (default 2)
-  --icount    deterministic guest clock: -icount shift=0,sleep=off, 1 vCPU
-Modules are taken from $OUT/KVER/modules/*.ko, static binaries from
-$OUT/KVER/bin/ and $OUT/bin/ ($OUT/bin-ARCH/ for kernels of another
-architecture than this machine's) (guest /usr/bin).  KSTATS_ARCH=arm64
-picks the arm64 kernels (scripts/kernels.sh).
-EOF
+	cat <<USAGE
+usage: $0 [-k KVER]... [--scenarios DIR] [-s GLOB] [options]
+  -k KVER           this kernel release (repeat for several; default: every
+                    release that scripts/kernels.sh lists: an image and a
+                    build tree, here or in a build root)
+  --scenarios DIR   the scenarios, DIR/NN-name.sh (default tests/vm/scenarios);
+                    every DIR/*.sh is in the guest's /scenarios, so a
+                    scenario can source a neighbour
+  -s GLOB           only scenarios whose name matches GLOB (e.g. '1*',
+                    00-selftest; GLOB,GLOB... for several)
+  --stage FILE...   more files for the guest, up to the next option, each
+                    FILE[:GUESTPATH]; without GUESTPATH a .ko lands in
+                    /modules, an executable in /usr/bin (with its libraries
+                    if it is dynamic), anything else in /ks/files
+  --modules NAME... the staged modules to put in /modules (kstats.ko ...),
+                    from OUT/KVER/modules or OUT/KVER/bench (default: every
+                    OUT/KVER/modules/*.ko)
+  --collect DIR     bring back into DIR what the scenarios write under
+                    \$KS_COLLECT in the guest (DIR/KVER with several kernels)
+  --icount          deterministic guest clock: -icount shift=0,sleep=off, 1 vCPU
+  --smp N           number of vCPUs (default 2)
+  --9p-host-root    this machine's / read-only over 9p (mount_tag hostroot;
+                    mount_host_root in vm/lib.sh) and 2 GiB of guest memory
+  --work DIR        the session's own files (initramfs, console.log,
+                    qemu.err) in DIR/KVER (default OUT)
+  --append WORDS    more kernel command line
+  --qemu-args ARGS  more QEMU arguments
+  --kmods NAMES     more in-tree modules to insmod at boot
+  --timeout S       host-side limit per boot (KS_VM_TIMEOUT)
+  --scenario-timeout S  guest-side limit per scenario (KS_VM_SCENARIO_TIMEOUT)
+  -i                interactive: boot into a shell on the console (Ctrl-A x quits)
+Static binaries come from OUT/bin/ (OUT/bin-ARCH/ for kernels of another
+architecture than this machine's) and OUT/KVER/bin/, into /usr/bin.
+OUT is \$KS_VM_OUT, else vm/out.  KSTATS_ARCH=arm64 picks the arm64
+kernels (scripts/kernels.sh).
+USAGE
 	exit 2
 }
 
-kver_opt="" glob="*" interactive=0 smp=2 icount=0
+die() { echo "session: $*" >&2; exit 2; }
+
+kvers=() glob="*" interactive=0 smp=2 icount=0 hostroot=0
+stage=() modules=() collect="" WORK=""
 while [ $# -gt 0 ]; do
 	case $1 in
-	-k)		[ $# -ge 2 ] || usage; kver_opt=$2; shift ;;
+	-k)		[ $# -ge 2 ] || usage; kvers+=("$2"); shift ;;
 	-s)		[ $# -ge 2 ] || usage; glob=$2; shift ;;
+	--scenarios)	[ $# -ge 2 ] || usage; SCEN_DIR=$2; shift ;;
+	--stage)
+		[ $# -ge 2 ] || usage
+		while [ $# -ge 2 ] && [ "${2#-}" = "$2" ]; do stage+=("$2"); shift; done ;;
+	--modules)
+		[ $# -ge 2 ] || usage
+		while [ $# -ge 2 ] && [ "${2#-}" = "$2" ]; do modules+=("$2"); shift; done ;;
+	--collect)	[ $# -ge 2 ] || usage; collect=$2; shift ;;
+	--work)		[ $# -ge 2 ] || usage; WORK=$2; shift ;;
+	--append)	[ $# -ge 2 ] || usage; APPEND_EXTRA="${APPEND_EXTRA:+$APPEND_EXTRA }$2"; shift ;;
+	--qemu-args)	[ $# -ge 2 ] || usage; QEMU_EXTRA="${QEMU_EXTRA:+$QEMU_EXTRA }$2"; shift ;;
+	--kmods)	[ $# -ge 2 ] || usage; KMODS="${KMODS:+$KMODS }$2"; shift ;;
+	--timeout)	[ $# -ge 2 ] || usage; HOST_TIMEOUT=$2; shift ;;
+	--scenario-timeout) [ $# -ge 2 ] || usage; SCEN_TIMEOUT=$2; shift ;;
+	--9p-host-root)	hostroot=1 ;;
 	-i)		interactive=1 ;;
 	--smp)		[ $# -ge 2 ] || usage; smp=$2; shift ;;
 	--smp=*)	smp=${1#*=} ;;
 	--icount)	icount=1 ;;
 	-h|--help)	usage ;;
-	*)		echo "run.sh: unknown argument '$1'" >&2; usage ;;
+	*)		echo "session: unknown argument '$1'" >&2; usage ;;
 	esac
 	shift
 done
-case $smp in ''|*[!0-9]*|0) echo "run.sh: bad --smp '$smp'" >&2; exit 2 ;; esac
+case $smp in ''|*[!0-9]*|0) die "bad --smp '$smp'" ;; esac
 if [ $icount = 1 ] && [ "$smp" != 1 ]; then
 	smp=1	# -icount hangs the boot with more than one vCPU
 fi
-
-die() { echo "run.sh: $*" >&2; exit 2; }
+WORK=${WORK:-$OUT}
+if [ $hostroot = 1 ]; then
+	KMODS="${KMODS:+$KMODS }$HOSTROOT_KMODS"
+	QEMU_EXTRA="-m 2G -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap${QEMU_EXTRA:+ $QEMU_EXTRA}"
+fi
 
 for tool in cpio gzip timeout; do
 	command -v $tool >/dev/null || die "$tool not found (run scripts/deps.sh)"
@@ -99,14 +156,18 @@ arch_setup() {
 }
 
 # Kernels: every release with an image and a build tree, newest last.
-kvers=()
-if [ -n "$kver_opt" ]; then
-	ks_kroot "$kver_opt" > /dev/null || die "no kernel $kver_opt (scripts/kernels.sh list)"
-	kvers=("$kver_opt")
+if [ ${#kvers[@]} -gt 0 ]; then
+	for k in "${kvers[@]}"; do
+		ks_kroot "$k" > /dev/null || die "no kernel $k (scripts/kernels.sh list)"
+	done
 else
 	mapfile -t kvers < <(ks_kernels)
 	[ ${#kvers[@]} -gt 0 ] || die "no kernel with an image and a build tree (make deps)"
 fi
+for f in "${stage[@]}"; do
+	[ -f "${f%%:*}" ] || die "--stage: no file ${f%%:*}"
+done
+[ -d "$SCEN_DIR" ] || die "no scenario folder $SCEN_DIR"
 
 # Scenarios matching the glob, or one of a comma-separated list of globs
 # (with or without .sh), in name order.
@@ -130,7 +191,7 @@ scen_list=$(IFS=,; echo "${scenarios[*]}")
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
-# Build the harness' own hello module (tests/vm/selftest) for KVER into
+# Build the harness' own hello module (vm/selftest) for KVER into
 # $OUT/KVER/selftest; rebuilt only when its sources change.
 build_selftest() {
 	local kver=$1 dir=$OUT/$1/selftest
@@ -148,11 +209,13 @@ build_selftest() {
 	mv "$dir/selftest/ks_hello.ko" "$ko"
 }
 
-# stage_bin FILE ROOT: copy an executable to ROOT/usr/bin; if it is
-# dynamically linked, copy its libraries and loader too.
+# stage_bin FILE ROOT [GUESTPATH]: copy an executable to ROOT/usr/bin (or
+# ROOT/GUESTPATH); if it is dynamically linked, copy its libraries and
+# loader too.
 stage_bin() {
-	local f=$1 root=$2 lib
-	cp -L "$f" "$root/usr/bin/"
+	local f=$1 root=$2 dest=${3:-/usr/bin/} lib
+	mkdir -p "$root$(dirname "$dest.")"
+	cp -L "$f" "$root$dest"
 	ldd "$f" 2>/dev/null | awk '
 		/=> \// { print $3; next }
 		/^[ \t]*\// { print $1 }' |
@@ -162,14 +225,50 @@ stage_bin() {
 	done
 }
 
-# stage_kmods KVER ROOT: in-tree modules named in KS_VM_KMODS and their
+# stage_file SRC[:GUESTPATH] ROOT: one --stage file.
+stage_file() {
+	local src=${1%%:*} dest="" root=$2
+	case $1 in *:*) dest=${1#*:} ;; esac
+	if [ -z "$dest" ]; then
+		case $src in
+		*.ko)	dest=/modules/ ;;
+		*)	if [ -x "$src" ]; then dest=/usr/bin/; else dest=/ks/files/; fi ;;
+		esac
+	fi
+	if [ -x "$src" ] && [ "${src%.ko}" = "$src" ]; then
+		stage_bin "$src" "$root" "$dest"
+	else
+		mkdir -p "$root$(dirname "$dest.")"
+		cp -L "$src" "$root$dest"
+	fi
+}
+
+# stage_modules KVER ROOT: the staged modules (--modules, else all of
+# $OUT/KVER/modules) into ROOT/modules.
+stage_modules() {
+	local kver=$1 root=$2 m f
+	if [ ${#modules[@]} -eq 0 ]; then
+		for f in "$OUT/$kver"/modules/*.ko; do
+			[ -f "$f" ] && cp "$f" "$root/modules/"
+		done
+		return 0
+	fi
+	for m in "${modules[@]}"; do
+		for f in "$OUT/$kver/modules/$m" "$OUT/$kver/bench/$m" ""; do
+			[ -z "$f" ] && die "$kver: no $m staged in $OUT/$kver (make vm-stage-$kver)"
+			[ -f "$f" ] && { cp "$f" "$root/modules/"; break; }
+		done
+	done
+}
+
+# stage_kmods KVER ROOT: in-tree modules named in KMODS and their
 # dependencies, decompressed, with the insmod order in modules/kernel/order.
 stage_kmods() {
 	local kver=$1 root=$2 m path base
-	[ -n "${KS_VM_KMODS:-}" ] || return 0
+	[ -n "$KMODS" ] || return 0
 	mkdir -p "$root/modules/kernel"
 	: > "$root/modules/kernel/order"
-	for m in $KS_VM_KMODS; do
+	for m in $KMODS; do
 		ks_kmodprobe "$kver" --show-depends "$m" 2>/dev/null |
 		awk '$1 == "insmod" { print $2 }'
 	done | awk '!seen[$0]++' | while read -r path; do
@@ -184,21 +283,19 @@ stage_kmods() {
 	done
 }
 
-# build_initramfs KVER: $OUT/KVER/initramfs.cpio.gz
+# build_initramfs KVER: $WORK/KVER/initramfs.cpio.gz
 build_initramfs() {
-	local kver=$1 root=$OUT/$1/rootfs f
+	local kver=$1 root=$WORK/$1/rootfs f
 	rm -rf "$root"
-	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,etc,modules,scenarios,ks}
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,etc,modules,scenarios,ks/files,ks/collect}
 	cp $BUSYBOX "$root/bin/busybox"
 	ln -s busybox "$root/bin/sh"	# /init runs busybox --install -s
 	cp "$VM/init.sh" "$root/init"
 	cp "$VM/runner.sh" "$root/usr/bin/ks-run"
-	cp "$VM/lib.sh" "$root/ks/lib.sh"
+	cp "$VM/lib.sh" "$VM/measure.sh" "$root/ks/"
 	cp "$SCEN_DIR"/*.sh "$root/scenarios/" 2>/dev/null
 	chmod 755 "$root/init" "$root/usr/bin/ks-run"
-	for f in "$OUT/$kver"/modules/*.ko; do
-		[ -f "$f" ] && cp "$f" "$root/modules/"
-	done
+	stage_modules "$kver" "$root"
 	if [ -f "$OUT/$kver/selftest/ks_hello.ko" ]; then
 		mkdir -p "$root/ks/selftest"
 		cp "$OUT/$kver/selftest/ks_hello.ko" "$root/ks/selftest/"
@@ -206,11 +303,14 @@ build_initramfs() {
 	for f in "$BINDIR"/* "$OUT/$kver"/bin/*; do
 		[ -f "$f" ] && [ -x "$f" ] && stage_bin "$f" "$root"
 	done
+	for f in "${stage[@]}"; do
+		stage_file "$f" "$root"
+	done
 	stage_kmods "$kver" "$root"
 	echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 	echo "root:x:0:" > "$root/etc/group"
 	(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
-		cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$OUT/$kver/initramfs.cpio.gz"
+		cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$WORK/$kver/initramfs.cpio.gz"
 }
 
 # kernel_image KVER: print the image to boot.  QEMU boots an uncompressed
@@ -243,21 +343,35 @@ qemu_cmd() {
 		# int3 the kernel already removed.  Real CPUs never do that.
 		QEMU+=(-accel tcg,thread=single -smp "$smp")
 	fi
-	QEMU+=(-kernel "$(kernel_image "$kver")" -initrd "$OUT/$kver/initramfs.cpio.gz")
+	QEMU+=(-kernel "$(kernel_image "$kver")" -initrd "$WORK/$kver/initramfs.cpio.gz")
 	# shellcheck disable=SC2206
-	QEMU+=(${KS_VM_QEMU_ARGS:-})
+	QEMU+=($QEMU_EXTRA)
 }
 
 APPEND_BASE="panic=-1 oops=panic quiet loglevel=4"	# console= by architecture
 
 total_pass=0 total_fail=0 total_skip=0 tapn=0
 
+# notok TEXT: one host-side failure line.
+notok() {
+	tapn=$((tapn + 1))
+	echo "not ok $tapn - $*"
+	fail=$((fail + 1))
+}
+
 # report KVER LOG: print the renumbered TAP lines of one boot and count.
+# Lines of a collected file (between KS-FILE-BEGIN and KS-FILE-END) are
+# data, not results.
 report() {
-	local kver=$1 log=$2 line res rest show_diag=0
-	local pass=0 fail=0 skip=0 end
+	local kver=$1 log=$2 line res rest show_diag=0 infile=0 end
+	pass=0 fail=0 skip=0
 	while IFS= read -r line; do
 		line=${line%$'\r'}
+		case $line in
+		"KS-FILE-BEGIN "*)	infile=1; continue ;;
+		"KS-FILE-END "*)	infile=0; continue ;;
+		esac
+		[ $infile = 1 ] && continue
 		case $line in
 		"ok "[0-9]*|"not ok "[0-9]*)
 			res=${line%% [0-9]*}
@@ -284,9 +398,7 @@ report() {
 
 	end=$(grep -a '^KSTATS-VM-END' "$log" | tr -d '\r' | tail -n1)
 	if [ -z "$end" ]; then
-		tapn=$((tapn + 1))
-		echo "not ok $tapn - $kver: vm did not finish"
-		fail=$((fail + 1))
+		notok "$kver: vm did not finish"
 	else
 		# The guest's own counts: a line garbled on the console is a failure.
 		local gp gf gs
@@ -294,42 +406,58 @@ report() {
 		gf=$(echo "$end" | sed -n 's/.* fail=\([0-9]*\).*/\1/p')
 		gs=$(echo "$end" | sed -n 's/.* skip=\([0-9]*\).*/\1/p')
 		if [ "$gp" != "$pass" ] || [ "$gf" != "$fail" ] || [ "$gs" != "$skip" ]; then
-			tapn=$((tapn + 1))
-			echo "not ok $tapn - $kver: console lost result lines (guest: pass=$gp fail=$gf skip=$gs, seen: pass=$pass fail=$fail skip=$skip)"
-			fail=$((fail + 1))
+			notok "$kver: console lost result lines (guest: pass=$gp fail=$gf skip=$gs, seen: pass=$pass fail=$fail skip=$skip)"
 		fi
 	fi
+}
+
+# collect_files KVER LOG: the files the guest published, into the
+# --collect folder; a garbled or missing one is a failure.
+collect_files() {
+	local kver=$1 log=$2 dir=$collect err
+	[ -n "$collect" ] || return 0
+	[ ${#kvers[@]} -gt 1 ] && dir=$collect/$kver
+	mkdir -p "$dir"
+	if ! err=$("$VM/collect.sh" "$log" "$dir" 2>&1); then
+		notok "$kver: files collected from the guest"
+		printf '%s\n' "${err:-the guest published no file}" | sed 's/^/#   /'
+	fi
+}
+
+# tally KVER LOG: add one boot's counts; its console's tail on a failure.
+tally() {
 	total_pass=$((total_pass + pass))
 	total_fail=$((total_fail + fail))
 	total_skip=$((total_skip + skip))
 	if [ $fail -gt 0 ]; then
-		echo "# ---- $kver: last $TAIL console lines ($log) ----"
-		tail -n "$TAIL" "$log" | tr -d '\r' |
+		echo "# ---- $1: last $TAIL console lines ($2) ----"
+		tail -n "$TAIL" "$2" | tr -d '\r' |
 			sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g; s/^/# | /'
 		echo "# ----"
 	fi
 }
 
 for kver in "${kvers[@]}"; do
-	dir=$OUT/$kver
-	mkdir -p "$dir/modules"
+	dir=$WORK/$kver
+	mkdir -p "$dir" "$OUT/$kver"
 	# One run per kernel at a time: concurrent runs share $OUT/KVER.
-	exec {lockfd}>"$dir/.lock"
+	exec {lockfd}>"$OUT/$kver/.lock"
 	flock "$lockfd"
 	arch_setup "$kver"
 	build_selftest "$kver"
-	if ! ls "$dir"/modules/*.ko >/dev/null 2>&1; then
-		echo "# $kver: no modules staged in $dir/modules (only the selftest runs meaningfully)"
+	if [ ${#modules[@]} -eq 0 ] && ! ls "$OUT/$kver"/modules/*.ko >/dev/null 2>&1; then
+		echo "# $kver: no modules staged in $OUT/$kver/modules (only the selftest runs meaningfully)"
 	fi
 	t0=$(now)
 	build_initramfs "$kver" || die "$kver: initramfs build failed"
 	t1=$(now)
 	append="console=$CONSOLE $APPEND_BASE ks.timeout=$SCEN_TIMEOUT ks.icount=$icount"
+	[ -n "$collect" ] && append="$append ks.collect=1"
 
 	if [ $interactive = 1 ]; then
 		echo "# $kver: interactive shell on the console; Ctrl-A x quits QEMU"
 		qemu_cmd "$kver"
-		"${QEMU[@]}" -append "$append ks.interactive=1 ${KS_VM_APPEND:-}"
+		"${QEMU[@]}" -append "$append ks.interactive=1 $APPEND_EXTRA"
 		exec {lockfd}>&-
 		continue
 	fi
@@ -340,7 +468,7 @@ for kver in "${kvers[@]}"; do
 	# timeout(1) runs QEMU in its own process group, out of reach of a
 	# Ctrl-C on the terminal: pass INT/TERM on ourselves.
 	timeout -k 10 "$HOST_TIMEOUT" "${QEMU[@]}" \
-		-append "$append ks.scenarios=$scen_list ${KS_VM_APPEND:-}" \
+		-append "$append ks.scenarios=$scen_list $APPEND_EXTRA" \
 		</dev/null >"$log" 2>"$dir/qemu.err" &
 	qpid=$!
 	trap 'kill -TERM $qpid 2>/dev/null; exit 130' INT TERM
@@ -355,6 +483,8 @@ for kver in "${kvers[@]}"; do
 	fi
 	echo "# $kver: boot and run took $(elapsed "$t1" "$t2")s; $(grep -a 'KSTATS-VM-BEGIN' "$log" | tr -d '\r' | sed 's/.*uptime=/guest uptime at start /')"
 	report "$kver" "$log"
+	collect_files "$kver" "$log"
+	tally "$kver" "$log"
 	exec {lockfd}>&-
 done
 

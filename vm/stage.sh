@@ -1,31 +1,27 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Modules for a guest: the one way tests/vm, demo/ and bench/ get them.
+# Modules for a guest: the one way vm/session.sh's users get them.
 #
-#   scripts/stage.sh build KVER
+#   vm/stage.sh build KVER
 #       build kstats.ko, kstats_target.ko, the annotation API's clients
 #       (tests/api: kstats_api_sample.ko, kstats_lr_client.ko) and
-#       ks_bench.ko for KVER (in its
-#       build root if it has one: scripts/kernels.sh) from a copy of the
-#       sources, into tests/vm/out/KVER/modules (kstats, target) and
-#       tests/vm/out/KVER/bench (ks_bench.ko).  The target module gets BTF
-#       on the kernel's own (from its image), if the kernel has BTF.
+#       ks_bench.ko for KVER (in its build root if it has one:
+#       scripts/kernels.sh) from a copy of the sources, into
+#       vm/out/KVER/modules (kstats, target, API clients) and
+#       vm/out/KVER/bench (ks_bench.ko).  The target module gets BTF on
+#       the kernel's own (from its image), if the kernel has BTF.
 #       kmod/ keeps no objects, so kernels build in parallel (make -j2
-#       vm-stage).
-#       KS_VM_OUT (as for tests/vm/run.sh) stages elsewhere.
-#   scripts/stage.sh copy KVER VMOUT [MODULE.ko...]
-#       give another harness directory (KS_VM_OUT=VMOUT) what 'build'
-#       staged: the named modules (default: all of modules/), plus the
-#       harness' cached kernel image and selftest module, mtimes kept.
+#       vm-stage).  KS_VM_OUT stages elsewhere (as for vm/session.sh).
+#       A session picks among them with --modules.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/kernels.sh"
-out=${KS_VM_OUT:-$top/tests/vm/out}
+out=${KS_VM_OUT:-$top/vm/out}
 
 usage() {
-	echo "usage: $0 build KVER | copy KVER VMOUT [MODULE.ko...]" >&2
+	echo "usage: $0 build KVER" >&2
 	exit 2
 }
 
@@ -71,37 +67,10 @@ build() {
 	done
 }
 
-copy() {
-	k=$1 dst=$2/$1 src=$out/$1
-	shift 2
-	[ -f "$src/modules/kstats.ko" ] ||
-		{ echo "stage: no $src/modules/kstats.ko: run 'make vm-stage-$k'" >&2; exit 1; }
-	mkdir -p "$dst/modules"
-	rm -f "$dst"/modules/*.ko
-	if [ $# -eq 0 ]; then
-		cp "$src"/modules/*.ko "$dst/modules/"
-	else
-		for m in "$@"; do
-			if [ -f "$src/modules/$m" ]; then
-				cp "$src/modules/$m" "$dst/modules/"
-			else
-				cp "$src/bench/$m" "$dst/modules/"
-			fi
-		done
-	fi
-	if [ -s "$src/vmlinux" ] && ! [ "$dst/vmlinux" -nt "$src/vmlinux" ]; then
-		cp -p "$src/vmlinux" "$dst/vmlinux"
-	fi
-	if [ -d "$src/selftest" ] && ! [ -d "$dst/selftest" ]; then
-		cp -rp "$src/selftest" "$dst/"
-	fi
-}
-
 [ $# -ge 2 ] || usage
 cmd=$1
 shift
 case $cmd in
 build)	[ $# -eq 1 ] || usage; build "$1" ;;
-copy)	[ $# -ge 2 ] || usage; copy "$@" ;;
 *)	usage ;;
 esac

@@ -1,10 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# Benchmark set-up: results share, modules, the host root for bpftrace and
+# Benchmark set-up: modules, the host root for bpftrace and
 # perf, and what this kernel offers (functions, tools).
 . /ks/lib.sh
 
-mkdir -p /out
-check "results share mounted" mount -t 9p -o trans=virtio,version=9p2000.L ksout /out || exit 1
 . /scenarios/bench-lib.sh
 : > $KSB_RES
 
@@ -16,7 +14,7 @@ load_modules || exit 1
 if [ -f /modules/ks_bench.ko ]; then
 	check "insmod ks_bench.ko" insmod /modules/ks_bench.ko
 else
-	skip "insmod ks_bench.ko" "not built (see bench-out/vm/KVER/kb/build.log)"
+	skip "insmod ks_bench.ko" "not staged (make vm-stage-$KS_KVER)"
 fi
 mkdir -p $KSB_TMP
 
@@ -32,8 +30,7 @@ for f in getname_flags path_init lookup_fast should_failslab kmem_cache_alloc; d
 done
 
 # The host root (bpftrace, perf and their libraries) over 9p.
-mkdir -p $KSB_HOST
-if check "host root mounted" mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 hostroot $KSB_HOST; then
+if check "host root mounted" mount_host_root $KSB_HOST; then
 	mount -o rbind /proc $KSB_HOST/proc &&
 	mount -o rbind /sys $KSB_HOST/sys &&
 	mount -o rbind /dev $KSB_HOST/dev &&

@@ -3,7 +3,7 @@
 # kprobe+kretprobe with hist(), kfunc+kretfunc (fentry/fexit, BTF) with
 # hist(), and a bare kfunc counter (the cost of the BPF trampoline alone).
 # bpftrace runs from the host root (chroot over 9p); -c starts ks-bench
-# only once the probes are attached.  Raw outputs: /out/raw/.
+# only once the probes are attached.  Raw outputs: $KSB_OUT/raw/.
 . /ks/lib.sh
 . /scenarios/bench-lib.sh
 

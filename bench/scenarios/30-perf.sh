@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # perf ftrace latency -T FUNC (function_graph tracer, ns histogram) on the
-# same workloads, ks-bench started by perf.  Raw outputs: /out/raw/.
+# same workloads, ks-bench started by perf.  Raw outputs: $KSB_OUT/raw/.
 . /ks/lib.sh
 . /scenarios/bench-lib.sh
 

@@ -4,9 +4,6 @@
 # are instructions; else guest ns of emulated wall time).
 . /ks/lib.sh
 
-mkdir -p /out
-grep -q ' /out ' /proc/mounts ||
-	check "results share mounted" mount -t 9p -o trans=virtio,version=9p2000.L ksout /out || exit 1
 . /scenarios/bench-lib.sh
 mkdir -p $KSB_OUT/raw
 

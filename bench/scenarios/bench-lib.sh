@@ -2,18 +2,20 @@
 # Helpers for the benchmark scenarios (guest side, busybox sh), sourced
 # after /ks/lib.sh.  Not a scenario itself: run alone, it only skips.
 #
-# Results go to /out/results (a host directory shared over 9p, see
-# bench/run.sh), one record a line:  SECTION key=value key=value ...
-# bench/report.py reads them.
+# Results go to $KS_COLLECT/results, one record a line:
+#   SECTION key=value key=value ...
+# raw outputs to $KS_COLLECT/raw/; the VM session brings them back to
+# bench-out/vm/KVER/res-TAG/ (bench/run.sh), where bench/report.py reads
+# them.
 
-KSB_OUT=/out
+KSB_OUT=$KS_COLLECT
 KSB_RES=$KSB_OUT/results
 KSB_TMP=/tmp/ksb			# tmpfs: the open() workload's directory
 KSB_EMPTY=/sys/kernel/debug/kstats_target/empty
 KSB_HOST=/host				# the host root, read-only over 9p
 
-# Parameters written by bench/run.sh (N, REPS, NOPEN, ...).
-[ -f $KSB_OUT/params ] && . $KSB_OUT/params
+# Parameters written by bench/run.sh (N, REPS, NOPEN, ...), staged.
+[ -f $KS_FILES/params ] && . $KS_FILES/params
 
 # ks-bench options for every timed run: SCHED_FIFO (no kthread or tracer
 # reader runs inside a timed operation; with rcu_nocbs=0 on the kernel

@@ -8,8 +8,8 @@
 # find_vma() on every kernel; a last run counts find_vma() calls when user
 # space touches the pages (one per page, none on kernels with per-VMA
 # locks, 6.4+: KS_DEMO_CONFIG_PER_VMA_LOCK from demo/demo.sh says which).
-# shellcheck source=demo/scenarios/_lib.sh
-. "${0%/*}/_lib.sh"
+# shellcheck source=vm/measure.sh
+. "${KS_LIB:-/ks}/measure.sh"
 
 n=${DEMO_PF_N:-20000}
 pages=${DEMO_PF_PAGES:-4}
@@ -37,7 +37,6 @@ say "[1/3] find_vma under ks-pagefault ($n x mmap $pages pages, fault each in, m
 fact pf.maps "$maps"
 fact pf.n "$n"
 fact pf.pages "$pages"
-files=""
 demo_trace find_vma bits 3
 case $? in
 0)	;;
@@ -52,7 +51,6 @@ if [ -n "$DEMO_NODES" ]; then
 			"$CALLS" "$((n * pages * 99 / 100))" 1000000000
 		snap find_vma "find_vma-m$m.json" "$(wl_get vmas) VMAs"
 		fact "pf$m.snap" "find_vma-m$m.json"
-		files="$files find_vma-m$m.json"
 		say "  find_vma: $CALLS calls in $n operations; p50 $(node_field find_vma p50) ns, floor $(node_field find_vma floor) ns"
 	done
 	m=${maps##* }
@@ -71,4 +69,3 @@ if [ -n "$DEMO_NODES" ]; then
 fi
 demo_down
 # shellcheck disable=SC2086 # one word per file
-demo_publish $files "$KS_SCENARIO.facts"

@@ -9,8 +9,8 @@
 # that no longer have the hooks (CONFIG_FAILSLAB / CONFIG_FAIL_PAGE_ALLOC
 # off after the revert) are reported as such: the trace write fails with
 # ENOENT.
-# shellcheck source=demo/scenarios/_lib.sh
-. "${0%/*}/_lib.sh"
+# shellcheck source=vm/measure.sh
+. "${KS_LIB:-/ks}/measure.sh"
 
 n_open=${DEMO_OPEN_N:-200000}
 n_alloc=${DEMO_ALLOC_N:-50000}
@@ -72,7 +72,6 @@ for fn in $funcs; do
 	esac
 done
 
-files=""
 if [ -n "$present" ]; then
 	for w in open alloc; do
 		case $w in
@@ -91,7 +90,6 @@ if [ -n "$present" ]; then
 			s1=$(samples "$fn")
 			fact "$w.$fn.samples" "$s1"
 			snap "$fn" "$fn-$w.json" "$fn $w"
-			files="$files $fn-$w.json"
 			say "  $fn: $s1 calls in $n operations, p50 $(node_field "$fn" p50) ns, floor $(node_field "$fn" floor) ns"
 		done
 	done
@@ -109,4 +107,3 @@ fi
 rmdir "$dir"
 demo_down
 # shellcheck disable=SC2086 # one word per file
-demo_publish $files "$KS_SCENARIO.facts"

@@ -5,8 +5,8 @@
 # performance during fork" thread: calls per fork, time per call, and the
 # time of the whole fork path (kernel_clone, or copy_process / _do_fork
 # on kernels without it) traced alone for context.
-# shellcheck source=demo/scenarios/_lib.sh
-. "${0%/*}/_lib.sh"
+# shellcheck source=vm/measure.sh
+. "${KS_LIB:-/ks}/measure.sh"
 
 n=${DEMO_FORK_N:-30}
 mib=${DEMO_FORK_MIB:-64}
@@ -15,7 +15,6 @@ demo_up || exit 0
 say "[3/3] vm_normal_page under ks-fork ($n forks of a ${mib} MiB process)"
 fact fork.n "$n"
 fact fork.mib "$mib"
-files=""
 
 say "  untraced: time per fork"
 wl fork.base ks-fork -n "$n" -s "$mib" || { demo_down; exit 0; }
@@ -35,7 +34,6 @@ if [ -n "$path" ]; then
 	fact fork.path "$path"
 	wl fork.path ks-fork -n "$n" -s "$mib"
 	snap "$path" "$path-fork.json" "$path"
-	files="$files $path-fork.json"
 	say "  $path: p50 $(node_field "$path" p50) ns over $(samples "$path") calls"
 	demo_untrace "$path"
 else
@@ -56,7 +54,6 @@ if demo_trace vm_normal_page bits 3; then
 	expect_range "vm_normal_page calls per fork >= resident pages" \
 		"$(( (s1 - s0) / (n > 0 ? n : 1) ))" "$((rss * 9 / 10))" "$((rss * 4))"
 	snap vm_normal_page vm_normal_page-fork.json "vm_normal_page"
-	files="$files vm_normal_page-fork.json"
 	say "  vm_normal_page: $(( (s1 - s0) / (n > 0 ? n : 1) )) calls per fork ($rss resident pages), p50 $(node_field vm_normal_page p50) ns, floor $(node_field vm_normal_page floor) ns"
 	demo_untrace vm_normal_page
 else
@@ -64,4 +61,3 @@ else
 fi
 demo_down
 # shellcheck disable=SC2086 # one word per file
-demo_publish $files "$KS_SCENARIO.facts"

@@ -1,37 +1,27 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run tests/vm/scenarios/60-cli.sh (tools/kstats against the live module) in the VMs of
-# tests/vm/run.sh, with tools/kstats.static as the guest's kstats, and keep
-# the node text the scenarios print in vm-out/captures/ (in fixtures/,
-# where the parser tests pick them up, with KS_CLI_SAVE_FIXTURES=1).
+# Run tests/vm/scenarios/60-cli.sh (tools/kstats against the live module)
+# in a VM session (vm/session.sh), with tools/kstats.static as the guest's
+# kstats, and keep the node text the scenarios print in vm-out/captures/
+# (in fixtures/, where the parser tests pick them up, with
+# KS_CLI_SAVE_FIXTURES=1).
 #
-#   tests/cli/vm.sh [tests/vm/run.sh options, e.g. -k 6.1.0-57-amd64]
+#   tests/cli/vm.sh [vm/session.sh options, e.g. -k 6.1.0-57-amd64]
 #
-# The modules come from tests/vm/out/KVER/modules/ (make vm-stage).
+# The modules come from vm/out/KVER/modules/ (make vm-stage).
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$here/../..
-vmout=$top/tests/vm/out
 out=${KS_CLI_VM_OUT:-$here/vm-out}
 
 make -s -C "$top/tools" static
-mkdir -p "$out/bin"
-cp "$top/tools/kstats.static" "$out/bin/kstats"
-for d in "$vmout"/*/modules; do
-	[ -d "$d" ] || continue
-	kver=$(basename "$(dirname "$d")")
-	mkdir -p "$out/$kver/modules"
-	cp "$d"/*.ko "$out/$kver/modules/"
-done
-ls "$out"/*/modules/kstats.ko >/dev/null 2>&1 || {
-	echo "vm.sh: no modules in $vmout/*/modules (run make vm-stage first)" >&2
-	exit 2
-}
+mkdir -p "$out"
 
 set +e
-KS_VM_OUT=$out "$top/tests/vm/run.sh" -s 60-cli "$@"
+"$top/vm/session.sh" --scenarios "$top/tests/vm/scenarios" -s 60-cli \
+	--stage "$top/tools/kstats.static:/usr/bin/kstats" --work "$out" "$@"
 rc=$?
 cap=$out/captures
 [ "${KS_CLI_SAVE_FIXTURES:-0}" = 1 ] && cap=$here/fixtures

@@ -24,7 +24,7 @@ if [ ! -f "${KSTATS_CACHE:-/var/cache/kstats}/kernels/$name/bzImage" ]; then
 fi
 "$top/scripts/build-kernel.sh" -c "$top/kernels/debug.config" "$name" | sed 's/^/# /'
 step "modules for $name"
-"$top/scripts/stage.sh" build "$name" | sed 's/^/# /'
+"$top/vm/stage.sh" build "$name" | sed 's/^/# /'
 rm -rf "$out/scenarios"
 mkdir -p "$out/scenarios"
 cp "$top"/tests/vm/scenarios/*.sh "$top"/tests/debug/scenarios/*.sh "$out/scenarios/"

@@ -123,7 +123,7 @@ b=$KSTATS_CACHE/kernels/tiny/build
 rm -rf "$lk"
 mkdir -p "$lk/scenarios"
 cp "$top/tests/kbuild/lockdown.sh" "$lk/scenarios/10-lockdown.sh"
-if ! KS_VM_OUT=$lk "$top/scripts/stage.sh" build tiny > "$out/lockdown-stage.log" 2>&1; then
+if ! KS_VM_OUT=$lk "$top/vm/stage.sh" build tiny > "$out/lockdown-stage.log" 2>&1; then
 	notok "lockdown: modules for tiny" "$(tail -n 20 "$out/lockdown-stage.log")"
 	finish
 fi

@@ -8,10 +8,10 @@
 # module too).  A NAME whose node the kernel made itself through the
 # annotation API (attach=api:NAME) is measured as it is.  For each run:
 # reset and start every node, run the workload, stop them (one write each:
-# all nodes see the same calls), publish each node's text as NAME.rR.txt;
+# all nodes see the same calls), keep each node's text as NAME.rR.txt;
 # the workload's last result line goes to ab.facts.
-# shellcheck source=demo/scenarios/_lib.sh
-. "${0%/*}/_lib.sh"
+# shellcheck source=vm/measure.sh
+. "${KS_LIB:-/ks}/measure.sh"
 
 runs=${AB_RUNS:-3}
 demo_up || exit 0
@@ -24,7 +24,7 @@ fact kernel.version "$(uname -v)"
 
 # Untraced first: the workload's own figures.
 say "untraced: $AB_WORKLOAD"
-wl untraced sh -c "$AB_WORKLOAD" || { demo_down; demo_publish "$KS_SCENARIO.facts"; exit 0; }
+wl untraced sh -c "$AB_WORKLOAD" || { demo_down; exit 0; }
 
 names=""
 while IFS= read -r t; do
@@ -47,7 +47,6 @@ done <<TRACES
 $AB_TRACES
 TRACES
 
-files=""
 r=1
 while [ $r -le "$runs" ]; do
 	# one write starts (stops) every node, so all see the same calls
@@ -57,7 +56,6 @@ while [ $r -le "$runs" ]; do
 	ctl "stop all"
 	for n in $names; do
 		cat "$KS_DIR/$n" > "$DEMO_OUT/$n.r$r.txt"
-		files="$files $n.r$r.txt"
 		say "run $r: $n: $(node_field "$n" samples) samples, p50 $(node_field "$n" p50), avg $(node_field "$n" avg)"
 		check "run $r: $n: its node file parses" kstats check -f "$DEMO_OUT/$n.r$r.txt"
 	done
@@ -67,4 +65,3 @@ fact runs "$((r - 1))"
 demo_down
 [ "${AB_TARGET:-0}" = 1 ] && check "rmmod kstats_target" rmmod kstats_target
 # shellcheck disable=SC2086 # one word per file
-demo_publish $files "$KS_SCENARIO.facts"

@@ -20,8 +20,7 @@ repo=""
 for arg in $(cat /proc/cmdline); do
 	case $arg in ks.repo=*) repo=${arg#*=} ;; esac
 done
-mkdir -p $HOST
-if ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 hostroot $HOST 2>/dev/null; then
+if ! mount_host_root $HOST; then
 	skip "prometheus end to end" "host root not shared (run tests/vm/prometheus.sh)"
 	exit 0
 fi

@@ -30,5 +30,5 @@ if [ -f $ko ]; then
 	check "rmmod ks_hello" rmmod ks_hello
 	check "ks_hello debugfs dir removed" '! test -e /sys/kernel/debug/ks_hello'
 else
-	skip "ks_hello module" "not built (see tests/vm/out/$KS_KVER/selftest/build.log)"
+	skip "ks_hello module" "not built (see vm/out/$KS_KVER/selftest/build.log)"
 fi
