@@ -9,6 +9,10 @@ records in 'results', tool outputs in raw/) and res-read/ (the boot with
 many vCPUs).  A record is one line 'SECTION key=value ...' written by
 bench/scenarios/*.sh.  Overheads are guest instructions per traced call:
 (time per operation traced - untraced) / traced calls per operation.
+
+Over 600 lines on purpose: one reader of the records and one writer of the
+table and the JSON, one function per section of the table (the records
+of each bench/scenarios/*.sh), which must agree on the same keys.
 """
 
 import argparse

@@ -17,6 +17,10 @@ The same input gives byte-identical files.  Errors (unreadable, truncated
 or invalid snapshots, empty histograms, mixed units) end the program with
 one line on stderr and exit status 2.  Every figure function returns the
 matplotlib Figure, so callers and tests can inspect what was drawn.
+
+Over 600 lines on purpose: the four figures share their axes, units,
+captions and labels, which live here once; reading snapshots is
+kstats_snapshot.py's.
 """
 
 import argparse

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstats save, compare and export: snapshots, and what is made of them.
+ *
+ * About 600 lines: the three subcommands share the loading of snapshots
+ * and nodes (names, globs, runs per side, labels); the formats are
+ * ks_snap.c's, ks_cmp.c's and ks_export.c's.
  */
 #include <errno.h>
 #include <fnmatch.h>

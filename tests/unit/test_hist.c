@@ -9,6 +9,11 @@
  * The slot layout is checked against an independent reference written from
  * the definition in the header comment; percentiles are checked against the
  * exact quantile of a sorted copy of the samples.
+ *
+ * Over 600 lines on purpose: one file per header under test, as the other
+ * unit tests; each area (slot edges, overflow, widths, record and merge,
+ * percentiles, mean wrap, rank) is a function of its own, its reference
+ * next to it.
  */
 #include <math.h>
 #include <stdarg.h>
