@@ -10,7 +10,7 @@
 #   N passed, N failed, N skipped
 # that tests/run-all.sh and the README describe.  A line whose text holds
 # "# SKIP" (a check that could not run here) counts as skipped, not passed.
-# The guest side has its own helpers (tests/vm/lib.sh), with the same words.
+# The guest side has its own helpers (vm/lib.sh), with the same words.
 
 tap_n=0 tap_failed=0 tap_skipped=0
 TAP_PREFIX=${TAP_PREFIX:-}

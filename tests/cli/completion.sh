@@ -30,9 +30,7 @@ printf 'sched:sched_wakeup_new\nsched:sched_switch\n' >"$tmp/tracefs/available_e
 : >"$tmp/work/base.json"
 : >"$tmp/work/notes.prom"
 
-fail=0
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; fail=1; }
+. "$here/../tap.sh"
 
 tmux -L "$sock" -f /dev/null new-session -d -x 160 -y 40 -c "$tmp/work" \
 	env -i HOME="$tmp" HISTFILE= TERM=xterm PATH="$tmp/bin:/usr/bin:/bin" \
@@ -92,4 +90,4 @@ case_ "compare Tab completes snapshot files only" 'kstats compare b' Tab -- '^RE
 case_ "-f Tab offers snapshots and folders, not other files" 'kstats show -f ' Tab Tab -- 'base\.json' 'snaps/'
 absent "-f does not offer notes.prom" 'notes\.prom'
 case_ "export -o Tab completes any file" 'kstats export --prometheus all -o not' Tab -- 'kstats export --prometheus all -o notes\.prom $'
-exit $fail
+[ "$tap_failed" -eq 0 ]

@@ -57,13 +57,17 @@ fails() {
 	fi
 }
 
-# Feed the "ok - ..." lines of a C test program into the numbering.
+# Feed the "ok - ..." lines of a C test program, or the "ok N - ..." lines
+# of a script on tests/tap.sh, into the numbering.
 tap() {
 	"$@" >"$tmp/tap" 2>&1
 	while IFS= read -r line; do
 		case $line in
 		"ok - "*) ok "${line#ok - }" ;;
 		"not ok - "*) notok "${line#not ok - }" ;;
+		"ok "[0-9]*" - "*) ok "${line#ok * - }" ;;
+		"not ok "[0-9]*" - "*) notok "${line#not ok * - }" ;;
+		"1.."[0-9]*|[0-9]*" passed, "*) ;;	# a tests/tap.sh script's own plan and total
 		*) echo "$line" ;;
 		esac
 	done <"$tmp/tap"

@@ -41,9 +41,8 @@ for f in find_vma vma_merge kstats_target:kt_gen_001; do cp "$tmp/t1-\$f" "$dbg/
 EOF
 chmod +x "$tmp/bin/tick"
 
-fail=0
-ok() { echo "ok - top: $1"; }
-notok() { echo "not ok - top: $1"; fail=1; }
+TAP_PREFIX="top: "
+. "$here/../tap.sh"
 
 tmux -L "$sock" -f /dev/null new-session -d -x 132 -y 12 -c "$tmp" \
 	env -i HOME="$tmp" HISTFILE= TERM=xterm PATH="$tmp/bin:/usr/bin:/bin" \
@@ -99,4 +98,4 @@ t send-keys C-c
 expect "Ctrl-C: back to the shell" '^READY\$ $'
 t send-keys "stty -a | grep -o ' echo ' ; echo rc=\$?" Enter
 expect "the terminal's settings restored (echo on)" '^ echo $'
-exit $fail
+[ "$tap_failed" -eq 0 ]
