@@ -35,7 +35,8 @@ static void ks_show_rows(struct seq_file *m, const struct kstats_slot *sl,
 			continue;
 		seen += sl[s].count;
 		frac = div64_u64(seen * 1000000ULL, total);
-		seq_printf(m, KS_ROW_SLOT " %-3u  %-4s %-3d  count %8llu  avg %8llu  p %llu.%06llu  n %8llu\n",
+		seq_printf(m, KS_ROW_SLOT " %-3u  %-4s %-3d  " KS_ROW_COUNT " %8llu  "
+			   KS_ROW_AVG " %8llu  " KS_ROW_P " %llu.%06llu  " KS_ROW_N " %8llu\n",
 			   s, what, cpu, sl[s].count, kstats_slot_mean(&sl[s]),
 			   frac / 1000000, frac % 1000000, seen);
 	}
@@ -140,8 +141,9 @@ static int ks_node_show(struct seq_file *m, void *v)
 	if (node->cmd.cpus[0])
 		seq_printf(m, " " KS_KEY_CPUS "=%s", node->cmd.cpus);
 	seq_putc(m, '\n');
-	seq_printf(m, "# " KS_LINE_SAMPLES
-		   " %llu missed %llu min %llu avg %llu max %llu floor %llu\n",
+	seq_printf(m, "# " KS_LINE_SAMPLES " %llu " KS_SAMPLES_MISSED " %llu "
+		   KS_SAMPLES_MIN " %llu " KS_SAMPLES_AVG " %llu " KS_SAMPLES_MAX
+		   " %llu " KS_SAMPLES_FLOOR " %llu\n",
 		   samples, node->backend->missed(node),
 		   samples ? min : 0, samples ? div64_u64(sum, samples) : 0,
 		   samples ? max : 0, node->floor);
@@ -155,7 +157,8 @@ static int ks_node_show(struct seq_file *m, void *v)
 	seq_puts(m, "# " KS_LINE_PCT);
 	for (i = 0; i < KSTATS_NR_PCT; i++)
 		seq_printf(m, " %s %llu", kstats_pct_name[i], pct[i]);
-	seq_printf(m, " precision_ppm %u estimate slot-mean\n",
+	seq_printf(m, " " KS_PCT_PRECISION " %u " KS_PCT_ESTIMATE " "
+		   KS_ESTIMATE_SLOT_MEAN "\n",
 		   kstats_precision_ppm(node->cmd.bits));
 
 	for_each_possible_cpu(cpu)

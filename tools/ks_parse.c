@@ -192,7 +192,8 @@ static int ks_parse_head(struct ks_parser *ps, struct ks_view *node,
 		return ks_fail(&ps->e, ps->line, "buckets=%u out of range for bits=%u",
 			       node->buckets, node->bits);
 	if (!ps->have_unit)
-		strcpy(node->unit, strcmp(node->clock, "tsc") ? "ns" : "cycles");
+		strcpy(node->unit, strcmp(node->clock, KS_CLOCK_NAME_TSC) ?
+				   KS_UNIT_NS : KS_UNIT_CYCLES);
 	if (ks_view_setup(node, node->bits, node->buckets))
 		return ks_fail(&ps->e, ps->line, "out of memory");
 	ps->have_head = 1;
@@ -204,7 +205,8 @@ static int ks_parse_samples(struct ks_parser *ps, struct ks_view *node,
 			    char **tok, int ntok)
 {
 	static const char * const keys[] = {
-		"samples", "missed", "min", "avg", "max", "floor"
+		KS_LINE_SAMPLES, KS_SAMPLES_MISSED, KS_SAMPLES_MIN, KS_SAMPLES_AVG,
+		KS_SAMPLES_MAX, KS_SAMPLES_FLOOR
 	};
 	__u64 *dst[] = {
 		&node->samples, &node->missed, &node->min, &node->avg,
@@ -251,12 +253,12 @@ static int ks_parse_pct(struct ks_parser *ps, struct ks_view *node,
 	if (ntok % 2)
 		return ks_fail(&ps->e, ps->line, "'# percentiles' needs name/value pairs");
 	for (i = 0; i + 1 < ntok; i += 2) {
-		if (!strcmp(tok[i], "estimate")) {
+		if (!strcmp(tok[i], KS_PCT_ESTIMATE)) {
 			if (ks_copy(node->estimate, sizeof(node->estimate), tok[i + 1]))
 				return ks_fail(&ps->e, ps->line, "estimate too long");
 			continue;
 		}
-		if (!strcmp(tok[i], "precision_ppm")) {
+		if (!strcmp(tok[i], KS_PCT_PRECISION)) {
 			if (ks_parse_u32(tok[i + 1], 1000000, &node->precision_ppm))
 				return ks_fail(&ps->e, ps->line, "bad precision_ppm '%s'",
 					       tok[i + 1]);
@@ -307,16 +309,16 @@ static int ks_parse_row(struct ks_parser *ps, struct ks_view *node,
 		const char *k = tok[i], *val = tok[i + 1];
 		int bad = 0;
 
-		if (!strcmp(k, "count")) {
+		if (!strcmp(k, KS_ROW_COUNT)) {
 			bad = ks_parse_u64(val, &r.count);
 			has_count = 1;
-		} else if (!strcmp(k, "avg")) {
+		} else if (!strcmp(k, KS_ROW_AVG)) {
 			bad = ks_parse_u64(val, &r.avg);
 			has_avg = 1;
-		} else if (!strcmp(k, "n")) {
+		} else if (!strcmp(k, KS_ROW_N)) {
 			bad = ks_parse_u64(val, &r.n);
 			r.has_n = 1;
-		} else if (!strcmp(k, "p")) {
+		} else if (!strcmp(k, KS_ROW_P)) {
 			char *end;
 
 			errno = 0;

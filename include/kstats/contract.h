@@ -82,6 +82,18 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_LINE_CLAMPED	"clamped"	/* N: ... recorded as 0 */
 #define KS_LINE_PCT	"percentiles"	/* pNN V... precision_ppm P estimate E */
 
+/* Words of the KS_LINE_SAMPLES line after its count, each before its value. */
+#define KS_SAMPLES_MISSED	"missed"
+#define KS_SAMPLES_MIN		"min"
+#define KS_SAMPLES_AVG		"avg"
+#define KS_SAMPLES_MAX		"max"
+#define KS_SAMPLES_FLOOR	"floor"
+
+/* Words of the KS_LINE_PCT line after the percentiles, and its estimate. */
+#define KS_PCT_PRECISION	"precision_ppm"
+#define KS_PCT_ESTIMATE		"estimate"
+#define KS_ESTIMATE_SLOT_MEAN	"slot-mean"
+
 /* key= words of the head line; the filters appear only when set. */
 #define KS_KEY_ATTACH	"attach"	/* BACKEND:SYM[,SYM...] */
 #define KS_KEY_CLOCK	"clock"
@@ -108,6 +120,11 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_ROW_SLOT	"slot"
 #define KS_ROW_CPU	"CPU"
 #define KS_ROW_CPUS	"CPUS"
+/* ...then these words, each before its value: count, mean, rank, running total */
+#define KS_ROW_COUNT	"count"
+#define KS_ROW_AVG	"avg"
+#define KS_ROW_P	"p"
+#define KS_ROW_N	"n"
 
 /* ---- _control listing (docs/format.md) ---- */
 
