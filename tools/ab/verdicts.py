@@ -6,9 +6,11 @@ that file (demo/ab_summary.py, tests/ab, tests/kbuild) and writer of its
 table.
 
     tools/ab/verdicts.py DIR FUNCTION KERNEL FIELD [FORMAT]
+    tools/ab/verdicts.py DIR --changed KERNEL
 
 prints one field of one row (FORMAT: a %-format for a number, e.g. %.2f),
-or nothing when the row or the field is missing.
+or nothing when the row or the field is missing; with --changed, the
+"what changed" rows of KERNEL, one "RANK NAME VERDICT CHANGE_PCT" a line.
 
 A row: kernel, status ("measured", "absent": the kernel has no such
 function or clone, "no result"), and for a measured one attach,
@@ -22,6 +24,14 @@ null where unbounded or not judged), FIG_verdict ("better", "worse",
 "not measurable"; lower is better) and FIG_notes (why: "intervals
 overlap", "fewer than 3 runs a side", "base runs bimodal"...), and rows:
 every figure compare judged (mean, p10..p99.9), as compare gives them.
+
+timing: "qemu-icount" when the runs were under QEMU -icount (a "ns" is
+an instruction), else "".  When a glob was traced: changed, by kernel
+(not the reference), {summary: functions, worse, better, not measurable,
+only in base, only in new; rows: one per function ranked by change: rank,
+name, unit, judged_by (mean or p50), change_pct, change_ci, verdict,
+notes, and runs_, count_ (per run), mean_ and p50_ of base and new}; and
+top, the functions given a section of their own.
 """
 
 import json
@@ -60,10 +70,12 @@ def judged(r, f):
     r["verdict"] = "; ".join(w.replace("  ", " ") for w in words)
 
 
-def write(out, labels, functions):
-    """Write DIR/verdicts.json: @functions maps a name to its rows."""
+def write(out, labels, functions, changed=None, top=None, timing=""):
+    """Write DIR/verdicts.json: @functions maps a name to its rows,
+    @changed a kernel to its "what changed" summary and rows."""
     doc = {"schema": SCHEMA, "reference": labels[0] if labels else None,
-           "labels": labels, "functions": functions}
+           "labels": labels, "timing": timing, "functions": functions,
+           "changed": changed or {}, "top": top or []}
     with open(os.path.join(out, FILE), "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
@@ -99,8 +111,19 @@ def row(doc, fn, kernel):
     return None
 
 
-def table(rs, against=None):
-    """Markdown table of rows @rs: header, rule, one line a row."""
+def changed(doc, kernel):
+    """The "what changed" rows of @kernel ([] when none)."""
+    if not doc:
+        return []
+    return doc.get("changed", {}).get(kernel, {}).get("rows", [])
+
+
+ICOUNT_NOTE = "Units: instructions, QEMU -icount (a \"ns\" is one guest instruction)."
+
+
+def table(rs, against=None, timing=""):
+    """Markdown table of rows @rs: header, rule, one line a row; under
+    QEMU -icount (@timing) a line saying so."""
     if not rs:
         return []
     head = ("verdict against %s (95%% bounds; lower is better)" % against if against
@@ -115,18 +138,26 @@ def table(rs, against=None):
         out.append("| %s | %s | %s | %d | %d | %s | %s |" % (
             r["kernel"], r["attach"], calls, r["mean"], r["p50"],
             " ".join(str(x) for x in r["run_means"]), r["verdict"]))
+    if timing == "qemu-icount":
+        out += ["", ICOUNT_NOTE]
     return out
 
 
 def main(argv):
-    if len(argv) not in (5, 6):
-        sys.stderr.write("usage: verdicts.py DIR FUNCTION KERNEL FIELD [FORMAT]\n")
+    if len(argv) not in (4, 5, 6) or (len(argv) == 4) != (argv[2] == "--changed"):
+        sys.stderr.write("usage: verdicts.py DIR FUNCTION KERNEL FIELD [FORMAT]\n"
+                         "       verdicts.py DIR --changed KERNEL\n")
         return 2
     try:
         doc = load(argv[1])
     except ValueError as e:
         sys.stderr.write("verdicts.py: %s\n" % e)
         return 1
+    if argv[2] == "--changed":
+        for r in changed(doc, argv[3]):
+            print("%d %s %s %s" % (r["rank"], r["name"], r["verdict"].replace(" ", "_"),
+                                   "-" if r["change_pct"] is None else "%.1f" % r["change_pct"]))
+        return 0
     r = row(doc, argv[2], argv[3])
     if r is None or r.get(argv[4]) is None:
         return 0
