@@ -407,51 +407,6 @@ def split_top(out, labels, fns):
                     f.write("\n")
 
 
-def fmt_fig(v, unit, icount):
-    """@v as the table shows it: under -icount a count of instructions."""
-    if v is None:
-        return "-"
-    return "%.0f" % v if icount else ks.fmt_duration(v, unit)
-
-
-def changed_table(l, base_label, rows, summary):
-    """The report's "what changed" section of kernel @l."""
-    icount = summary["timing"] == "qemu-icount"
-    rep = ["## What changed: %s against %s" % (l, base_label), "",
-           "%d functions: %d worse, %d better, %d not measurable%s." % (
-               summary["functions"], summary["worse"], summary["better"],
-               summary["not measurable"],
-               "".join(", %d %s" % (summary[k], k) for k in ("only in base", "only in new")
-                       if summary[k])), "",
-           "| # | function | calls/run | mean%s | p50%s | change | 95%% bounds | verdict |"
-           % ((" (instructions)",) * 2 if icount else ("", "")),
-           "|--:|:--|--:|--:|--:|--:|:--|:--|"]
-    for r in rows:
-        def pair(key, fmt):
-            a, b = r[key + "_base"], r[key + "_new"]
-            if a is None or b is None:
-                return fmt(a if b is None else b)
-            return fmt(a) if fmt(a) == fmt(b) else "%s → %s" % (fmt(a), fmt(b))
-        calls = pair("count", lambda v: "-" if v is None else "%.0f" % v)
-        mean = pair("mean", lambda v: fmt_fig(v, r["unit"], icount))
-        p50 = pair("p50", lambda v: fmt_fig(v, r["unit"], icount))
-        chg = "-" if r["change_pct"] is None else "%+.1f%% (%s)" % (r["change_pct"], r["judged_by"])
-        why = [n for n in r["notes"] if n != "intervals overlap"]
-        rep.append("| %d | %s | %s | %s | %s | %s | %s | %s%s |" % (
-            r["rank"], r["name"], calls, mean, p50, chg,
-            verdicts.fmt_ci(r["change_ci"]) or "-", r["verdict"],
-            " (%s)" % ", ".join(why) if why else ""))
-    rep += ["", "Ranked by the change (largest first) of the mean (3 runs a side or more; "
-            "else p50); lower is better; bounds: where the change lies when both sides' "
-            "95%% intervals hold; better/worse only when they do not overlap "
-            "(docs/statistics.md). calls/run, mean and p50: base → new. "
-            "`kstats compare`'s own table: changed-%s.md." % l]
-    if icount:
-        rep.append(verdicts.ICOUNT_NOTE)
-    rep.append("")
-    return rep
-
-
 def what_changed(a, labels):
     """The "what changed" sections, when the runs saved every node:
     (lines, {label: {rows, summary}}, top functions, status)."""
@@ -472,7 +427,7 @@ def what_changed(a, labels):
             continue
         changes[l] = rows
         doc[l] = {"summary": summary, "rows": rows}
-        rep += changed_table(l, labels[0], rows, summary)
+        rep += verdicts.changed_table(l, labels[0], rows, summary)
     top = top_changes(changes, a.top)
     if top:
         rep += ["The %d largest changes, each in a section below: %s." % (

@@ -10,7 +10,9 @@ table.
 
 prints one field of one row (FORMAT: a %-format for a number, e.g. %.2f),
 or nothing when the row or the field is missing; with --changed, the
-"what changed" rows of KERNEL, one "RANK NAME VERDICT CHANGE_PCT" a line.
+"what changed" rows of KERNEL, one "RANK NAME VERDICT CHANGE_PCT
+COUNT_BASE COUNT_NEW" a line (a verdict's blanks as _, a missing figure
+as -; counts per run).
 
 A row: kernel, status ("measured", "absent": the kernel has no such
 function or clone, "no result"), and for a measured one attach,
@@ -37,6 +39,10 @@ top, the functions given a section of their own.
 import json
 import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "plots"))
+from kstats_snapshot import fmt_duration  # noqa: E402
 
 SCHEMA = "kstats-ab-verdicts/1"
 FILE = "verdicts.json"
@@ -143,6 +149,54 @@ def table(rs, against=None, timing=""):
     return out
 
 
+def fmt_fig(v, unit, icount):
+    """@v as the table shows it: under -icount a count of instructions."""
+    if v is None:
+        return "-"
+    return "%.0f" % v if icount else fmt_duration(v, unit)
+
+
+def changed_table(l, base_label, rows, summary, limit=None):
+    """The "what changed" section of kernel @l: a title, the counts, the
+    table of @rows (the first @limit of them) and its notes."""
+    icount = summary["timing"] == "qemu-icount"
+    rep = ["## What changed: %s against %s" % (l, base_label), "",
+           "%d functions: %d worse, %d better, %d not measurable%s." % (
+               summary["functions"], summary["worse"], summary["better"],
+               summary["not measurable"],
+               "".join(", %d %s" % (summary[k], k) for k in ("only in base", "only in new")
+                       if summary[k])), "",
+           "| # | function | calls/run | mean%s | p50%s | change | 95%% bounds | verdict |"
+           % ((" (instructions)",) * 2 if icount else ("", "")),
+           "|--:|:--|--:|--:|--:|--:|:--|:--|"]
+    for r in rows[:limit]:
+        def pair(key, fmt):
+            a, b = r[key + "_base"], r[key + "_new"]
+            if a is None or b is None:
+                return fmt(a if b is None else b)
+            return fmt(a) if fmt(a) == fmt(b) else "%s → %s" % (fmt(a), fmt(b))
+        calls = pair("count", lambda v: "-" if v is None else "%.0f" % v)
+        mean = pair("mean", lambda v: fmt_fig(v, r["unit"], icount))
+        p50 = pair("p50", lambda v: fmt_fig(v, r["unit"], icount))
+        chg = "-" if r["change_pct"] is None else "%+.1f%% (%s)" % (r["change_pct"], r["judged_by"])
+        why = [n for n in r["notes"] if n != "intervals overlap"]
+        rep.append("| %d | %s | %s | %s | %s | %s | %s | %s%s |" % (
+            r["rank"], r["name"], calls, mean, p50, chg,
+            fmt_ci(r["change_ci"]) or "-", r["verdict"],
+            " (%s)" % ", ".join(why) if why else ""))
+    if limit is not None and len(rows) > limit:
+        rep.append("| | (%d more, in changed-%s.md) | | | | | | |" % (len(rows) - limit, l))
+    rep += ["", "Ranked by the change (largest first) of the mean (3 runs a side or more; "
+            "else p50); lower is better; bounds: where the change lies when both sides' "
+            "95%% intervals hold; better/worse only when they do not overlap "
+            "(docs/statistics.md). calls/run, mean and p50: base → new. "
+            "`kstats compare`'s own table: changed-%s.md." % l]
+    if icount:
+        rep.append(ICOUNT_NOTE)
+    rep.append("")
+    return rep
+
+
 def main(argv):
     if len(argv) not in (4, 5, 6) or (len(argv) == 4) != (argv[2] == "--changed"):
         sys.stderr.write("usage: verdicts.py DIR FUNCTION KERNEL FIELD [FORMAT]\n"
@@ -154,9 +208,11 @@ def main(argv):
         sys.stderr.write("verdicts.py: %s\n" % e)
         return 1
     if argv[2] == "--changed":
+        f = lambda v, fmt: "-" if v is None else fmt % v  # noqa: E731
         for r in changed(doc, argv[3]):
-            print("%d %s %s %s" % (r["rank"], r["name"], r["verdict"].replace(" ", "_"),
-                                   "-" if r["change_pct"] is None else "%.1f" % r["change_pct"]))
+            print("%d %s %s %s %s %s" % (r["rank"], r["name"], r["verdict"].replace(" ", "_"),
+                                         f(r["change_pct"], "%.1f"), f(r["count_base"], "%.0f"),
+                                         f(r["count_new"], "%.0f")))
         return 0
     r = row(doc, argv[2], argv[3])
     if r is None or r.get(argv[4]) is None:
