@@ -72,8 +72,9 @@ kernels_part() {
 }
 
 # The glob half.  GEN: the functions of kt_gen_0[0-3]* ftrace can trace on
-# 6.12 with this module (all 64), and the four slow ones.
-GEN=64
+# 6.12 with this module: 62 of the 64 (kt_gen_001 and kt_gen_002 are not
+# in available_filter_functions there; 45-glob allows for such gaps).
+GEN=62
 glob_part() {
 	local g=$out-glob k rc wl
 	k=$(printf '%s\n' "${kv[@]}" | grep -m1 '^6\.12\.')
@@ -93,10 +94,10 @@ glob_part() {
 	for l in same again slow; do
 		expect "glob: $l: kt_gen_0[0-3]* attached" \
 			"$(grep '^glob.1.last=' "$g/$l/ab.facts" | cut -d= -f2-)" \
-			"matched $GEN attached $GEN refused 0"
+			"matched $GEN attached $GEN refused 0 direct $GEN"
 		expect "glob: $l: kt_gen_slow_* attached" \
 			"$(grep '^glob.2.last=' "$g/$l/ab.facts" | cut -d= -f2-)" \
-			"matched 4 attached 4 refused 0"
+			"matched 4 attached 4 refused 0 direct 4"
 		expect "glob: $l: 3 runs, one file of every node each" "$(ls "$g/$l/all" | tr '\n' ' ')" \
 			"r1.json r2.json r3.json "
 	done
