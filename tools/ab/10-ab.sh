@@ -8,7 +8,8 @@
 # module too).  A NAME whose node the kernel made itself through the
 # annotation API (attach=api:NAME) is measured as it is.  A NAME with *, ?
 # or [ is a glob: one node per function it matches (the module's count
-# line from _last goes to ab.facts as glob.I.last).  For each run: reset
+# line from _last goes to ab.facts as glob.I.last, its refusals to the
+# log).  For each run: reset
 # and start every node, run the workload, stop them (one write each: all
 # nodes see the same calls), publish each named node's text as
 # NAME.rR.txt and, when a glob was traced, every node in one snapshot
@@ -41,8 +42,9 @@ while IFS= read -r t; do
 		if demo_trace $t; then
 			globs=$((globs + 1))
 			fact "glob.$globs" "$n"
-			fact "glob.$globs.last" "$(grep -v '^#' "$KS_DIR/_last" | head -n 1)"
-			say "$n: $(grep -v '^#' "$KS_DIR/_last" | head -n 1)"
+			fact "glob.$globs.last" "$(grep -m1 '^matched ' "$KS_DIR/_last")"
+			say "$n: $(grep -m1 '^matched ' "$KS_DIR/_last")"
+			grep '^refused ' "$KS_DIR/_last" | while IFS= read -r x; do say "  $x"; done
 		elif [ $? = 2 ]; then
 			fact "glob.absent" "$n"
 			say "$n: matches nothing in this kernel"

@@ -368,12 +368,17 @@ def changed(a, base_label, l, base_runs, runs):
     p = subprocess.run(args[:2] + ["--markdown"] + args[2:], capture_output=True, text=True)
     with open(path + ".md", "w") as f:
         f.write(p.stdout)
-    rows = [changed_row(i + 1, f) for i, f in enumerate(doc["functions"])]
-    summary = {"functions": len(rows), "timing": doc["new"]["timing"]}
-    for v in ("worse", "better", "not measurable"):
-        summary[v] = sum(1 for r in rows if r["verdict"] == v)
-    summary["only in base"] = sum(1 for r in rows if r["verdict"] == "only in base")
-    summary["only in new"] = sum(1 for r in rows if r["verdict"] == "only in new")
+    rows = [changed_row(0, f) for f in doc["functions"]]
+    # functions a glob matched that the workload never called, on either
+    # kernel, go last and are not counted with the others
+    called = [r for r in rows if (r["count_base"] or 0) + (r["count_new"] or 0) > 0]
+    rows = called + [r for r in rows if r not in called]
+    for i, r in enumerate(rows):
+        r["rank"] = i + 1
+    summary = {"functions": len(called), "uncalled": len(rows) - len(called),
+               "timing": doc["new"]["timing"]}
+    for v in ("worse", "better", "not measurable", "only in base", "only in new"):
+        summary[v] = sum(1 for r in called if r["verdict"] == v)
     return rows, summary, 0
 
 

@@ -29,8 +29,10 @@ every figure compare judged (mean, p10..p99.9), as compare gives them.
 
 timing: "qemu-icount" when the runs were under QEMU -icount (a "ns" is
 an instruction), else "".  When a glob was traced: changed, by kernel
-(not the reference), {summary: functions, worse, better, not measurable,
-only in base, only in new; rows: one per function ranked by change: rank,
+(not the reference), {summary: functions (called on either side), worse,
+better, not measurable, only in base, only in new (of those), uncalled
+(matched, never called: the last rows); rows: one per function ranked by
+change: rank,
 name, unit, judged_by (mean or p50), change_pct, change_ci, verdict,
 notes, and runs_, count_ (per run), mean_ and p50_ of base and new}; and
 top, the functions given a section of their own.
@@ -161,15 +163,18 @@ def changed_table(l, base_label, rows, summary, limit=None):
     table of @rows (the first @limit of them) and its notes."""
     icount = summary["timing"] == "qemu-icount"
     rep = ["## What changed: %s against %s" % (l, base_label), "",
-           "%d functions: %d worse, %d better, %d not measurable%s." % (
+           "%d functions called: %d worse, %d better, %d not measurable%s.%s" % (
                summary["functions"], summary["worse"], summary["better"],
                summary["not measurable"],
                "".join(", %d %s" % (summary[k], k) for k in ("only in base", "only in new")
-                       if summary[k])), "",
+                       if summary[k]),
+               " %d more matched but were never called (not listed)." % summary["uncalled"]
+               if summary.get("uncalled") else ""), "",
            "| # | function | calls/run | mean%s | p50%s | change | 95%% bounds | verdict |"
            % ((" (instructions)",) * 2 if icount else ("", "")),
            "|--:|:--|--:|--:|--:|--:|:--|:--|"]
-    for r in rows[:limit]:
+    called = rows[:summary["functions"]]
+    for r in called[:limit]:
         def pair(key, fmt):
             a, b = r[key + "_base"], r[key + "_new"]
             if a is None or b is None:
@@ -184,8 +189,8 @@ def changed_table(l, base_label, rows, summary, limit=None):
             r["rank"], r["name"], calls, mean, p50, chg,
             fmt_ci(r["change_ci"]) or "-", r["verdict"],
             " (%s)" % ", ".join(why) if why else ""))
-    if limit is not None and len(rows) > limit:
-        rep.append("| | (%d more, in changed-%s.md) | | | | | | |" % (len(rows) - limit, l))
+    if limit is not None and len(called) > limit:
+        rep.append("| | (%d more, in changed-%s.md) | | | | | | |" % (len(called) - limit, l))
     rep += ["", "Ranked by the change (largest first) of the mean (3 runs a side or more; "
             "else p50); lower is better; bounds: where the change lies when both sides' "
             "95%% intervals hold; better/worse only when they do not overlap "
