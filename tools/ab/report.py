@@ -154,8 +154,8 @@ def load_kernels(out, labels):
     return kern, funcs, bad
 
 
-def kernel_line(l, k):
-    """The Kernels list's line of kernel @l."""
+def kernel_line(l, k, icount):
+    """The Kernels list's line of kernel @l (@icount: under QEMU -icount)."""
     fx, info = k["facts"], k["info"]
     line = "- **%s**: %s" % (l, fx.get("kernel.release", "did not run"))
     if "source" in info:
@@ -170,7 +170,8 @@ def kernel_line(l, k):
         line += ", kstats %s" % info["kstats"][0]
     ns = fx.get("untraced.ns_per_op")
     if ns:
-        line += "; workload untraced: %s ns per op" % ns
+        line += "; workload untraced: %s %s per op" % (
+            ns, "instructions (QEMU -icount)" if icount else "ns")
     return line
 
 
@@ -200,7 +201,7 @@ def header(a, labels, kern):
     base_cfg = kern[labels[0]]["config"]
     for l in labels:
         k = kern[l]
-        rep.append(kernel_line(l, k))
+        rep.append(kernel_line(l, k, a.icount))
         if l != labels[0] and k["config"] and base_cfg:
             rep.append(config_line(labels[0], base_cfg, k["config"]))
     rep.append("")
