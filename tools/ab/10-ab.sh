@@ -7,15 +7,14 @@
 # the workload does not print ops=) and AB_TARGET (1: load the test target
 # module too).  A NAME whose node the kernel made itself through the
 # annotation API (attach=api:NAME) is measured as it is.  A NAME with *, ?
-# or [ is a glob: one node per function it matches (the module's count
-# line from _last goes to ab.facts as glob.I.last, its refusals to the
-# log).  For each run: reset
-# and start every node, run the workload, stop them (one write each: all
-# nodes see the same calls), publish each named node's text as
-# NAME.rR.txt and, when a glob was traced, every node in one snapshot
-# (kstats save all: all.rR.json, kstats-snapshot/3); the workload's last
-# result line goes to ab.facts.  The workload sees the kernel's label in
-# $AB_LABEL.
+# or [ is a glob: one node per function it matches (the count line of
+# _last goes to ab.facts as glob.I.last, its refusals to the log).  For
+# each run: reset and start every node, run the workload, stop them (one
+# write each: all nodes see the same calls), publish each named node's
+# text as NAME.rR.txt and, when a glob was traced, every node in one
+# snapshot (kstats save all: all.rR.json, kstats-snapshot/3); the
+# workload's last result line goes to ab.facts.  The workload sees the
+# kernel's label in $AB_LABEL.
 # shellcheck source=demo/scenarios/_lib.sh
 . "${0%/*}/_lib.sh"
 
