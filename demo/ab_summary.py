@@ -21,8 +21,25 @@ def snap(d, fn, label):
 
 def verdict_table(d, fn):
     """The verdict table of @fn from DIR/verdicts.json, then a blank line."""
-    t = verdicts.table(verdicts.rows(verdicts.load(d), fn))
+    doc = verdicts.load(d)
+    t = verdicts.table(verdicts.rows(doc, fn), None, doc.get("timing", "") if doc else "")
     return t + [""] if t else []
+
+
+def mm_section(d):
+    """The mm functions ranked by the change CONFIG_DEBUG_VM makes."""
+    doc = verdicts.load(d)
+    c = doc.get("changed", {}).get("debug") if doc else None
+    if not c:
+        return []
+    out = ["## mm functions under page faults and mmap/munmap, ranked by the change "
+           "CONFIG_DEBUG_VM makes", ""]
+    out += verdicts.changed_table("debug", "no-debug", c["rows"], c["summary"],
+                                  limit=int(os.environ.get("DEMO_MM_ROWS", "40")))[2:]
+    if doc.get("top"):
+        out += ["Per-function tables and plots of the largest changes (%s): %s." % (
+            ", ".join(doc["top"]), "mm/report.md"), ""]
+    return out
 
 
 def main():
@@ -55,7 +72,7 @@ def main():
             p = n["percentiles"]
             out.append("%-18s %6d %6d %6d %6d %6d %8d" % (l, p["p10"], p["p50"], p["p90"],
                                                         p["p95"], p["p98"], n["avg"]))
-        out += ["```", "",
+        out += ["(instructions, QEMU -icount)", "```", "",
                 "The seed (2021, real hardware, ns): no-debug 89 109 214 332 605; debug 331 369 "
                 "603 862 1338; debug + the assert 337 369 603 863 1339: \"compiling a debug "
                 "kernel makes the function 3x more expensive; the effect of this patch is not "
@@ -63,6 +80,8 @@ def main():
                 "lockdep), so the rows here are: no-debug (as shipped), debug (as shipped), "
                 "debug without the assert.", ""]
         out += verdict_table(d, "find_vma")
+
+    out += mm_section(os.path.join(top, "mm"))
 
     d = os.path.join(top, "fork")
     a, b = snap(d, "kernel_clone", "out-of-line"), snap(d, "kernel_clone", "inline")

@@ -259,7 +259,8 @@ def section_failslab(r, f, d, tools, jobs):
         r("    end to end (its open() loop took 4.3% less time without the call).")
     elif any(isinstance(row[6], int) and row[6] < 0 for row in rows):
         r("    (a p50 below the floor: the call costs less than this backend resolves)")
-    r("    (ns; net = value - floor; calls/s = calls/op / untraced time per op;")
+    r("    (%s; net = value - floor; calls/s = calls/op / untraced time per op;"
+      % ("instructions, QEMU -icount" if f.get("icount") == "1" else "ns"))
     r("    CPU share = calls/s x net p50%s)" % (
         "; under emulation a rough guide only" if f.get("vm") == "1" else ""))
     for fn in present:

@@ -3,7 +3,8 @@
 """kstats_plot - figures for patch reviews from kstats snapshot files.
 
 Reads snapshot files written by `kstats save` (schema kstats-snapshot/2,
-docs/format.md, through kstats_snapshot.py) and draws one of four figures as PNG (1200x700) and SVG:
+and /3 of several nodes, from which --node picks by name; docs/format.md,
+through kstats_snapshot.py) and draws one of four figures as PNG (1200x700) and SVG:
 
   hist  latency histogram of each capture, p50/p90/p99 marked
   cdf   CDF overlay of the captures, with a log-scale tail (1 - CDF) panel
@@ -11,7 +12,7 @@ docs/format.md, through kstats_snapshot.py) and draws one of four figures as PNG
   cpu   per-CPU heatmap, CPU x slot, log colour scale
 
   kstats_plot.py {hist,cdf,pct,cpu} SNAPSHOT... [-o OUT] [--format png,svg]
-                 [--label L ...]
+                 [--label L ...] [--node NAME ...]
 
 The same input gives byte-identical files.  Errors (unreadable, truncated
 or invalid snapshots, empty histograms, mixed units) end the program with
@@ -47,7 +48,7 @@ import numpy as np  # noqa: E402
 
 from kstats_snapshot import (  # noqa: E402
     PCT_FRACTION, PCT_NAMES, U64_MAX, Snapshot, SnapshotError, check_units,
-    display_unit, fmt_precision, fmt_value, load_snapshot)
+    display_unit, fmt_precision, fmt_value, is_many, load_snapshot)
 
 PROG = "kstats_plot"
 
@@ -579,6 +580,23 @@ def output_paths(out, formats, kind, snaps, explicit_format):
     return ["%s.%s" % (out, f) for f in formats]
 
 
+def load_captures(paths, nodes=None):
+    """The captures of files @paths: one per file, or, in a file of
+    several nodes, one per name of @nodes (labelled LABEL NAME when there
+    are several names)."""
+    snaps = []
+    for path in paths:
+        if not nodes or not is_many(path):
+            snaps.append(load_snapshot(path))
+            continue
+        for name in nodes:
+            s = load_snapshot(path, node=name)
+            if len(nodes) > 1:
+                s.label = "%s %s" % (s.label, name)
+            snaps.append(s)
+    return snaps
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.exit(2, "%s: error: %s (see --help)\n" % (PROG, message))
@@ -602,6 +620,10 @@ def main(argv=None):
     p.add_argument("--label", action="extend", nargs="+", metavar="L",
                    help="label per snapshot, in order (default meta.label, "
                         "else the file name)")
+    p.add_argument("--node", action="extend", nargs="+", metavar="NAME",
+                   help="in files of several nodes (kstats save GLOB|all): "
+                        "the node(s) to draw, by name; each NAME of each "
+                        "such file is one capture")
     args = p.parse_args(argv)
 
     try:
@@ -611,7 +633,7 @@ def main(argv=None):
         if bad or not formats:
             raise SnapshotError("unsupported output format %s (use %s)"
                                 % (",".join(bad) or "''", ",".join(FORMATS)))
-        snaps = [load_snapshot(s) for s in args.snapshots]
+        snaps = load_captures(args.snapshots, args.node)
         fig = FIGURES[args.kind](snaps, args.label)
         for path in output_paths(args.output, formats, args.kind, snaps,
                                  args.format is not None):

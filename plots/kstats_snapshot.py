@@ -2,12 +2,13 @@
 """kstats_snapshot - load, validate and describe kstats snapshot files.
 
 The one Python reader of the snapshots `kstats save` writes (schema
-kstats-snapshot/2, and /1, docs/format.md), and the one place Python turns
+kstats-snapshot/2, and /1; /3 for several nodes in one file, of which a
+node is picked by name; docs/format.md), and the one place Python turns
 values into text.  plots/kstats_plot.py, demo/report.py, demo/ab_summary.py
 and tools/ab/report.py use it; shell scripts (tests/ab, tests/kbuild) read
 one figure with
 
-    python3 plots/kstats_snapshot.py FILE KEY    (node.KEY, or pNN)
+    python3 plots/kstats_snapshot.py FILE KEY [NODE]   (node.KEY, or pNN)
   Units and their cut-offs are those of the C tool
 (tools/ks_fmt.c): ns, us, ms, s, switching at 10^3, 10^6 and 10^9 ns, with
 the same digits, so a table and a figure of one snapshot read the same.
@@ -18,8 +19,11 @@ import os
 import sys
 
 SCHEMA = "kstats-snapshot/2"
-# Every schema this reader accepts; /1 lacks maxactive, filters and clamped.
+# Every schema of one node this reader accepts; /1 lacks maxactive,
+# filters and clamped.
 SCHEMAS = (SCHEMA, "kstats-snapshot/1")
+# Several nodes in one file (kstats save GLOB|all): "nodes": [node, ...].
+SCHEMA_MANY = "kstats-snapshot/3"
 
 # The percentiles every snapshot carries, with the fraction each stands for.
 PCT_NAMES = ("p10", "p50", "p90", "p95", "p98", "p99", "p99.9")
@@ -52,11 +56,11 @@ class Snapshot:
     icount (taken under QEMU -icount: a "ns" is one guest instruction).
     """
 
-    def __init__(self, path, data):
+    def __init__(self, path, data, node=None):
         self.path = path
         self.data = data
         self.meta = data["meta"]
-        self.node = data["node"]
+        self.node = data["node"] if node is None else node
         label = self.meta.get("label")
         if not isinstance(label, str) or not label:
             label = os.path.basename(path)
@@ -96,14 +100,8 @@ def _check_ints(obj, keys, path, where):
               % (where, k, json.dumps(obj[k])))
 
 
-def load_snapshot(path, allow_empty=False):
-    """Read and validate the snapshot file @path; return a Snapshot.
-
-    Raises SnapshotError, with a one-line message naming the file, when the
-    file cannot be read, is not (complete) JSON, has a schema other than
-    SCHEMAS, lacks a field the figures use, holds a non-integer where an
-    integer belongs, or (unless @allow_empty) has no samples.
-    """
+def _read(path):
+    """The JSON document of file @path, its schema and meta checked."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
@@ -124,15 +122,96 @@ def load_snapshot(path, allow_empty=False):
 
     _need(isinstance(data, dict), path, "top level must be a JSON object")
     schema = data.get("schema")
-    _need(schema in SCHEMAS, path, "schema is %s, expected %s"
-          % (json.dumps(schema), SCHEMA))
+    _need(schema in SCHEMAS or schema == SCHEMA_MANY, path,
+          "schema is %s, expected %s or %s"
+          % (json.dumps(schema), SCHEMA, SCHEMA_MANY))
 
     meta = data.get("meta")
     _need(isinstance(meta, dict), path, "meta is missing")
     _need(isinstance(meta.get("kernel"), str), path,
           "meta.kernel is missing or not a string")
+    if schema == SCHEMA_MANY:
+        nodes = data.get("nodes")
+        _need(isinstance(nodes, list) and
+              all(isinstance(n, dict) and isinstance(n.get("name"), str)
+                  for n in nodes), path,
+              "nodes is missing or not a list of named nodes")
+    return data
 
+
+def is_many(path):
+    """Does snapshot @path hold several nodes (kstats-snapshot/3)?"""
+    return _read(path)["schema"] == SCHEMA_MANY
+
+
+def node_names(path):
+    """The names of the nodes in snapshot @path, in file order."""
+    data = _read(path)
+    if data["schema"] == SCHEMA_MANY:
+        return [n["name"] for n in data["nodes"]]
     node = data.get("node")
+    _need(isinstance(node, dict) and isinstance(node.get("name"), str), path,
+          "node is missing")
+    return [node["name"]]
+
+
+def _pick(data, path, name):
+    """The node object of @data named @name (any, when a file has one)."""
+    if data["schema"] != SCHEMA_MANY:
+        node = data.get("node")
+        _need(isinstance(node, dict), path, "node is missing")
+        _need(name is None or node.get("name") == name, path,
+              "no node %s (it holds %s)" % (name, node.get("name")))
+        return node
+    nodes = data["nodes"]
+    if name is None:
+        _need(len(nodes) == 1, path,
+              "%d nodes in one file: pick one by name (%s)"
+              % (len(nodes), ", ".join(n["name"] for n in nodes[:5]) +
+                 (", ..." if len(nodes) > 5 else "")))
+        return nodes[0]
+    for n in nodes:
+        if n["name"] == name:
+            return n
+    raise SnapshotError("snapshot %s: no node %s among its %d"
+                        % (path, name, len(nodes)))
+
+
+def load_snapshot(path, allow_empty=False, node=None):
+    """Read and validate the snapshot file @path; return a Snapshot.
+
+    A kstats-snapshot/3 file holds several nodes: @node names the one to
+    take (needed unless the file holds one); in a file of one node, @node
+    must be its name, or None.
+
+    Raises SnapshotError, with a one-line message naming the file, when the
+    file cannot be read, is not (complete) JSON, has a schema other than
+    SCHEMAS or SCHEMA_MANY, has no such node, lacks a field the figures
+    use, holds a non-integer where an integer belongs, or (unless
+    @allow_empty) has no samples.
+    """
+    data = _read(path)
+    return _checked(path, data, _pick(data, path, node), allow_empty)
+
+
+def load_nodes(path, names=None, allow_empty=True):
+    """Every node of snapshot @path (or those named @names, in that order)
+    as Snapshots."""
+    data = _read(path)
+    if names is None:
+        names = ([n["name"] for n in data["nodes"]]
+                 if data["schema"] == SCHEMA_MANY else [None])
+    return [_checked(path, data, _pick(data, path, n), allow_empty)
+            for n in names]
+
+
+def single_document(snap):
+    """The kstats-snapshot/2 document of one Snapshot (of any file)."""
+    return {"schema": SCHEMA, "meta": snap.meta, "node": snap.node}
+
+
+def _checked(path, data, node, allow_empty):
+    """Validate @node of document @data (file @path): a Snapshot."""
     _need(isinstance(node, dict), path, "node is missing")
     for k in _NODE_STR:
         _need(isinstance(node.get(k), str), path,
@@ -170,7 +249,7 @@ def load_snapshot(path, allow_empty=False):
         _need(total[i]["lo"] > total[i - 1]["hi"], path,
               "node.total is not in ascending, non-overlapping slot order "
               "at [%d]" % i)
-    return Snapshot(path, data)
+    return Snapshot(path, data, node)
 
 
 def check_units(snaps):
@@ -243,16 +322,18 @@ def fmt_precision(ppm):
 
 
 def main(argv):
-    """FILE KEY: print node.KEY (a percentile by its name) of snapshot FILE.
+    """FILE KEY [NODE]: print node.KEY (a percentile by its name) of
+    snapshot FILE (of its node NODE, in a file of several).
 
     Status 1, and the reason on stderr, when the file cannot be used or
-    has no such figure.
+    has no such node or figure.
     """
-    if len(argv) != 3:
-        sys.stderr.write("usage: kstats_snapshot.py FILE KEY\n")
+    if len(argv) not in (3, 4):
+        sys.stderr.write("usage: kstats_snapshot.py FILE KEY [NODE]\n")
         return 2
     try:
-        s = load_snapshot(argv[1], allow_empty=True)
+        s = load_snapshot(argv[1], allow_empty=True,
+                          node=argv[3] if len(argv) == 4 else None)
     except SnapshotError as e:
         sys.stderr.write("%s\n" % e)
         return 1

@@ -119,3 +119,51 @@ def test_command_line_prints_one_figure():
     assert r.returncode == 1 and "no figure nosuch" in r.stderr
     r = run(os.path.join(HERE, "fixtures", "missing.json"), "samples")
     assert r.returncode == 1 and "cannot read snapshot" in r.stderr
+
+
+def _many(tmp_path):
+    """A kstats-snapshot/3 file of two fixtures' nodes (find_vma and
+    vm_normal_page), as kstats save GLOB|all writes them."""
+    fx = os.path.join(HERE, "fixtures")
+    a = json.load(open(os.path.join(fx, "vm-6.12-find_vma-m16.json")))
+    b = json.load(open(os.path.join(fx, "vm-6.12-vm_normal_page-fork.json")))
+    p = tmp_path / "many.json"
+    p.write_text(json.dumps({"schema": "kstats-snapshot/3", "meta": a["meta"],
+                             "nodes": [a["node"], b["node"]]}))
+    return str(p), a["node"], b["node"]
+
+
+def test_several_nodes_picked_by_name(tmp_path):
+    path, a, b = _many(tmp_path)
+    assert ks.is_many(path)
+    assert ks.node_names(path) == ["find_vma", "vm_normal_page"]
+    s = ks.load_snapshot(path, node="vm_normal_page")
+    assert (s.name, s.node["samples"]) == ("vm_normal_page", b["samples"])
+    assert [x.name for x in ks.load_nodes(path)] == ["find_vma", "vm_normal_page"]
+    with pytest.raises(ks.SnapshotError, match="2 nodes in one file: pick one by name"):
+        ks.load_snapshot(path)
+    with pytest.raises(ks.SnapshotError, match="no node nosuch among its 2"):
+        ks.load_snapshot(path, node="nosuch")
+    # a file of one node: its own name, or none
+    one = os.path.join(HERE, "fixtures", "vm-6.12-find_vma-m16.json")
+    assert ks.load_snapshot(one, node="find_vma").name == "find_vma"
+    with pytest.raises(ks.SnapshotError, match="no node vm_normal_page"):
+        ks.load_snapshot(one, node="vm_normal_page")
+    # one node of a /3 file written as a /2 file reads back the same
+    single = tmp_path / "single.json"
+    single.write_text(json.dumps(ks.single_document(s)))
+    assert ks.load_snapshot(str(single)).node == s.node
+    r = subprocess.run([sys.executable, os.path.join(PLOTS, "kstats_snapshot.py"),
+                        path, "samples", "find_vma"], capture_output=True, text=True)
+    assert (r.returncode, r.stdout) == (0, "%d\n" % a["samples"])
+
+
+def test_plot_picks_nodes_of_a_many_node_file(tmp_path):
+    path, a, b = _many(tmp_path)
+    snaps = kp.load_captures([path], ["find_vma", "vm_normal_page"])
+    assert [s.name for s in snaps] == ["find_vma", "vm_normal_page"]
+    assert snaps[0].label.endswith(" find_vma")
+    out = str(tmp_path / "pct")
+    assert kp.main(["pct", path, "--node", "vm_normal_page", "-o", out + ".png"]) == 0
+    assert os.path.getsize(out + ".png") > 1000
+    assert kp.main(["pct", path, "-o", out + ".png"]) == 2

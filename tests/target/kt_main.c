@@ -32,7 +32,9 @@
  *                                         unit, kt_gen_I called N * (I + 1)
  *                                         times (I in hex), then
  *                                         kt_gen_slow_K() (K = 0..3) N times,
- *                                         each spinning 20 us << K
+ *                                         each spinning slow_ns << K
+ *                                         (module parameter slow_ns,
+ *                                         default 20000 ns, writable)
  *   hold     "1": hold ks_target_empty with a direct call of this module's
  *            own (kt_direct.S), as a BPF fentry program or a livepatch
  *            would (the write fails with the kernel's error, EBUSY if
@@ -202,6 +204,10 @@ static noinline void ks_target_sleep(unsigned int ms)
 {
 	msleep(ms);
 }
+
+static unsigned int kt_slow_ns = 20000;
+module_param_named(slow_ns, kt_slow_ns, uint, 0644);
+MODULE_PARM_DESC(slow_ns, "kt_gen_slow_K() spins slow_ns << K ns (default 20000)");
 
 #include "kt_gen.h"
 

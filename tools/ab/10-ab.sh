@@ -6,14 +6,20 @@
 # AB_WORKLOAD (a shell command), AB_RUNS, AB_OPS (operations per run when
 # the workload does not print ops=) and AB_TARGET (1: load the test target
 # module too).  A NAME whose node the kernel made itself through the
-# annotation API (attach=api:NAME) is measured as it is.  For each run:
-# reset and start every node, run the workload, stop them (one write each:
-# all nodes see the same calls), keep each node's text as NAME.rR.txt;
-# the workload's last result line goes to ab.facts.
+# annotation API (attach=api:NAME) is measured as it is.  A NAME with *, ?
+# or [ is a glob: one node per function it matches (the count line of
+# _last goes to ab.facts as glob.I.last, its refusals to the log).  For
+# each run: reset and start every node, run the workload, stop them (one
+# write each: all nodes see the same calls), keep each named node's text
+# as NAME.rR.txt and, when a glob was traced, every node in one snapshot
+# (kstats save all: all.rR.json, kstats-snapshot/3); the workload's last
+# result line goes to ab.facts.  The workload sees the kernel's label in
+# $AB_LABEL.
 # shellcheck source=vm/measure.sh
 . "${KS_LIB:-/ks}/measure.sh"
 
 runs=${AB_RUNS:-3}
+export AB_LABEL
 demo_up || exit 0
 if [ "${AB_TARGET:-0}" = 1 ]; then
 	check "insmod kstats_target" insmod /modules/kstats_target.ko || exit 0
@@ -26,10 +32,24 @@ fact kernel.version "$(uname -v)"
 say "untraced: $AB_WORKLOAD"
 wl untraced sh -c "$AB_WORKLOAD" || { demo_down; exit 0; }
 
-names=""
+names="" globs=0
 while IFS= read -r t; do
 	[ -n "$t" ] || continue
 	n=${t%% *}
+	case $n in
+	*[*?[]*)
+		if demo_trace $t; then
+			globs=$((globs + 1))
+			fact "glob.$globs" "$n"
+			fact "glob.$globs.last" "$(grep -m1 '^matched ' "$KS_DIR/_last")"
+			say "$n: $(grep -m1 '^matched ' "$KS_DIR/_last")"
+			grep '^refused ' "$KS_DIR/_last" | while IFS= read -r x; do say "  $x"; done
+		elif [ $? = 2 ]; then
+			fact "glob.absent" "$n"
+			say "$n: matches nothing in this kernel"
+		fi
+		continue ;;
+	esac
 	if [ -e "$KS_DIR/$n" ] && [ "$(node_field "$n" attach)" = "api:$n" ]; then
 		# made by the kernel's own annotation (kstats_new()): measured as is
 		names="$names $n"
@@ -59,6 +79,10 @@ while [ $r -le "$runs" ]; do
 		say "run $r: $n: $(node_field "$n" samples) samples, p50 $(node_field "$n" p50), avg $(node_field "$n" avg)"
 		check "run $r: $n: its node file parses" kstats check -f "$DEMO_OUT/$n.r$r.txt"
 	done
+	if [ $globs -gt 0 ]; then
+		check "run $r: kstats save all" kstats save all -o "$DEMO_OUT/all.r$r.json" --label "$AB_LABEL" &&
+			files="$files all.r$r.json"
+	fi
 	r=$((r + 1))
 done
 fact runs "$((r - 1))"

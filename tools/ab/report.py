@@ -11,7 +11,16 @@ kernel against the first from `kstats compare --json` over every run of
 both (tools/ks_stats.c, docs/statistics.md): the change of the mean and
 of p50 with the 95% bounds of each, better, worse or not measurable
 (lower is better).  A function missing on a kernel is reported as absent,
-never as zero."""
+never as zero.
+
+When a glob was traced, each run of each kernel also left every node in
+one file (LABEL/all/rR.json, kstats-snapshot/3).  The report then opens
+with "what changed": `kstats compare --json` of every run of the
+reference against every run of each other kernel, all functions ranked
+by change with the verdict and its 95% bounds (changed-LABEL.json, and
+compare's own table in changed-LABEL.md).  The --top N functions that
+changed most (significant changes first) get a section as a -t function
+does: their nodes are taken out of the runs' files as LABEL/NAME.rR.json."""
 
 import argparse
 import json
@@ -97,6 +106,7 @@ def parse_args():
     ap.add_argument("--plots", required=True)
     ap.add_argument("--workload", default="")
     ap.add_argument("--icount", type=int, default=1)
+    ap.add_argument("--top", type=int, default=5)
     return ap.parse_args()
 
 
@@ -144,8 +154,8 @@ def load_kernels(out, labels):
     return kern, funcs, bad
 
 
-def kernel_line(l, k):
-    """The Kernels list's line of kernel @l."""
+def kernel_line(l, k, icount):
+    """The Kernels list's line of kernel @l (@icount: under QEMU -icount)."""
     fx, info = k["facts"], k["info"]
     line = "- **%s**: %s" % (l, fx.get("kernel.release", "did not run"))
     if "source" in info:
@@ -160,7 +170,8 @@ def kernel_line(l, k):
         line += ", kstats %s" % info["kstats"][0]
     ns = fx.get("untraced.ns_per_op")
     if ns:
-        line += "; workload untraced: %s ns per op" % ns
+        line += "; workload untraced: %s %s per op" % (
+            ns, "instructions (QEMU -icount)" if icount else "ns")
     return line
 
 
@@ -190,7 +201,7 @@ def header(a, labels, kern):
     base_cfg = kern[labels[0]]["config"]
     for l in labels:
         k = kern[l]
-        rep.append(kernel_line(l, k))
+        rep.append(kernel_line(l, k, a.icount))
         if l != labels[0] and k["config"] and base_cfg:
             rep.append(config_line(labels[0], base_cfg, k["config"]))
     rep.append("")
@@ -303,7 +314,7 @@ def function_section(a, labels, kern, fn):
                            run_paths(kern[l], fn)) or status
         else:
             r["verdict"] = ""
-    rep += verdicts.table(rows, labels[0])
+    rep += verdicts.table(rows, labels[0], "qemu-icount" if a.icount else "")
     rep.append("")
     if base is None and any(r["status"] == "measured" for r in rows):
         rep.append("(%s has no result for %s: no verdicts)" % (labels[0], fn))
@@ -311,12 +322,134 @@ def function_section(a, labels, kern, fn):
     return rep, rows, status
 
 
+def all_runs(out, l):
+    """The files of every node of kernel @l's runs (LABEL/all/rR.json),
+    in run order."""
+    d = os.path.join(out, l, "all")
+    runs = [n for n in os.listdir(d) if n.startswith("r") and n.endswith(".json")
+            and n[1:-5].isdigit()] if os.path.isdir(d) else []
+    return [os.path.join(d, n) for n in sorted(runs, key=lambda n: int(n[1:-5]))]
+
+
+def changed_row(rank, f):
+    """One row of "what changed" from function @f of compare's JSON."""
+    both = f["base"] is not None and f["new"] is not None
+    r = {"rank": rank, "name": f["name"], "unit": f["unit"],
+         "judged_by": f["judged_by"], "change_pct": f["change_pct"],
+         "verdict": f["verdict"], "change_ci": None, "notes": []}
+    for side in ("base", "new"):
+        x = f[side]
+        r["runs_" + side] = x["runs"] if x else 0
+        r["count_" + side] = x["count"] if x else None
+        r["mean_" + side] = x["total"] / x["count"] if x and x["count"] else None
+        r["p50_" + side] = x["p50"] if x else None
+    if both:
+        key = next(x for x in f["rows"] if x["figure"] == f["judged_by"])
+        r["change_ci"] = key["change_ci"]
+        r["notes"] = key["notes"]
+    return r
+
+
+def changed(a, base_label, l, base_runs, runs):
+    """Kernel @l against the reference over every node of every run:
+    (rows ranked by change, summary counts, status)."""
+    path = os.path.join(a.out, "changed-%s" % l)
+    args = [a.kstats, "compare", "--label", base_label, "--label", l] + base_runs + ["--"] + runs
+    p = subprocess.run(args[:2] + ["--json"] + args[2:], capture_output=True, text=True)
+    try:
+        doc = json.loads(p.stdout) if p.returncode == 0 else None
+    except ValueError:
+        doc = None
+    if not doc:
+        sys.stderr.write("report.py: compare of every node, %s vs %s: %s\n"
+                         % (base_label, l, p.stderr.strip() or "no output"))
+        return [], {}, 1
+    with open(path + ".json", "w") as f:
+        f.write(p.stdout)
+    p = subprocess.run(args[:2] + ["--markdown"] + args[2:], capture_output=True, text=True)
+    with open(path + ".md", "w") as f:
+        f.write(p.stdout)
+    rows = [changed_row(0, f) for f in doc["functions"]]
+    # functions a glob matched that the workload never called, on either
+    # kernel, go last and are not counted with the others
+    called = [r for r in rows if (r["count_base"] or 0) + (r["count_new"] or 0) > 0]
+    rows = called + [r for r in rows if r not in called]
+    for i, r in enumerate(rows):
+        r["rank"] = i + 1
+    summary = {"functions": len(called), "uncalled": len(rows) - len(called),
+               "timing": doc["new"]["timing"]}
+    for v in ("worse", "better", "not measurable", "only in base", "only in new"):
+        summary[v] = sum(1 for r in called if r["verdict"] == v)
+    return rows, summary, 0
+
+
+def top_changes(changes, n):
+    """The @n functions that changed most over every kernel: those with a
+    better/worse verdict first (largest change first), then the rest."""
+    score = {}
+    for rows in changes.values():
+        for r in rows:
+            if r["change_pct"] is None:
+                continue
+            k = (r["verdict"] in ("better", "worse"), abs(r["change_pct"]))
+            score[r["name"]] = max(score.get(r["name"], k), k)
+    return sorted(score, key=lambda fn: (not score[fn][0], -score[fn][1], fn))[:n]
+
+
+def split_top(out, labels, fns):
+    """Each run's node of each function of @fns as LABEL/NAME.rR.json
+    (kstats-snapshot/2), unless the run left that file itself (-t)."""
+    for l in labels:
+        for path in all_runs(out, l):
+            r = os.path.basename(path)[1:-5]
+            names = ks.node_names(path)
+            for fn in fns:
+                dest = os.path.join(out, l, "%s.r%s.json" % (fn, r))
+                if fn not in names or os.path.exists(dest):
+                    continue
+                s = ks.load_snapshot(path, allow_empty=True, node=fn)
+                with open(dest, "w") as f:
+                    json.dump(ks.single_document(s), f, indent=1)
+                    f.write("\n")
+
+
+def what_changed(a, labels):
+    """The "what changed" sections, when the runs saved every node:
+    (lines, {label: {rows, summary}}, top functions, status)."""
+    base_runs = all_runs(a.out, labels[0])
+    if not base_runs:
+        return [], {}, [], 0
+    rep, doc, changes, status = [], {}, {}, 0
+    for l in labels[1:]:
+        runs = all_runs(a.out, l)
+        if not runs:
+            rep += ["## What changed: %s against %s" % (l, labels[0]), "",
+                    "(no runs of every node on %s)" % l, ""]
+            status = 1
+            continue
+        rows, summary, st = changed(a, labels[0], l, base_runs, runs)
+        status = status or st
+        if not rows:
+            continue
+        changes[l] = rows
+        doc[l] = {"summary": summary, "rows": rows}
+        rep += verdicts.changed_table(l, labels[0], rows, summary)
+    top = top_changes(changes, a.top)
+    if top:
+        rep += ["The %d largest changes, each in a section below: %s." % (
+            len(top), ", ".join("`%s`" % fn for fn in top)), ""]
+    return rep, doc, top, status
+
+
 def main():
     a = parse_args()
     labels = a.labels.split(",")
+    lines, changes, top, status = what_changed(a, labels)
+    split_top(a.out, labels, top)
     kern, funcs, bad = load_kernels(a.out, labels)
-    status = 1 if bad else 0
-    rep = header(a, labels, kern)
+    funcs = top + [fn for fn in funcs if fn not in top]
+    status = 1 if bad else status
+    rep = header(a, labels, kern) + lines
     table = {}
     for fn in funcs:
         lines, rows, st = function_section(a, labels, kern, fn)
@@ -327,7 +460,7 @@ def main():
     text = "\n".join(rep) + "\n"
     with open(os.path.join(a.out, "report.md"), "w") as f:
         f.write(text)
-    verdicts.write(a.out, labels, table)
+    verdicts.write(a.out, labels, table, changes, top, "qemu-icount" if a.icount else "")
     sys.stdout.write(text)
     return status
 

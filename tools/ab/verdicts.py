@@ -6,9 +6,13 @@ that file (demo/ab_summary.py, tests/ab, tests/kbuild) and writer of its
 table.
 
     tools/ab/verdicts.py DIR FUNCTION KERNEL FIELD [FORMAT]
+    tools/ab/verdicts.py DIR --changed KERNEL
 
 prints one field of one row (FORMAT: a %-format for a number, e.g. %.2f),
-or nothing when the row or the field is missing.
+or nothing when the row or the field is missing; with --changed, the
+"what changed" rows of KERNEL, one "RANK NAME VERDICT CHANGE_PCT
+COUNT_BASE COUNT_NEW" a line (a verdict's blanks as _, a missing figure
+as -; counts per run).
 
 A row: kernel, status ("measured", "absent": the kernel has no such
 function or clone, "no result"), and for a measured one attach,
@@ -22,11 +26,25 @@ null where unbounded or not judged), FIG_verdict ("better", "worse",
 "not measurable"; lower is better) and FIG_notes (why: "intervals
 overlap", "fewer than 3 runs a side", "base runs bimodal"...), and rows:
 every figure compare judged (mean, p10..p99.9), as compare gives them.
+
+timing: "qemu-icount" when the runs were under QEMU -icount (a "ns" is
+an instruction), else "".  When a glob was traced: changed, by kernel
+(not the reference), {summary: functions (called on either side), worse,
+better, not measurable, only in base, only in new (of those), uncalled
+(matched, never called: the last rows); rows: one per function ranked by
+change: rank,
+name, unit, judged_by (mean or p50), change_pct, change_ci, verdict,
+notes, and runs_, count_ (per run), mean_ and p50_ of base and new}; and
+top, the functions given a section of their own.
 """
 
 import json
 import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "plots"))
+from kstats_snapshot import fmt_duration  # noqa: E402
 
 SCHEMA = "kstats-ab-verdicts/1"
 FILE = "verdicts.json"
@@ -60,10 +78,12 @@ def judged(r, f):
     r["verdict"] = "; ".join(w.replace("  ", " ") for w in words)
 
 
-def write(out, labels, functions):
-    """Write DIR/verdicts.json: @functions maps a name to its rows."""
+def write(out, labels, functions, changed=None, top=None, timing=""):
+    """Write DIR/verdicts.json: @functions maps a name to its rows,
+    @changed a kernel to its "what changed" summary and rows."""
     doc = {"schema": SCHEMA, "reference": labels[0] if labels else None,
-           "labels": labels, "functions": functions}
+           "labels": labels, "timing": timing, "functions": functions,
+           "changed": changed or {}, "top": top or []}
     with open(os.path.join(out, FILE), "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
@@ -99,8 +119,19 @@ def row(doc, fn, kernel):
     return None
 
 
-def table(rs, against=None):
-    """Markdown table of rows @rs: header, rule, one line a row."""
+def changed(doc, kernel):
+    """The "what changed" rows of @kernel ([] when none)."""
+    if not doc:
+        return []
+    return doc.get("changed", {}).get(kernel, {}).get("rows", [])
+
+
+ICOUNT_NOTE = "Units: instructions, QEMU -icount (a \"ns\" is one guest instruction)."
+
+
+def table(rs, against=None, timing=""):
+    """Markdown table of rows @rs: header, rule, one line a row; under
+    QEMU -icount (@timing) a line saying so."""
     if not rs:
         return []
     head = ("verdict against %s (95%% bounds; lower is better)" % against if against
@@ -115,18 +146,79 @@ def table(rs, against=None):
         out.append("| %s | %s | %s | %d | %d | %s | %s |" % (
             r["kernel"], r["attach"], calls, r["mean"], r["p50"],
             " ".join(str(x) for x in r["run_means"]), r["verdict"]))
+    if timing == "qemu-icount":
+        out += ["", ICOUNT_NOTE]
     return out
 
 
+def fmt_fig(v, unit, icount):
+    """@v as the table shows it: under -icount a count of instructions."""
+    if v is None:
+        return "-"
+    return "%.0f" % v if icount else fmt_duration(v, unit)
+
+
+def changed_table(l, base_label, rows, summary, limit=None):
+    """The "what changed" section of kernel @l: a title, the counts, the
+    table of @rows (the first @limit of them) and its notes."""
+    icount = summary["timing"] == "qemu-icount"
+    rep = ["## What changed: %s against %s" % (l, base_label), "",
+           "%d functions called: %d worse, %d better, %d not measurable%s.%s" % (
+               summary["functions"], summary["worse"], summary["better"],
+               summary["not measurable"],
+               "".join(", %d %s" % (summary[k], k) for k in ("only in base", "only in new")
+                       if summary[k]),
+               " %d more matched but were never called (not listed)." % summary["uncalled"]
+               if summary.get("uncalled") else ""), "",
+           "| # | function | calls/run | mean%s | p50%s | change | 95%% bounds | verdict |"
+           % ((" (instructions)",) * 2 if icount else ("", "")),
+           "|--:|:--|--:|--:|--:|--:|:--|:--|"]
+    called = rows[:summary["functions"]]
+    for r in called[:limit]:
+        def pair(key, fmt):
+            a, b = r[key + "_base"], r[key + "_new"]
+            if a is None or b is None:
+                return fmt(a if b is None else b)
+            return fmt(a) if fmt(a) == fmt(b) else "%s → %s" % (fmt(a), fmt(b))
+        calls = pair("count", lambda v: "-" if v is None else "%.0f" % v)
+        mean = pair("mean", lambda v: fmt_fig(v, r["unit"], icount))
+        p50 = pair("p50", lambda v: fmt_fig(v, r["unit"], icount))
+        chg = "-" if r["change_pct"] is None else "%+.1f%% (%s)" % (r["change_pct"], r["judged_by"])
+        why = [n for n in r["notes"] if n != "intervals overlap"]
+        rep.append("| %d | %s | %s | %s | %s | %s | %s | %s%s |" % (
+            r["rank"], r["name"], calls, mean, p50, chg,
+            fmt_ci(r["change_ci"]) or "-", r["verdict"],
+            " (%s)" % ", ".join(why) if why else ""))
+    if limit is not None and len(called) > limit:
+        rep.append("| | (%d more, in changed-%s.md) | | | | | | |" % (len(called) - limit, l))
+    rep += ["", "Ranked by the change (largest first) of the mean (3 runs a side or more; "
+            "else p50); lower is better; bounds: where the change lies when both sides' "
+            "95%% intervals hold; better/worse only when they do not overlap "
+            "(docs/statistics.md). calls/run, mean and p50: base → new. "
+            "`kstats compare`'s own table: changed-%s.md." % l]
+    if icount:
+        rep.append(ICOUNT_NOTE)
+    rep.append("")
+    return rep
+
+
 def main(argv):
-    if len(argv) not in (5, 6):
-        sys.stderr.write("usage: verdicts.py DIR FUNCTION KERNEL FIELD [FORMAT]\n")
+    if len(argv) not in (4, 5, 6) or (len(argv) == 4) != (argv[2] == "--changed"):
+        sys.stderr.write("usage: verdicts.py DIR FUNCTION KERNEL FIELD [FORMAT]\n"
+                         "       verdicts.py DIR --changed KERNEL\n")
         return 2
     try:
         doc = load(argv[1])
     except ValueError as e:
         sys.stderr.write("verdicts.py: %s\n" % e)
         return 1
+    if argv[2] == "--changed":
+        f = lambda v, fmt: "-" if v is None else fmt % v  # noqa: E731
+        for r in changed(doc, argv[3]):
+            print("%d %s %s %s %s %s" % (r["rank"], r["name"], r["verdict"].replace(" ", "_"),
+                                         f(r["change_pct"], "%.1f"), f(r["count_base"], "%.0f"),
+                                         f(r["count_new"], "%.0f")))
+        return 0
     r = row(doc, argv[2], argv[3])
     if r is None or r.get(argv[4]) is None:
         return 0
