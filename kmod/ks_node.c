@@ -165,7 +165,6 @@ static bool ks_node_unhook(struct ks_node *node)
 void ks_nodes_settle(void)
 {
 	if (KS_HAVE_DIRECT)
-		if (KS_HAVE_DIRECT)
 		ks_direct_backend.settle();
 	/* handlers run with preemption off: let running ones finish */
 	synchronize_rcu();
