@@ -138,6 +138,8 @@ bool ks_module_has(struct module *mod, const char *name);
 int ks_btf_args_in_regs(const struct ks_node *node, int *res);
 int ks_btf_prepare(void);
 void ks_btf_release(void);
+void ks_btf_hold(void);
+void ks_btf_drop(void);
 
 extern const struct ks_backend ks_kretprobe_backend;
 extern const struct ks_backend ks_section_backend;
