@@ -62,6 +62,7 @@ for s in $suites; do
 	vm)	suite vm make -s -j2 vm ;;
 	arm64)	suite arm64 make -s vm-arm64-quick ;;
 	prometheus) suite prometheus make -s test-prometheus ;;
+	bpf)	suite bpf make -s test-bpf ;;
 	stress)	suite stress env KS_VM_SCENARIOS="$top/tests/vm/stress" KS_VM_SCENARIO_TIMEOUT=300 \
 			tests/vm/run.sh --smp 4 ;;
 	ab)	suite ab tests/ab/run.sh ;;
