@@ -13,6 +13,9 @@
 #                                   on the arm64 kernels (make test-arm64: all)
 #                                   prometheus: kstats -> node_exporter ->
 #                                   Prometheus in one VM boot (about a minute)
+#                                   bpf: kstats beside bpftrace's kfunc:, one
+#                                   boot per kernel (make test-bpf; not in
+#                                   the default list: about a minute each)
 #                                   stress: tests/vm/stress on 4 vCPUs,
 #                                   with the modules vm staged
 #                                   kbuild: the kernel-build pipeline on
