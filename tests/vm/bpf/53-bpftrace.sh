@@ -8,8 +8,8 @@
 #    (neither sets ops_func for the other): bpftrace fails to attach, with
 #    the kernel's EBUSY, kstats keeps counting exactly, and once kstats lets
 #    go bpftrace attaches;
-#  - kstats first on fprobe: an ftrace_ops, which a BPF trampoline shares:
-#    both count every call.
+#  - kstats first via fprobe (an ftrace_ops) or kretprobe, which a BPF
+#    trampoline shares: both count every call.
 . /ks/lib.sh
 
 HOST=/host
@@ -112,20 +112,24 @@ else
 	fail "after remove, bpftrace attaches" "$(cat $OUT)"
 fi
 
-# ---- kstats first, on fprobe: an ftrace_ops, shared ----
-if grep -qw register_fprobe_syms /proc/kallsyms; then
-	check "trace $F via fprobe" ctl "trace $F via fprobe"
+# ---- kstats first, via fprobe (an ftrace_ops) or kretprobe: shared ----
+n=500
+for via in fprobe kretprobe; do
+	if [ $via = fprobe ] && ! grep -qw register_fprobe_syms /proc/kallsyms; then
+		skip "kstats' fprobe beside bpftrace" "no fprobe in this kernel"
+		continue
+	fi
+	check "trace $F via $via" ctl "trace $F via $via"
 	if bpf_start; then
-		ok "bpftrace attaches beside kstats' fprobe"
-		echo 500 > $T/empty
-		expect_eq "kstats (fprobe): 500 calls" "$(node_field $F samples)" 500
+		ok "bpftrace attaches beside kstats' $via"
+		echo $n > $T/empty
+		expect_eq "kstats ($via): $n calls" "$(node_field $F samples)" $n
 		bpf_stop
-		expect_eq "bpftrace: 500 calls" "$BCOUNT" 500
+		expect_eq "bpftrace: $n calls" "$BCOUNT" $n
 	else
-		fail "bpftrace attaches beside kstats' fprobe" "$(cat $OUT)"
+		fail "bpftrace attaches beside kstats' $via" "$(cat $OUT)"
 	fi
 	ctl "remove $F"
-else
-	skip "kstats' fprobe beside bpftrace" "no fprobe in this kernel"
-fi
+	n=$((n + 100))
+done
 unload_modules
