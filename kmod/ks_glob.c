@@ -277,7 +277,8 @@ static int ks_match(struct ks_match *mt, const char *mod)
 
 	ret = ks_ftrace_each(mt->glob, mod, ks_match_one, mt);
 	/* a glob that ends in * has matched NAME.constprop.0 and the like */
-	if (ret < 0 || !mt->clones || mt->glob[strlen(mt->glob) - 1] == '*')
+	if (ret < 0 || !mt->clones || !mt->glob[0] ||
+	    mt->glob[strlen(mt->glob) - 1] == '*')
 		return ret;
 	/*
 	 * Else they take a second walk (ftrace's costs a symbol lookup per
