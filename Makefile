@@ -15,6 +15,7 @@
 #   make test-rt         VM tests on the PREEMPT_RT kernels
 #   make test-debug      VM tests and fault injection on a KASAN/lockdep/kmemleak kernel
 #   make test-prometheus kstats -> node_exporter -> Prometheus in a VM (in make test)
+#   make test-bpf        kstats beside bpftrace's kfunc: (BPF trampolines) in a VM, every kernel
 #   make demo            the three kernel-thread measurements in a VM
 #   make bench           overhead benchmark under QEMU -icount (bench-short: quick)
 #   make deps            install what the above need (Debian packages, root)
@@ -150,7 +151,12 @@ PROM_KVER ?= $(or $(lastword $(filter 6.12.%,$(KVERS))),$(lastword $(KVERS)))
 test-prometheus: deps-check vm-stage-$(PROM_KVER) vm-tools
 	tests/vm/prometheus.sh $(PROM_KVER)
 
-.PHONY: vm-stress test-stress test-rt test-debug test-prometheus
+# kstats beside a real BPF fentry program: Debian's bpftrace from this
+# machine over 9p, one boot per kernel (tests/vm/bpf.sh).
+test-bpf: deps-check vm-stage vm-tools
+	tests/vm/bpf.sh $(KVERS)
+
+.PHONY: vm-stress test-stress test-rt test-debug test-prometheus test-bpf
 
 test: DEPS = kbuild arm64
 test: deps-check

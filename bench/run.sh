@@ -12,7 +12,10 @@
 # Environment: BENCH_SHORT=1 (fewer iterations, one kernel, no read boot),
 # BENCH_OUT (default bench-out), BENCH_SMP (vCPUs of the read boot,
 # default 16), BENCH_READ=0|1 (skip or force the read boot),
-# BENCH_FUNCS, BENCH_CANDIDATES, BENCH_BACKENDS (see params below).
+# BENCH_FUNCS, BENCH_CANDIDATES, BENCH_BACKENDS (see params below),
+# BENCH_SCENARIOS (the icount boot's scenarios, default '[0-4]*'; e.g.
+# '0*,47*' for the glob rows alone), BENCH_GLOB_ALT=0 (47-glob: kstats
+# alone, not the other tools).
 
 set -u
 
@@ -61,6 +64,7 @@ params() {
 	echo "FUNCS='${BENCH_FUNCS:-path_init should_failslab}'"
 	echo "CANDIDATES='${BENCH_CANDIDATES-$cands}'"
 	echo "BACKENDS='${BENCH_BACKENDS:-kretprobe fprobe direct}'"
+	echo "GLOB_ALT=${BENCH_GLOB_ALT:-1}"
 }
 
 mkdir -p "$VMOUT/bin"
@@ -109,7 +113,7 @@ for k in "${kvers[@]}"; do
 	t0=$(now)
 	# rcu_nocbs=0: RCU callbacks (a dentry freed per open() in tmpfs) run
 	# in a kthread, which SCHED_FIFO ks-bench keeps out of timed runs.
-	KS_VM_APPEND=rcu_nocbs=0 boot "$k" icount --icount -s '[0-4]*' || status=1
+	KS_VM_APPEND=rcu_nocbs=0 boot "$k" icount --icount -s "${BENCH_SCENARIOS:-[0-4]*}" || status=1
 	t1=$(now)
 	echo "# $k: icount boot $(elapsed "$t0" "$t1")s"
 	# Short mode skips the read boot unless BENCH_READ=1.

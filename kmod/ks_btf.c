@@ -16,7 +16,8 @@
  * needs it, outside the control lock (ks_btf_prepare()), and kept until
  * the module is unloaded (about 5 MiB, plus 4 bytes per type and per
  * function): every later lookup is a binary search.  A module's BTF is
- * small; it is read when needed and freed at once.
+ * small; it is read when needed and freed at once, or, between
+ * ks_btf_hold() and ks_btf_drop() (a glob), kept for the next lookup.
  *
  * BTF describes a function as written, not its compiler clones.  gcc's
  * .constprop.N only drops arguments that are constant, so it keeps the
@@ -374,6 +375,84 @@ static bool ks_btf_dir_add(struct dir_context *ctx, const char *name, int len,
 #define KS_BTF_MODS_MAX	1024
 
 /*
+ * The module BTF read last, kept between ks_btf_hold() and ks_btf_drop():
+ * the functions of a glob are mostly of one module, whose BTF is then read
+ * and indexed once, not once per function (for a thousand functions of a
+ * module with as many, that was most of the time "trace GLOB" took).
+ */
+static DEFINE_MUTEX(ks_mod_btf_lock);
+static struct ks_btf ks_mod_btf;	/* zeroed unless read */
+static char ks_mod_btf_name[KS_NAME_MAX];	/* "" if none kept */
+static int ks_mod_btf_err;		/* why it could not be read */
+static bool ks_mod_btf_held;
+
+/**
+ * ks_btf_hold() - keep the module BTF read next until ks_btf_drop()
+ *
+ * For a command that looks up many functions of one module.
+ */
+void ks_btf_hold(void)
+{
+	mutex_lock(&ks_mod_btf_lock);
+	ks_mod_btf_held = true;
+	mutex_unlock(&ks_mod_btf_lock);
+}
+
+/**
+ * ks_btf_drop() - free the module BTF kept since ks_btf_hold()
+ */
+void ks_btf_drop(void)
+{
+	mutex_lock(&ks_mod_btf_lock);
+	ks_mod_btf_held = false;
+	ks_btf_free(&ks_mod_btf);
+	ks_mod_btf_name[0] = '\0';
+	mutex_unlock(&ks_mod_btf_lock);
+}
+
+/* Read module @mod's BTF into @b: 0, -ENOMEM, or -ENOENT (none that reads). */
+static int ks_btf_load_mod(struct ks_btf *b, struct ks_btf *vmlinux,
+			   const char *mod)
+{
+	char path[32 + KS_NAME_MAX];
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", mod);
+	ret = ks_btf_load(b, path, vmlinux);
+	return ret == -ENOMEM ? ret : ret ? -ENOENT : 0;
+}
+
+/* The register words of @name in module @mod's BTF, kept if held. */
+static int ks_btf_mod_lookup(struct ks_btf *vmlinux, const char *mod,
+			     const char *name, bool strict)
+{
+	struct ks_btf tmp, *b = &tmp;
+	int ret;
+
+	mutex_lock(&ks_mod_btf_lock);
+	if (ks_mod_btf_held && !strcmp(ks_mod_btf_name, mod)) {
+		b = &ks_mod_btf;
+		ret = ks_mod_btf_err;
+	} else {
+		ret = ks_btf_load_mod(&tmp, vmlinux, mod);
+		if (ks_mod_btf_held && ret != -ENOMEM &&
+		    strlen(mod) < sizeof(ks_mod_btf_name)) {
+			ks_btf_free(&ks_mod_btf);
+			ks_mod_btf = tmp;
+			ks_mod_btf_err = ret;
+			strscpy(ks_mod_btf_name, mod, sizeof(ks_mod_btf_name));
+			b = &ks_mod_btf;
+		}
+	}
+	if (!ret)
+		ret = ks_btf_func_regs(b, name, strict);
+	if (b == &tmp)
+		ks_btf_free(&tmp);	/* zeroed if it was not read */
+	mutex_unlock(&ks_mod_btf_lock);
+	return ret;
+}
+
+/*
  * The register words of module function @name: in module @mod's BTF, or
  * when @mod is NULL, in the first module BTF that has it.
  */
@@ -381,21 +460,12 @@ static int ks_btf_mod_func_regs(struct ks_btf *vmlinux, const char *mod,
 				const char *name, bool strict)
 {
 	struct ks_btf_dir d = { .ctx.actor = ks_btf_dir_add };
-	char path[32 + KS_NAME_MAX];
-	struct ks_btf b;
 	struct file *f;
 	int ret = -ENOENT;
 	unsigned int i;
 
-	if (mod) {
-		snprintf(path, sizeof(path), "/sys/kernel/btf/%s", mod);
-		ret = ks_btf_load(&b, path, vmlinux);
-		if (ret)	/* no BTF, or none that reads, but memory */
-			return ret == -ENOMEM ? ret : -ENOENT;
-		ret = ks_btf_func_regs(&b, name, strict);
-		ks_btf_free(&b);
-		return ret;
-	}
+	if (mod)
+		return ks_btf_mod_lookup(vmlinux, mod, name, strict);
 	d.max = KS_BTF_MODS_MAX;
 	d.names = kvmalloc_array(d.max, sizeof(*d.names), GFP_KERNEL);
 	if (!d.names)
@@ -484,6 +554,7 @@ int ks_btf_prepare(void)
  */
 void ks_btf_release(void)
 {
+	ks_btf_drop();
 	mutex_lock(&ks_btf_lock);
 	if (ks_vmlinux.data)
 		ks_btf_free(&ks_vmlinux);

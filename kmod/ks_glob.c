@@ -13,6 +13,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/glob.h>
+#include <linux/jhash.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -142,24 +144,59 @@ struct ks_fn {
 	int err;
 };
 
+/*
+ * The functions matched so far, found by name through @index: open
+ * addressing over twice @cap entries, each 0 (free) or an index into
+ * @fns plus one.
+ */
 struct ks_match {
 	const char *glob;		/* without its MODULE: */
 	bool clones;
 	struct ks_fn *fns;
 	unsigned int n, cap;
+	u32 *index;
 	int skipped;			/* names too long for a node */
 };
 
-/* The function @name belongs to: base name, its module. */
-static struct ks_fn *ks_fn_of(struct ks_match *mt, const char *base,
-			      const char *mod)
+/* Where the function @base of @mod is in mt->index, or would go. */
+static u32 *ks_fn_slot(struct ks_match *mt, const char *base, const char *mod)
 {
-	unsigned int i;
+	u32 mask = 2 * mt->cap - 1;
+	u32 h = jhash(base, strlen(base), jhash(mod, strlen(mod), 0));
 
+	for (h &= mask; mt->index[h]; h = (h + 1) & mask) {
+		struct ks_fn *fn = &mt->fns[mt->index[h] - 1];
+
+		if (!strcmp(fn->name, base) && !strcmp(fn->mod, mod))
+			break;
+	}
+	return &mt->index[h];
+}
+
+/* Room for twice as many functions; mt->index made again. */
+static int ks_match_grow(struct ks_match *mt)
+{
+	unsigned int cap = mt->cap ? 2 * mt->cap : 64, i;
+	struct ks_fn *fns;
+	u32 *index;
+
+	fns = kvcalloc(cap, sizeof(*fns), GFP_KERNEL);
+	index = kvcalloc(2 * cap, sizeof(*index), GFP_KERNEL);
+	if (!fns || !index) {
+		kvfree(fns);
+		kvfree(index);
+		return -ENOMEM;
+	}
+	if (mt->n)
+		memcpy(fns, mt->fns, mt->n * sizeof(*fns));
+	kvfree(mt->fns);
+	kvfree(mt->index);
+	mt->fns = fns;
+	mt->index = index;
+	mt->cap = cap;
 	for (i = 0; i < mt->n; i++)
-		if (!strcmp(mt->fns[i].name, base) && !strcmp(mt->fns[i].mod, mod))
-			return &mt->fns[i];
-	return NULL;
+		*ks_fn_slot(mt, fns[i].name, fns[i].mod) = i + 1;
+	return 0;
 }
 
 static int ks_match_one(void *arg, unsigned long ip, const char *name,
@@ -169,6 +206,7 @@ static int ks_match_one(void *arg, unsigned long ip, const char *name,
 	char base[KS_NAME_MAX];
 	struct ks_fn *fn;
 	unsigned long *ips;
+	u32 *slot;
 
 	if (strscpy(base, name, sizeof(base)) < 0) {
 		mt->skipped++;
@@ -179,22 +217,14 @@ static int ks_match_one(void *arg, unsigned long ip, const char *name,
 		return 0;		/* a clone of a function not asked for */
 	if (!mt->clones && strcmp(base, name))
 		return 0;
-	fn = ks_fn_of(mt, base, mod);
-	if (!fn) {
-		if (mt->n == mt->cap) {
-			unsigned int cap = mt->cap ? 2 * mt->cap : 64;
-			struct ks_fn *fns;
-
-			fns = kvcalloc(cap, sizeof(*fns), GFP_KERNEL);
-			if (!fns)
-				return -ENOMEM;
-			if (mt->n)
-				memcpy(fns, mt->fns, mt->n * sizeof(*fns));
-			kvfree(mt->fns);
-			mt->fns = fns;
-			mt->cap = cap;
-		}
+	if (mt->n == mt->cap && ks_match_grow(mt))
+		return -ENOMEM;
+	slot = ks_fn_slot(mt, base, mod);
+	if (*slot) {
+		fn = &mt->fns[*slot - 1];
+	} else {
 		fn = &mt->fns[mt->n++];
+		*slot = mt->n;
 		strscpy(fn->name, base, sizeof(fn->name));
 		strscpy(fn->mod, mod, sizeof(fn->mod));
 		fn->syms = kcalloc(KS_SYMS_MAX, sizeof(*fn->syms), GFP_KERNEL);
@@ -236,6 +266,7 @@ static void ks_match_free(struct ks_match *mt)
 		kfree(mt->fns[i].ips);
 	}
 	kvfree(mt->fns);
+	kvfree(mt->index);
 }
 
 /* Collect the functions @glob (in @mod, or anywhere if NULL) matches. */
@@ -245,9 +276,14 @@ static int ks_match(struct ks_match *mt, const char *mod)
 	int ret;
 
 	ret = ks_ftrace_each(mt->glob, mod, ks_match_one, mt);
-	if (ret < 0 || !mt->clones)
+	/* a glob that ends in * has matched NAME.constprop.0 and the like */
+	if (ret < 0 || !mt->clones || !mt->glob[0] ||
+	    mt->glob[strlen(mt->glob) - 1] == '*')
 		return ret;
-	/* NAME.constprop.0 and the like, for a glob that does not end in * */
+	/*
+	 * Else they take a second walk (ftrace's costs a symbol lookup per
+	 * traceable function: about as long as the rest of an attach).
+	 */
 	snprintf(pat, sizeof(pat), "%s.*", mt->glob);
 	ret = ks_ftrace_each(pat, mod, ks_match_one, mt);
 	return ret < 0 ? ret : 0;
@@ -303,8 +339,10 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 	char mod[MODULE_NAME_LEN] = "";
 	unsigned int i, j, ok = 0, refused = 0, by[KS_VIA_SECTION] = { 0 };
 	struct ks_node **batch = NULL;
+	u64 t[5];
 	int ret, first = 0;
 
+	t[0] = ktime_get_ns();
 	ks_last_start(line);
 	if (colon)
 		strscpy(mod, cmd->name, min_t(size_t, sizeof(mod),
@@ -327,14 +365,18 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 		ret = -ENOENT;
 		goto out;
 	}
+	t[1] = ktime_get_ns();
 	sort(mt.fns, mt.n, sizeof(*mt.fns), ks_fn_cmp, NULL);
 	batch = kvcalloc(mt.n, sizeof(*batch), GFP_KERNEL);
 	if (!batch) {
 		ret = -ENOMEM;
 		goto out;
 	}
+	ks_btf_hold();		/* each module's BTF read once */
 	for (i = 0; i < mt.n; i++)
 		ks_glob_prepare(&mt.fns[i], cmd, colon);
+	ks_btf_drop();
+	t[2] = ktime_get_ns();
 	/* one ftrace operation per module for the direct nodes */
 	for (i = 0; i < mt.n; i = j) {
 		unsigned int n = 0;
@@ -346,6 +388,7 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 		if (n > 1)
 			ks_nodes_attach_many(batch, n);
 	}
+	t[3] = ktime_get_ns();
 	for (i = 0; i < mt.n; i++) {
 		struct ks_fn *fn = &mt.fns[i];
 
@@ -362,6 +405,11 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 		ok++;
 		by[fn->node->cmd.via]++;
 	}
+	t[4] = ktime_get_ns();
+	/* where the time went: dynamic debug (module kstats +p) prints it */
+	pr_debug("%s: %u functions: match %llu us, prepare %llu us, hook %llu us, publish %llu us\n",
+		 cmd->name, mt.n, (t[1] - t[0]) / 1000, (t[2] - t[1]) / 1000,
+		 (t[3] - t[2]) / 1000, (t[4] - t[3]) / 1000);
 	ks_last_say("matched %u attached %u refused %u", mt.n, ok, refused);
 	for (i = 0; i < KS_VIA_SECTION; i++)
 		if (by[i])

@@ -16,6 +16,8 @@
 #include <linux/workqueue.h>
 #include <linux/error-injection.h>
 #include <linux/glob.h>
+#include <linux/hashtable.h>
+#include <linux/stringhash.h>
 #include "ks_core.h"
 
 /*
@@ -34,6 +36,13 @@ static atomic64_t ks_mem_used;	/* freed nodes, from the reaper too */
 DEFINE_MUTEX(ks_lock);		/* ks_nodes and every node's state */
 LIST_HEAD(ks_nodes);
 static unsigned int ks_nr_nodes;
+/* ks_nodes by name: a glob's thousand new nodes each look theirs up */
+static DEFINE_HASHTABLE(ks_by_name, 10);
+
+static u32 ks_name_hash(const char *name)
+{
+	return full_name_hash(NULL, name, strlen(name));
+}
 
 /**
  * ks_find() - the node called @name
@@ -47,7 +56,7 @@ struct ks_node *ks_find(const char *name)
 {
 	struct ks_node *node;
 
-	list_for_each_entry(node, &ks_nodes, list)
+	hash_for_each_possible(ks_by_name, node, by_name, ks_name_hash(name))
 		if (!strcmp(node->cmd.name, name))
 			return node;
 	return NULL;
@@ -212,6 +221,7 @@ void ks_node_destroy(struct ks_node *node)
 void ks_node_remove(struct ks_node *node)
 {
 	list_del(&node->list);
+	hash_del(&node->by_name);
 	ks_nr_nodes--;
 	ks_node_destroy(node);
 }
@@ -236,6 +246,7 @@ unsigned int ks_nodes_remove(const char *glob, bool owned)
 		    (glob && !glob_match(glob, node->cmd.name)))
 			continue;
 		list_move_tail(&node->list, &gone);
+		hash_del(&node->by_name);
 		ks_nr_nodes--;
 		hooked |= ks_node_unhook(node);
 		n++;
@@ -424,6 +435,7 @@ int ks_node_room(const char *name)
 void ks_node_list(struct ks_node *node)
 {
 	list_add_tail(&node->list, &ks_nodes);
+	hash_add(ks_by_name, &node->by_name, ks_name_hash(node->cmd.name));
 	ks_nr_nodes++;
 }
 

@@ -76,6 +76,7 @@ struct ks_backend {
  * @cmd: the trace command that made it (name, bits, filters...)
  * @cpus: CPUs to record on, when cmd.cpus is set
  * @list: in ks_nodes, under ks_lock
+ * @by_name: in ks_nodes' hash by name (ks_node.c), under ks_lock
  * @nslots: slots per CPU, overflow included
  * @dentry: the node's debugfs file
  * @backend: the hooks in use
@@ -108,6 +109,7 @@ struct ks_node {
 	struct ks_node *gap;
 	cpumask_var_t cpus;
 	struct list_head list;
+	struct hlist_node by_name;
 	u32 nslots;
 	struct dentry *dentry;
 	const struct ks_backend *backend;
@@ -138,6 +140,8 @@ bool ks_module_has(struct module *mod, const char *name);
 int ks_btf_args_in_regs(const struct ks_node *node, int *res);
 int ks_btf_prepare(void);
 void ks_btf_release(void);
+void ks_btf_hold(void);
+void ks_btf_drop(void);
 
 extern const struct ks_backend ks_kretprobe_backend;
 extern const struct ks_backend ks_section_backend;

@@ -13,6 +13,9 @@
 #                                   on the arm64 kernels (make test-arm64: all)
 #                                   prometheus: kstats -> node_exporter ->
 #                                   Prometheus in one VM boot (about a minute)
+#                                   bpf: kstats beside bpftrace's kfunc:, one
+#                                   boot per kernel (make test-bpf; not in
+#                                   the default list: about a minute each)
 #                                   stress: tests/vm/stress on 4 vCPUs,
 #                                   with the modules vm staged
 #                                   kbuild: the kernel-build pipeline on
@@ -62,6 +65,7 @@ for s in $suites; do
 	vm)	suite vm make -s -j2 vm ;;
 	arm64)	suite arm64 make -s vm-arm64-quick ;;
 	prometheus) suite prometheus make -s test-prometheus ;;
+	bpf)	suite bpf make -s test-bpf ;;
 	stress)	suite stress env KS_VM_SCENARIOS="$top/tests/vm/stress" KS_VM_SCENARIO_TIMEOUT=300 \
 			tests/vm/run.sh --smp 4 ;;
 	ab)	suite ab tests/ab/run.sh ;;
