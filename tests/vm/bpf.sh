@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kstats beside a real BPF fentry program (tests/vm/bpf/53-bpftrace.sh):
-# one boot of tests/vm/run.sh per kernel with the host root shared
+# one VM session (vm/session.sh) per kernel with the host root shared
 # read-only over 9p, so that the guest runs Debian's bpftrace from this
 # machine (chroot), as bench/ does.
 #
 #   tests/vm/bpf.sh [KVER]...       default: every kernel (scripts/kernels.sh)
 #
-# The modules and the guest's kstats come from tests/vm/out (make
+# The modules and the guest's kstats come from vm/out (make
 # vm-stage-KVER vm-tools).  bpftrace's start-up under TCG makes it slower
 # than a scenario of the VM suite: about a minute a kernel on 2 cores.
 
@@ -18,10 +18,7 @@ top=$(cd "$here/../.." && pwd)
 [ $# -gt 0 ] || set -- $("$top/scripts/kernels.sh" list)
 rc=0
 for kver in "$@"; do
-	KS_VM_SCENARIOS="$here/bpf" \
 	KS_VM_SCENARIO_TIMEOUT=${KS_VM_SCENARIO_TIMEOUT:-600} \
-	KS_VM_KMODS="9p 9pnet_virtio virtio_pci" \
-	KS_VM_QEMU_ARGS="-m 2G -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap ${KS_VM_QEMU_ARGS:-}" \
-		"$here/run.sh" -k "$kver" || rc=1
+		"$top/vm/session.sh" -k "$kver" --scenarios "$here/bpf" --9p-host-root || rc=1
 done
 exit $rc

@@ -18,8 +18,7 @@ T=/sys/kernel/debug/kstats_target
 OUT=/tmp/bpftrace.out
 PROG="BEGIN { printf(\"ready\\n\"); } kfunc:kstats_target:$F { @n = count(); }"
 
-mkdir -p $HOST
-if ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 hostroot $HOST 2>/dev/null; then
+if ! mount_host_root $HOST; then
 	skip "bpftrace beside kstats" "host root not shared (run tests/vm/bpf.sh)"
 	exit 0
 fi
