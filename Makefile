@@ -16,7 +16,8 @@
 #   make test-debug      VM tests and fault injection on a KASAN/lockdep/kmemleak kernel
 #   make test-prometheus kstats -> node_exporter -> Prometheus in a VM (in make test)
 #   make demo            the three kernel-thread measurements in a VM
-#   make bench           overhead benchmark under QEMU -icount (bench-short: quick)
+#   make bench           overhead benchmark under QEMU -icount (bench-short: quick;
+#                        bench-arm64: the arm64 kernels)
 #   make deps            install what the above need (Debian packages, root)
 #   make checkpatch      checkpatch.pl --strict on the kernel code
 #   make clean
@@ -185,15 +186,23 @@ demo-ab: deps-check
 .PHONY: demo demo-host demo-ab
 
 # Overhead benchmark (bench/README.md): every installed kernel under QEMU
-# -icount, table on stdout, bench-out/bench.json; about 5 minutes.
-# bench-short: the newest kernel, fewer iterations, no read boot (1-2 minutes).
-bench: deps-check vm-stage
-	bench/run.sh
+# -icount, the arm64 ones too, table on stdout, bench-out/bench.json;
+# about 5 minutes for the amd64 kernels, 25 with the arm64 ones.
+# bench-arm64: the arm64 kernels alone, beside the amd64 figures of an
+# earlier run.  bench-short: the newest kernel, fewer iterations, no read
+# boot (1-2 minutes).
+bench: DEPS = arm64
+bench: deps-check vm-stage vm-stage-arm64
+	bench/run.sh $(addprefix -k ,$(KVERS) $(ARM64_KVERS))
+
+bench-arm64: DEPS = arm64
+bench-arm64: deps-check vm-stage-arm64
+	KSTATS_ARCH=arm64 bench/run.sh
 
 bench-short: deps-check vm-stage-$(lastword $(KVERS))
 	BENCH_SHORT=1 bench/run.sh -k $(lastword $(KVERS))
 
-.PHONY: bench bench-short
+.PHONY: bench bench-arm64 bench-short
 
 checkpatch:
 	./scripts/checkpatch.sh
