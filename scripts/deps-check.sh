@@ -50,6 +50,8 @@ if [ $want_deb = 1 ]; then
 	[ -x "$trixie/usr/sbin/dkms" ] || missing="$missing dkms (in $trixie)"
 	bookworm=${KSTATS_ROOTS:-/var/lib/kstats}/bookworm
 	[ -x "$bookworm/usr/sbin/dkms" ] || missing="$missing Debian 12 package-test root ($bookworm)"
+	[ $want_arm64 = 1 ] && ! [ -x "$trixie/usr/bin/dh" ] &&
+		missing="$missing debhelper and crossbuild-essential-arm64 (in $trixie)"
 fi
 if [ $want_rt = 1 ]; then
 	ls /boot/vmlinuz-*-rt-amd64 "$trixie"/boot/vmlinuz-*-rt-amd64 > /dev/null 2>&1 ||
