@@ -9,8 +9,8 @@
 #   make test            unit, fuzz (1 min) and VM tests on every installed Debian kernel,
 #                        the kernel-build pipeline on a tiny kernel
 #   make fuzz            the parser fuzzers, FUZZ_TIME seconds each (default 20)
-#   make test-arm64      VM tests on Debian's arm64 kernels (qemu-system-aarch64);
-#                        make test runs a part of them
+#   make test-arm64      VM tests and the SMP stress on Debian's arm64 kernels
+#                        (qemu-system-aarch64); make test runs a part of them
 #   make test-stress     SMP stress on 4 vCPUs, STRESS (10) times make test's
 #   make test-rt         VM tests on the PREEMPT_RT kernels
 #   make test-debug      VM tests and fault injection on a KASAN/lockdep/kmemleak kernel
@@ -99,13 +99,14 @@ vm-stage-arm64:
 	@$(MAKE) -s -j2 $(addprefix vm-stage-,$(ARM64_KVERS)) vm-tools-arm64
 
 # The whole VM suite on the arm64 kernels (about 10 minutes here, 2
-# cores), and the part that make test runs (about 3): the selftest, and
-# the exact counts of each backend, of compiler clones, of sections and of
-# the annotation API.
+# cores) and the SMP stress with CPU hotplug on 4 vCPUs, and the part that
+# make test runs (about 3): the selftest, and the exact counts of each
+# backend, of compiler clones, of sections and of the annotation API.
 ARM64_QUICK = 00-selftest,10-trace,20-clones,40-sections,70-api
 test-arm64: DEPS = arm64
 test-arm64: deps-check vm-stage-arm64
 	KSTATS_ARCH=arm64 tests/vm/run.sh
+	KSTATS_ARCH=arm64 KS_VM_SCENARIO_TIMEOUT=600 KS_VM_TIMEOUT=900 $(STRESS_RUN)
 
 vm-arm64-quick: vm-stage-arm64
 	KSTATS_ARCH=arm64 tests/vm/run.sh -s $(ARM64_QUICK)
