@@ -686,11 +686,13 @@ def summary(kernels, beside=()):
     """Every kernel side by side: instructions added per call of the empty
     function and of path_init, per kstats backend and per tool; the floor.
     @beside: kernels of an earlier run (the other architecture), marked."""
-    ks = list(kernels) + list(beside)
+    ks = [(k, "") for k in kernels] + [(k, "*") for k in beside]
     if len(ks) < 2:
         return ""
-    cols = [short_name(k["kernel"]) + ("*" if i >= len(kernels) else "")
-            for i, k in enumerate(ks)]
+    # amd64 first, then arm64, each in the order given
+    ks.sort(key=lambda e: (e[0]["kernel"] or "").endswith("-arm64"))
+    cols = [short_name(k["kernel"]) + mark for k, mark in ks]
+    ks = [k for k, _ in ks]
     rows = []
 
     def fig(e):
