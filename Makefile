@@ -188,7 +188,7 @@ demo-ab: deps-check
 
 # Overhead benchmark (bench/README.md): every installed kernel under QEMU
 # -icount, the arm64 ones too, table on stdout, bench-out/bench.json;
-# about 5 minutes for the amd64 kernels, 25 with the arm64 ones.
+# about 5 minutes for the amd64 kernels, 23 more for the arm64 ones.
 # bench-arm64: the arm64 kernels alone, beside the amd64 figures of an
 # earlier run.  bench-short: the newest kernel, fewer iterations, no read
 # boot (1-2 minutes).
