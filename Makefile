@@ -99,7 +99,7 @@ vm-stage-arm64:
 	@$(MAKE) -s -j2 $(addprefix vm-stage-,$(ARM64_KVERS)) vm-tools-arm64
 
 # The whole VM suite on the arm64 kernels (about 10 minutes here, 2
-# cores) and the SMP stress with CPU hotplug on 4 vCPUs, and the part that
+# cores) and the SMP stress with CPU hotplug on 4 vCPUs (12.5), and the part that
 # make test runs (about 3): the selftest, and the exact counts of each
 # backend, of compiler clones, of sections and of the annotation API.
 ARM64_QUICK = 00-selftest,10-trace,20-clones,40-sections,70-api
