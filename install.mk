@@ -96,6 +96,7 @@ deb: deps-check
 	cd $(DEB_OUT)/src && dpkg-buildpackage -us -uc -b
 	lintian --fail-on error $(DEB_OUT)/*.changes
 
+deb-test: DEPS = deb arm64
 deb-test: deb
 	DEB_OUT=$(abspath $(DEB_OUT)) tests/deb/run.sh
 	tests/deb/dkms-arm64.sh
