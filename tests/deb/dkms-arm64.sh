@@ -15,6 +15,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/tap.sh"
 # shellcheck source=scripts/kernels.sh
 . "$top/scripts/kernels.sh"
+# shellcheck disable=SC2034 # tests/tap.sh reads it
 TAP_PREFIX="dkms arm64: "
 
 kvers=${*:-$(KSTATS_ARCH=arm64 ks_kernels)}
@@ -32,6 +33,7 @@ src=$(echo "$tmp"/pkg/usr/src/kstats-*)
 [ -f "$src/dkms.conf" ] || { notok "no dkms.conf in $src"; tap_end; exit 1; }
 
 # dkms.conf as DKMS reads it (bash), for a kernel source dir of @KDIR@.
+# shellcheck disable=SC2034 # dkms.conf reads kernel_source_dir
 conf() {
 	(kernel_source_dir=@KDIR@; . "$src/dkms.conf"; eval "echo \"\${$1}\"")
 }
