@@ -9,15 +9,16 @@
 #   make test            unit, fuzz (1 min) and VM tests on every installed Debian kernel,
 #                        the kernel-build pipeline on a tiny kernel
 #   make fuzz            the parser fuzzers, FUZZ_TIME seconds each (default 20)
-#   make test-arm64      VM tests on Debian's arm64 kernels (qemu-system-aarch64);
-#                        make test runs a part of them
+#   make test-arm64      VM tests and the SMP stress on Debian's arm64 kernels
+#                        (qemu-system-aarch64); make test runs a part of them
 #   make test-stress     SMP stress on 4 vCPUs, STRESS (10) times make test's
 #   make test-rt         VM tests on the PREEMPT_RT kernels
 #   make test-debug      VM tests and fault injection on a KASAN/lockdep/kmemleak kernel
 #   make test-prometheus kstats -> node_exporter -> Prometheus in a VM (in make test)
 #   make test-bpf        kstats beside bpftrace's kfunc: (BPF trampolines) in a VM, every kernel
 #   make demo            the three kernel-thread measurements in a VM
-#   make bench           overhead benchmark under QEMU -icount (bench-short: quick)
+#   make bench           overhead benchmark under QEMU -icount (bench-short: quick;
+#                        bench-arm64: the arm64 kernels)
 #   make deps            install what the above need (Debian packages, root)
 #   make checkpatch      checkpatch.pl --strict on the kernel code
 #   make clean
@@ -99,13 +100,14 @@ vm-stage-arm64:
 	@$(MAKE) -s -j2 $(addprefix vm-stage-,$(ARM64_KVERS)) vm-tools-arm64
 
 # The whole VM suite on the arm64 kernels (about 10 minutes here, 2
-# cores), and the part that make test runs (about 3): the selftest, and
-# the exact counts of each backend, of compiler clones, of sections and of
-# the annotation API.
+# cores) and the SMP stress with CPU hotplug on 4 vCPUs (12.5), and the part that
+# make test runs (about 3): the selftest, and the exact counts of each
+# backend, of compiler clones, of sections and of the annotation API.
 ARM64_QUICK = 00-selftest,10-trace,20-clones,40-sections,70-api
 test-arm64: DEPS = arm64
 test-arm64: deps-check vm-stage-arm64
 	KSTATS_ARCH=arm64 tests/vm/run.sh
+	KSTATS_ARCH=arm64 KS_VM_SCENARIO_TIMEOUT=600 KS_VM_TIMEOUT=900 $(STRESS_RUN)
 
 vm-arm64-quick: vm-stage-arm64
 	KSTATS_ARCH=arm64 tests/vm/run.sh -s $(ARM64_QUICK)
@@ -191,15 +193,23 @@ demo-ab: deps-check
 .PHONY: demo demo-host demo-ab
 
 # Overhead benchmark (bench/README.md): every installed kernel under QEMU
-# -icount, table on stdout, bench-out/bench.json; about 5 minutes.
-# bench-short: the newest kernel, fewer iterations, no read boot (1-2 minutes).
-bench: deps-check vm-stage
-	bench/run.sh
+# -icount, the arm64 ones too, table on stdout, bench-out/bench.json;
+# about 5 minutes for the amd64 kernels, 23 more for the arm64 ones.
+# bench-arm64: the arm64 kernels alone, beside the amd64 figures of an
+# earlier run.  bench-short: the newest kernel, fewer iterations, no read
+# boot (1-2 minutes).
+bench: DEPS = arm64
+bench: deps-check vm-stage vm-stage-arm64
+	bench/run.sh $(addprefix -k ,$(KVERS) $(ARM64_KVERS))
+
+bench-arm64: DEPS = arm64
+bench-arm64: deps-check vm-stage-arm64
+	KSTATS_ARCH=arm64 bench/run.sh
 
 bench-short: deps-check vm-stage-$(lastword $(KVERS))
 	BENCH_SHORT=1 bench/run.sh -k $(lastword $(KVERS))
 
-.PHONY: bench bench-short
+.PHONY: bench bench-arm64 bench-short
 
 checkpatch:
 	./scripts/checkpatch.sh

@@ -16,7 +16,10 @@
 #                        into deb-out/, built from a copy of the sources,
 #                        then lintian
 #   make deb-test        install them into throwaway copies of clean Debian
-#                        12 and 13 roots (scripts/deps.sh), check (tests/deb)
+#                        12 and 13 roots (scripts/deps.sh), check (tests/deb);
+#                        the DKMS tree's build cross for the arm64 kernels
+#   make deb-arm64       the packages for arm64 (dpkg-buildpackage -aarm64),
+#                        into deb-out/arm64
 
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 # The release KDIR belongs to: the name of its /lib/modules directory when
@@ -93,7 +96,15 @@ deb: deps-check
 	cd $(DEB_OUT)/src && dpkg-buildpackage -us -uc -b
 	lintian --fail-on error $(DEB_OUT)/*.changes
 
+deb-test: DEPS = deb arm64
 deb-test: deb
 	DEB_OUT=$(abspath $(DEB_OUT)) tests/deb/run.sh
+	tests/deb/dkms-arm64.sh
 
-.PHONY: deb deb-test install install-module install-tools uninstall dkms-src dkms-install dkms-uninstall
+# The same packages for arm64, cross-built with dpkg-buildpackage -aarm64
+# in the Debian 13 root (scripts/deb-arm64.sh), into deb-out/arm64.
+deb-arm64: DEPS = deb arm64
+deb-arm64: deps-check
+	scripts/deb-arm64.sh
+
+.PHONY: deb deb-test deb-arm64 install install-module install-tools uninstall dkms-src dkms-install dkms-uninstall

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Turn the guest's benchmark records into the table and bench.json.
 
-    bench/report.py [--out FILE] [--check] DIR...
+    bench/report.py [--out FILE] [--check] [--beside DIR]... DIR...
 
 Each DIR is bench-out/vm/KVER, holding res-icount/ (the icount boot:
 records in 'results', tool outputs in raw/) and res-read/ (the boot with
@@ -680,6 +680,58 @@ def table(k):
     return "\n".join(out)
 
 
+def short_name(kernel):
+    """6.12.95+deb12-arm64 -> 6.12 arm64: a column of the summary."""
+    m = re.match(r"(\d+\.\d+)\..*-(amd64|arm64)$", kernel or "")
+    return "%s %s" % m.groups() if m else (kernel or "?")
+
+
+def summary(kernels, beside=()):
+    """Every kernel side by side: instructions added per call of the empty
+    function and of path_init, per kstats backend and per tool; the floor.
+    @beside: kernels of an earlier run (the other architecture), marked."""
+    ks = [(k, "") for k in kernels] + [(k, "*") for k in beside]
+    if len(ks) < 2:
+        return ""
+    # amd64 first, then arm64, each in the order given
+    ks.sort(key=lambda e: (e[0]["kernel"] or "").endswith("-arm64"))
+    cols = [short_name(k["kernel"]) + mark for k, mark in ks]
+    ks = [k for k, _ in ks]
+    rows = []
+
+    def fig(e):
+        return fmt(e.get("overhead")) if e and e.get("overhead") is not None else "n/a"
+
+    vias = []
+    for k in ks:
+        vias += [v for v in k["kstats"] if v not in vias]
+    tools = []
+    for k in ks:
+        tools += [t for t in k["alternatives"] if t not in tools]
+    for target, label in (("empty", "ks_target_empty"), ("path_init", "path_init")):
+        rows.append([label] + [""] * len(ks))
+        for via in vias:
+            rows.append(["  kstats %s" % via] +
+                        [fig(k["kstats"].get(via, {}).get(target))
+                         + ("d" if k["default_backend"] == via else "") for k in ks])
+        for t in tools:
+            rows.append(["  " + TOOL_NAMES.get(t, t)] +
+                        [fig(k["alternatives"].get(t, {}).get(target)) for k in ks])
+    rows.append(["floor (p50 of the empty function, direct, else the default)"] +
+                [fmt((k["kstats"].get("direct") or k["kstats"].get(k["default_backend"]) or {})
+                     .get("empty", {}).get("floor")) for k in ks])
+    w0 = max(len(r[0]) for r in rows)
+    ws = [max([len(c)] + [len(r[i + 1]) for r in rows]) for i, c in enumerate(cols)]
+    out = ["== instructions added per traced call, every kernel (QEMU -icount; d: the default backend)"]
+    out.append("   " + " " * w0 + "  " + "  ".join(c.rjust(w) for c, w in zip(cols, ws)))
+    for r in rows:
+        out.append(("   " + r[0].ljust(w0) + "  " +
+                    "  ".join(c.rjust(w) for c, w in zip(r[1:], ws))).rstrip())
+    if beside:
+        out.append("   *: from an earlier run, in bench-out/vm/KVER")
+    return "\n".join(out)
+
+
 def sanity(k):
     """Problems that make the run's figures meaningless."""
     bad = []
@@ -728,10 +780,13 @@ def main():
     ap.add_argument("--short", default="0")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 unless every kstats figure is sane")
+    ap.add_argument("--beside", action="append", default=[],
+                    help="a kernel's folder of an earlier run, for the summary only")
     ap.add_argument("dirs", nargs="+")
     args = ap.parse_args()
 
     kernels = [kernel_report(d) for d in args.dirs]
+    beside = [kernel_report(d) for d in args.beside]
     doc = {"schema": SCHEMA,
            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
            "short": args.short == "1",
@@ -744,6 +799,10 @@ def main():
         f.write("\n")
     for k in kernels:
         print(table(k))
+        print()
+    sm = summary(kernels, beside)
+    if sm:
+        print(sm)
         print()
     print("JSON: %s" % args.out)
     problems = [p for k in kernels for p in sanity(k)]

@@ -9,6 +9,12 @@
 #
 #   bench/run.sh [-k KVER]...        (make bench; make -j2 vm-stage first)
 #
+# The kernels: those of scripts/kernels.sh list (KSTATS_ARCH=arm64: the
+# arm64 ones, under qemu-system-aarch64; make bench-arm64).  An arm64
+# kernel's guest runs the bpftrace of Debian's bpftrace:arm64, installed
+# in the Debian 13 root (scripts/deps.sh arm64), which it mounts over 9p
+# in place of this machine's root; it has no read boot unless BENCH_READ=1.
+#
 # Environment: BENCH_SHORT=1 (fewer iterations, one kernel, no read boot),
 # BENCH_OUT (default bench-out), BENCH_SMP (vCPUs of the read boot,
 # default 16), BENCH_READ=0|1 (skip or force the read boot),
@@ -67,13 +73,27 @@ params() {
 	echo "GLOB_ALT=${BENCH_GLOB_ALT:-1}"
 }
 
-mkdir -p "$VMOUT/bin"
 # bench-out/ keeps itself out of git.
+mkdir -p "$OUT"
 [ -f "$OUT/.gitignore" ] || echo '*' > "$OUT/.gitignore"
 
 t_start=$(now)
-gcc -O2 -static -Wall -Wextra -I"$ROOT/include" -o "$VMOUT/bin/ks-bench" "$ROOT/bench/ks-bench.c" ||
-	die "cannot build ks-bench (static glibc: libc6-dev)"
+# ks-bench, static, for each architecture of the kernels: in $VMOUT/bin
+# for this machine's, $VMOUT/bin-ARCH for another (vm/session.sh).
+declare -A karch
+for k in "${kvers[@]}"; do
+	karch[$k]=$(ks_karch "$k") || die "$k: no kernel config"
+done
+for a in $(printf '%s\n' "${karch[@]}" | sort -u); do
+	bin=$VMOUT/bin cc=gcc
+	if [ "$a" != "$(ks_host_arch)" ]; then
+		bin=$VMOUT/bin-$a
+		[ "$a" = arm64 ] && cc=aarch64-linux-gnu-gcc
+	fi
+	mkdir -p "$bin"
+	$cc -O2 -static -Wall -Wextra -I"$ROOT/include" -o "$bin/ks-bench" "$ROOT/bench/ks-bench.c" ||
+		die "cannot build ks-bench for $a with $cc (static glibc: libc6-dev, libc6-dev-arm64-cross)"
+done
 
 # Guest modules: kstats.ko, kstats_target.ko, ks_bench.ko and
 # kstats_api_sample.ko (the section pair), built for each kernel from the
@@ -84,7 +104,7 @@ MODULES="kstats.ko kstats_target.ko ks_bench.ko kstats_api_sample.ko"
 # (vm/session.sh), results collected in $VMOUT/KVER/res-TAG, the session's
 # output in $VMOUT/KVER/run-TAG.log.
 boot() {
-	local k=$1 tag=$2 res=$VMOUT/$1/res-$2 log=$VMOUT/$1/run-$2.log rc qargs=""
+	local k=$1 tag=$2 res=$VMOUT/$1/res-$2 log=$VMOUT/$1/run-$2.log rc qargs="" host=/ bin=$VMOUT/bin
 	shift 2
 	if [ "$1" = -q ]; then
 		qargs=$2
@@ -94,9 +114,20 @@ boot() {
 	mkdir -p "$res"
 	params > "$res/params"
 	echo "READ_ICOUNT=${READ_ICOUNT:-0}" >> "$res/params"
+	# The guest chroots into a root of its own architecture for bpftrace
+	# and perf: this machine's, or the Debian 13 root (its arm64 packages).
+	if [ "${karch[$k]}" != "$(ks_host_arch)" ]; then
+		host=$KSTATS_ROOTS/trixie bin=$VMOUT/bin-${karch[$k]}
+		echo "HOST_ROOT=$host" >> "$res/params"
+	fi
+	if [ "${karch[$k]}" = arm64 ]; then
+		# 47-glob: one pass, and bpftrace on the one-function glob only
+		# (one kprobe per function there, too slow under TCG for 256)
+		echo "BPF_GLOB_SETS='kt_gen_3ff*' GPASSES=1" >> "$res/params"
+	fi
 	"$ROOT/vm/session.sh" -k "$k" --scenarios "$ROOT/bench/scenarios" \
-		--work "$VMOUT" --modules $MODULES --stage "$VMOUT/bin/ks-bench" "$res/params" \
-		--collect "$res" --9p-host-root ${qargs:+--qemu-args "$qargs"} \
+		--work "$VMOUT" --modules $MODULES --stage "$bin/ks-bench" "$res/params" \
+		--collect "$res" --9p-host-root="$host" ${qargs:+--qemu-args "$qargs"} \
 		--scenario-timeout 1200 --timeout "${KS_VM_TIMEOUT:-900}" "$@" >"$log" 2>&1
 	rc=$?
 	grep -E '^# [^ ]+: (boot|QEMU)' "$log"
@@ -116,8 +147,10 @@ for k in "${kvers[@]}"; do
 	KS_VM_APPEND=rcu_nocbs=0 boot "$k" icount --icount -s "${BENCH_SCENARIOS:-[0-4]*}" || status=1
 	t1=$(now)
 	echo "# $k: icount boot $(elapsed "$t0" "$t1")s"
-	# Short mode skips the read boot unless BENCH_READ=1.
-	if [ "${BENCH_READ:-$((1 - SHORT))}" = 1 ]; then
+	# Short mode and arm64 skip the read boot unless BENCH_READ=1.
+	read_boot=$((1 - SHORT))
+	[ "${karch[$k]}" = arm64 ] && read_boot=0
+	if [ "${BENCH_READ:-$read_boot}" = 1 ]; then
 		# Under icount, 6.1 hangs bringing up secondary CPUs at boot but
 		# not when they are brought online later: boot with maxcpus=1,
 		# the scenario onlines the others.  Should that fail, time the
@@ -134,7 +167,17 @@ for k in "${kvers[@]}"; do
 	fi
 done
 
+# Beside this run's kernels in the summary: an earlier run's figures of
+# the kernels of the other architecture (make bench-arm64 after make bench).
+beside=()
+for d in "$VMOUT"/*/res-icount/results; do
+	[ -f "$d" ] || continue
+	d=${d%/res-icount/results}
+	a=$(ks_karch "${d##*/}" 2>/dev/null) || continue
+	printf '%s\n' "${karch[@]}" | grep -qx "$a" || beside+=(--beside "$d")
+done
+
 $PYTHON "$ROOT/bench/report.py" --check --out "$OUT/bench.json" \
 	--runtime "$(elapsed "$t_start" "$(now)")" --short "$SHORT" \
-	"${kvers[@]/#/$VMOUT/}" || status=1
+	"${beside[@]}" "${kvers[@]/#/$VMOUT/}" || status=1
 exit $status

@@ -47,6 +47,8 @@ if [ $want_deb = 1 ]; then
 	[ -x "$trixie/usr/sbin/dkms" ] || missing="$missing dkms (in $trixie)"
 	bookworm=$KSTATS_ROOTS/bookworm
 	[ -x "$bookworm/usr/sbin/dkms" ] || missing="$missing Debian 12 package-test root ($bookworm)"
+	[ $want_arm64 = 1 ] && ! [ -x "$trixie/usr/bin/dh" ] &&
+		missing="$missing debhelper and crossbuild-essential-arm64 (in $trixie)"
 fi
 if [ $want_rt = 1 ]; then
 	[ -n "$(KSTATS_KERNELS=rt ks_kernels)" ] || missing="$missing PREEMPT_RT kernels"

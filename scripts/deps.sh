@@ -208,6 +208,13 @@ if [ $want_arm64 = 1 ]; then
 		awk '/Depends: linux-headers-[0-9]/ { sub(/:arm64$/, "", $2); print $2; exit }')
 	[ -n "$kimg" ] && [ -n "$khdr" ] || { echo "deps: no arm64 kernel in trixie-backports" >&2; exit 1; }
 	root_install "$kimg:arm64" "$khdr:arm64"
+	# bpftrace for the arm64 guests of make bench (bench/run.sh mounts
+	# this root in them): Debian's arm64 build, its libraries beside the
+	# amd64 ones (multiarch; -t trixie-backports keeps libelf1t64 at the
+	# version of the amd64 one).
+	root_install bpftrace:arm64
+	# make deb-arm64 (scripts/deb-arm64.sh): dpkg-buildpackage -aarm64 here
+	[ $want_deb = 1 ] && root_install build-essential debhelper dh-dkms crossbuild-essential-arm64
 	# 6.1 and 6.12: apt cannot install their headers here (they depend on
 	# gcc-12:arm64), so their packages, with busybox-static:arm64, are
 	# fetched with an apt of their own (arm64 only, this machine's

@@ -9,7 +9,7 @@
 #
 #   vm/session.sh [-k KVER]... [--scenarios DIR] [-s GLOB] [--stage FILE...]
 #                 [--modules NAME...] [--collect DIR] [--icount] [--smp N]
-#                 [--9p-host-root] [--work DIR] [--append WORDS]
+#                 [--9p-host-root[=DIR]] [--work DIR] [--append WORDS]
 #                 [--qemu-args ARGS] [--kmods NAMES] [-i]
 #
 # tests/vm/run.sh (the VM suite), demo/demo.sh, bench/run.sh and
@@ -66,8 +66,10 @@ usage: $0 [-k KVER]... [--scenarios DIR] [-s GLOB] [options]
                     \$KS_COLLECT in the guest (DIR/KVER with several kernels)
   --icount          deterministic guest clock: -icount shift=0,sleep=off, 1 vCPU
   --smp N           number of vCPUs (default 2)
-  --9p-host-root    this machine's / read-only over 9p (mount_tag hostroot;
-                    mount_host_root in vm/lib.sh) and 2 GiB of guest memory
+  --9p-host-root[=DIR]  this machine's / (or DIR: a root of the guest's
+                    architecture, such as the Debian 13 root for arm64)
+                    read-only over 9p (mount_tag hostroot; mount_host_root
+                    in vm/lib.sh) and 2 GiB of guest memory
   --work DIR        the session's own files (initramfs, console.log,
                     qemu.err) in DIR/KVER (default OUT)
   --append WORDS    more kernel command line
@@ -86,7 +88,7 @@ USAGE
 
 die() { echo "session: $*" >&2; exit 2; }
 
-kvers=() glob="*" interactive=0 smp=2 icount=0 hostroot=0
+kvers=() glob="*" interactive=0 smp=2 icount=0 hostroot=0 hostroot_dir=/
 stage=() modules=() collect="" WORK=""
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -107,6 +109,7 @@ while [ $# -gt 0 ]; do
 	--timeout)	[ $# -ge 2 ] || usage; HOST_TIMEOUT=$2; shift ;;
 	--scenario-timeout) [ $# -ge 2 ] || usage; SCEN_TIMEOUT=$2; shift ;;
 	--9p-host-root)	hostroot=1 ;;
+	--9p-host-root=*) hostroot=1 hostroot_dir=${1#*=} ;;
 	-i)		interactive=1 ;;
 	--smp)		[ $# -ge 2 ] || usage; smp=$2; shift ;;
 	--smp=*)	smp=${1#*=} ;;
@@ -123,7 +126,7 @@ fi
 WORK=${WORK:-$OUT}
 if [ $hostroot = 1 ]; then
 	KMODS="${KMODS:+$KMODS }$HOSTROOT_KMODS"
-	QEMU_EXTRA="-m 2G -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap${QEMU_EXTRA:+ $QEMU_EXTRA}"
+	QEMU_EXTRA="-m 2G -virtfs local,path=$hostroot_dir,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap${QEMU_EXTRA:+ $QEMU_EXTRA}"
 fi
 
 for tool in cpio gzip timeout; do

@@ -52,6 +52,8 @@ for target in empty $funcs; do
 		if [ -z "$l" ]; then
 			why=$(grep -m1 -E 'ERROR|rror' $raw)
 			case $why in
+			*"No BTF found for vmlinux"*)
+				why="$why (not in this kernel's BTF)" ;;
 			*"No BTF"*)	why="$why (no BTF: kstats_target.ko is built out of tree without it)" ;;
 			esac
 			res unavail tool=bpftrace-$kind target=$target why="$(enc "${why:-no output}")"

@@ -60,10 +60,13 @@ ctl_try() {
 }
 
 # in_host CMD...: run CMD in the host root (chroot), HOME and TMPDIR in
-# the guest's /tmp.
+# the guest's /tmp; KSB_TIMEOUT=SECS: killed after that long.
+# The guest's env and chroot run first, so the root needs only CMD of the
+# guest's architecture (an arm64 guest: Debian 13 root with amd64 tools
+# and bpftrace:arm64, bench/run.sh).
 in_host() {
-	chroot $KSB_HOST /usr/bin/env -i HOME=/tmp TMPDIR=/tmp \
-		PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"
+	env -i HOME=/tmp TMPDIR=/tmp PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		${KSB_TIMEOUT:+timeout $KSB_TIMEOUT} chroot $KSB_HOST "$@"
 }
 
 case ${0##*/} in
@@ -76,6 +79,10 @@ esac
 host_tool_why() {
 	if ! grep -q " $KSB_HOST " /proc/mounts; then
 		echo "host root not mounted over 9p"
+	elif [ -n "${HOST_ROOT:-}" ] && ! in_host "$1" --version >/dev/null 2>&1; then
+		# a root of other architectures (bench/run.sh): Debian's $2 for
+		# this one, or it cannot run here
+		echo "no $2:$(uname -m | sed 's/aarch64/arm64/') in $HOST_ROOT"
 	elif [ ! -x "$KSB_HOST$1" ]; then
 		echo "not installed on the host (apt-get install $2)"
 	fi
