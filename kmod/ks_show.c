@@ -12,15 +12,51 @@
 #include <linux/mutex.h>
 #include "ks_core.h"
 
+/* The clock the node reads now: the counter or local_clock(). */
 static const char *ks_clock_name(const struct ks_node *node)
 {
-	return node->cmd.clock == KS_CLOCK_TSC ? KS_CLOCK_NAME_TSC :
-						 KS_CLOCK_NAME_LOCAL;
+	return READ_ONCE(node->use_tsc) ? KS_COUNTER_NAME : KS_CLOCK_NAME_LOCAL;
 }
 
+/* The unit of the text's figures: cycles only when asked for. */
 static const char *ks_unit(const struct ks_node *node)
 {
 	return node->cmd.clock == KS_CLOCK_TSC ? KS_UNIT_CYCLES : KS_UNIT_NS;
+}
+
+/* @v, in the unit of the slots, in the text's unit. */
+static u64 ks_shown(const struct ks_node *node, u64 v)
+{
+	if (!node->show_mult)
+		return v;
+	return mul_u64_u32_shr(v, node->show_mult, KS_TSC_SHIFT);
+}
+
+/*
+ * Slots of cycles as slots of ns (the text's unit): each slot's count and
+ * sum go to the slot that its mean, scaled, falls in.  The header's
+ * figures come from the cycles themselves, at the histogram's precision;
+ * a row of ns may gather two slots of cycles.  @tmp: @n slots of room.
+ */
+static void ks_rebin(const struct ks_node *node, struct kstats_slot *sl,
+		     struct kstats_slot *tmp, u32 n)
+{
+	u64 sum;
+	u32 s, t;
+
+	if (!node->show_mult)
+		return;
+	memset(tmp, 0, n * sizeof(*tmp));
+	for (s = 0; s < n; s++) {
+		if (!sl[s].count)
+			continue;
+		sum = ks_shown(node, sl[s].sum);
+		t = kstats_slot(div64_u64(sum, sl[s].count), node->cmd.bits,
+				node->cmd.buckets);
+		tmp[t].count += sl[s].count;
+		tmp[t].sum += sum;
+	}
+	memcpy(sl, tmp, n * sizeof(*tmp));
 }
 
 /* Print the rows of one CPU (or of the merge) for non-empty slots. */
@@ -82,7 +118,7 @@ static int ks_node_show(struct seq_file *m, void *v)
 	u64 pct[KSTATS_NR_PCT], samples, sum = 0, min = U64_MAX, max = 0;
 	u64 clamped = 0;
 	u32 n = node->nslots, s, i;
-	struct kstats_slot *all, *copy;
+	struct kstats_slot *all, *copy, *tmp;
 	int cpu;
 
 	/*
@@ -92,12 +128,13 @@ static int ks_node_show(struct seq_file *m, void *v)
 	 * slots are read racily on purpose, like any per-CPU counter.
 	 */
 	copy = kvcalloc((size_t)nr_cpu_ids * n, sizeof(*copy), GFP_KERNEL);
-	all = kvcalloc(n, sizeof(*all), GFP_KERNEL);
+	all = kvcalloc(2 * n, sizeof(*all), GFP_KERNEL);
 	if (!copy || !all) {
 		kvfree(copy);
 		kvfree(all);
 		return -ENOMEM;
 	}
+	tmp = all + n;
 	for_each_possible_cpu(cpu) {
 		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
 
@@ -129,16 +166,29 @@ static int ks_node_show(struct seq_file *m, void *v)
 		max = ks_clamp_to_slot(max, s - 1, node->cmd.bits,
 				       node->cmd.buckets);
 	kstats_percentiles(all, n, node->cmd.bits, pct);
+	/* from the slots' unit to the text's */
+	for (i = 0; i < KSTATS_NR_PCT; i++)
+		pct[i] = ks_shown(node, pct[i]);
+	min = ks_shown(node, min);
+	max = ks_shown(node, max);
+	sum = ks_shown(node, sum);
+	ks_rebin(node, all, tmp, n);
+	for_each_possible_cpu(cpu)
+		ks_rebin(node, copy + (size_t)cpu * n, tmp, n);
 
 	/* the words of include/kstats/contract.h, see docs/format.md */
 	seq_printf(m, "# " KS_LINE_HEAD " %s " KS_KEY_ATTACH "=%s:",
 		   node->cmd.name, node->backend->name);
 	for (i = 0; i < node->nsyms; i++)
 		seq_printf(m, "%s%s", i ? "," : "", node->syms[i]);
-	seq_printf(m, " " KS_KEY_CLOCK "=%s " KS_KEY_UNIT "=%s " KS_KEY_BITS "=%u "
+	seq_printf(m, " " KS_KEY_CLOCK "=%s", ks_clock_name(node));
+	if (node->hz)
+		seq_printf(m, " " KS_KEY_HZ "=%llu", node->hz);
+	seq_printf(m, " " KS_KEY_UNIT "=%s " KS_KEY_SLOTS "=%s " KS_KEY_BITS "=%u "
 		   KS_KEY_BUCKETS "=%u " KS_KEY_SAMPLE "=%u " KS_KEY_MAXACTIVE "=%u "
 		   KS_KEY_STATE "=%s",
-		   ks_clock_name(node), ks_unit(node), node->cmd.bits,
+		   ks_unit(node), node->hz ? KS_UNIT_CYCLES : KS_UNIT_NS,
+		   node->cmd.bits,
 		   node->cmd.buckets, node->cmd.sample, node->cmd.maxactive,
 		   node->active ? KS_STATE_ACTIVE : KS_STATE_STOPPED);
 	if (node->cmd.pid >= 0)
@@ -162,6 +212,10 @@ static int ks_node_show(struct seq_file *m, void *v)
 		seq_printf(m, "# " KS_LINE_CLAMPED
 			   " %llu: ended on a CPU whose clock read earlier than the start's, recorded as 0\n",
 			   clamped);
+	if (node->fell_back)
+		seq_printf(m, "# " KS_LINE_FALLBACK
+			   " %s unstable: local_clock() since, its ns recorded as cycles at hz\n",
+			   KS_COUNTER_NAME);
 	seq_puts(m, "# " KS_LINE_PCT);
 	for (i = 0; i < KSTATS_NR_PCT; i++)
 		seq_printf(m, " %s %llu", kstats_pct_name[i], pct[i]);
