@@ -34,27 +34,35 @@ static u64 ks_shown(const struct ks_node *node, u64 v)
 
 /*
  * Slots of cycles as slots of ns (the text's unit): each slot's count and
- * sum go to the slot that its mean, scaled, falls in.  The header's
- * figures come from the cycles themselves, at the histogram's precision;
- * a row of ns may gather two slots of cycles.  @tmp: @n slots of room.
+ * sum go to the slot of ns that the mean of the merged slot (@all),
+ * scaled, falls in, for every CPU alike, so that the CPU rows add up to
+ * the CPUS rows.  The header's figures come from the cycles themselves,
+ * at the histogram's precision; a row of ns may gather two slots of
+ * cycles.  @map, @tmp: @n entries of room.
  */
-static void ks_rebin(const struct ks_node *node, struct kstats_slot *sl,
-		     struct kstats_slot *tmp, u32 n)
+static void ks_rebin_map(const struct ks_node *node,
+			 const struct kstats_slot *all, u32 *map, u32 n)
 {
-	u64 sum;
-	u32 s, t;
+	u32 s;
 
-	if (!node->show_mult)
-		return;
+	for (s = 0; s < n; s++)
+		map[s] = all[s].count ?
+			 kstats_slot(div64_u64(ks_shown(node, all[s].sum),
+					       all[s].count),
+				     node->cmd.bits, node->cmd.buckets) : s;
+}
+
+static void ks_rebin(const struct ks_node *node, struct kstats_slot *sl,
+		     struct kstats_slot *tmp, const u32 *map, u32 n)
+{
+	u32 s;
+
 	memset(tmp, 0, n * sizeof(*tmp));
 	for (s = 0; s < n; s++) {
 		if (!sl[s].count)
 			continue;
-		sum = ks_shown(node, sl[s].sum);
-		t = kstats_slot(div64_u64(sum, sl[s].count), node->cmd.bits,
-				node->cmd.buckets);
-		tmp[t].count += sl[s].count;
-		tmp[t].sum += sum;
+		tmp[map[s]].count += sl[s].count;
+		tmp[map[s]].sum += ks_shown(node, sl[s].sum);
 	}
 	memcpy(sl, tmp, n * sizeof(*tmp));
 }
@@ -117,7 +125,7 @@ static int ks_node_show(struct seq_file *m, void *v)
 	struct ks_node *node = m->private;
 	u64 pct[KSTATS_NR_PCT], samples, sum = 0, min = U64_MAX, max = 0;
 	u64 clamped = 0;
-	u32 n = node->nslots, s, i;
+	u32 n = node->nslots, s, i, *map;
 	struct kstats_slot *all, *copy, *tmp;
 	int cpu;
 
@@ -129,9 +137,11 @@ static int ks_node_show(struct seq_file *m, void *v)
 	 */
 	copy = kvcalloc((size_t)nr_cpu_ids * n, sizeof(*copy), GFP_KERNEL);
 	all = kvcalloc(2 * n, sizeof(*all), GFP_KERNEL);
-	if (!copy || !all) {
+	map = kvcalloc(n, sizeof(*map), GFP_KERNEL);
+	if (!copy || !all || !map) {
 		kvfree(copy);
 		kvfree(all);
+		kvfree(map);
 		return -ENOMEM;
 	}
 	tmp = all + n;
@@ -172,9 +182,16 @@ static int ks_node_show(struct seq_file *m, void *v)
 	min = ks_shown(node, min);
 	max = ks_shown(node, max);
 	sum = ks_shown(node, sum);
-	ks_rebin(node, all, tmp, n);
-	for_each_possible_cpu(cpu)
-		ks_rebin(node, copy + (size_t)cpu * n, tmp, n);
+	if (node->show_mult) {
+		/* a CPU's part of a slot may lie apart from the slot's mean */
+		ks_rebin_map(node, all, map, n);
+		ks_rebin(node, all, tmp, map, n);
+		for_each_possible_cpu(cpu) {
+			ks_rebin(node, copy + (size_t)cpu * n, tmp, map, n);
+			ks_repair_slots(copy + (size_t)cpu * n, n,
+					node->cmd.bits, node->cmd.buckets);
+		}
+	}
 
 	/* the words of include/kstats/contract.h, see docs/format.md */
 	seq_printf(m, "# " KS_LINE_HEAD " %s " KS_KEY_ATTACH "=%s:",
@@ -227,6 +244,7 @@ static int ks_node_show(struct seq_file *m, void *v)
 	ks_show_rows(m, all, n, KS_ROW_CPUS, num_possible_cpus());
 	kvfree(copy);
 	kvfree(all);
+	kvfree(map);
 	return 0;
 }
 
