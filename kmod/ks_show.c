@@ -33,23 +33,25 @@ static u64 ks_shown(const struct ks_node *node, u64 v)
 }
 
 /*
- * Slots of cycles as slots of ns (the text's unit): each slot's count and
- * sum go to the slot of ns that the mean of the merged slot (@all),
- * scaled, falls in, for every CPU alike, so that the CPU rows add up to
- * the CPUS rows.  The header's figures come from the cycles themselves,
- * at the histogram's precision; a row of ns may gather two slots of
- * cycles.  @map, @tmp: @n entries of room.
+ * Slots of cycles as slots of ns (the text's unit): each slot of cycles
+ * goes whole to the slot of ns its middle falls in, the same for every
+ * CPU and every read, so that CPU rows add up to the CPUS rows and a later
+ * read minus an earlier one is what was recorded between them.  A row of
+ * ns may gather two slots of cycles; its sum is clamped into it by
+ * ks_repair_slots().  @map, @tmp: @n entries of room.
  */
-static void ks_rebin_map(const struct ks_node *node,
-			 const struct kstats_slot *all, u32 *map, u32 n)
+static void ks_rebin_map(const struct ks_node *node, u32 *map, u32 n)
 {
-	u32 s;
+	u32 bits = node->cmd.bits, buckets = node->cmd.buckets, s;
+	u64 lo, hi;
 
-	for (s = 0; s < n; s++)
-		map[s] = all[s].count ?
-			 kstats_slot(div64_u64(ks_shown(node, all[s].sum),
-					       all[s].count),
-				     node->cmd.bits, node->cmd.buckets) : s;
+	for (s = 0; s < n; s++) {
+		lo = kstats_slot_lo(s, bits);
+		hi = kstats_slot_hi(s, bits, buckets);
+		if (hi < U64_MAX / 2)
+			lo += (hi - lo) / 2;
+		map[s] = kstats_slot(ks_shown(node, lo), bits, buckets);
+	}
 }
 
 static void ks_rebin(const struct ks_node *node, struct kstats_slot *sl,
@@ -162,6 +164,19 @@ static int ks_node_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu)
 		ks_repair_slots(copy + (size_t)cpu * n, n, node->cmd.bits,
 				node->cmd.buckets);
+	if (node->show_mult) {
+		/* cycles to ns, every CPU alike, then merged again */
+		ks_rebin_map(node, map, n);
+		memset(all, 0, n * sizeof(*all));
+		for_each_possible_cpu(cpu) {
+			ks_rebin(node, copy + (size_t)cpu * n, tmp, map, n);
+			ks_repair_slots(copy + (size_t)cpu * n, n,
+					node->cmd.bits, node->cmd.buckets);
+			kstats_merge(all, copy + (size_t)cpu * n, n);
+		}
+		min = ks_shown(node, min);
+		max = ks_shown(node, max);
+	}
 	samples = kstats_total(all, n);
 	for (s = 0; s < n; s++)
 		sum += all[s].sum;
@@ -176,22 +191,6 @@ static int ks_node_show(struct seq_file *m, void *v)
 		max = ks_clamp_to_slot(max, s - 1, node->cmd.bits,
 				       node->cmd.buckets);
 	kstats_percentiles(all, n, node->cmd.bits, pct);
-	/* from the slots' unit to the text's */
-	for (i = 0; i < KSTATS_NR_PCT; i++)
-		pct[i] = ks_shown(node, pct[i]);
-	min = ks_shown(node, min);
-	max = ks_shown(node, max);
-	sum = ks_shown(node, sum);
-	if (node->show_mult) {
-		/* a CPU's part of a slot may lie apart from the slot's mean */
-		ks_rebin_map(node, all, map, n);
-		ks_rebin(node, all, tmp, map, n);
-		for_each_possible_cpu(cpu) {
-			ks_rebin(node, copy + (size_t)cpu * n, tmp, map, n);
-			ks_repair_slots(copy + (size_t)cpu * n, n,
-					node->cmd.bits, node->cmd.buckets);
-		}
-	}
 
 	/* the words of include/kstats/contract.h, see docs/format.md */
 	seq_printf(m, "# " KS_LINE_HEAD " %s " KS_KEY_ATTACH "=%s:",
