@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kstats architecture differences: the counter clock ("clock tsc": the
- * TSC on x86-64, the arch timer's CNTVCT on arm64) and its frequency;
+ * TSC on x86-64, the arch timer's CNTVCT on arm64), its name in the node
+ * text, its frequency and whether it can stand for time;
  * whether the direct backend has a trampoline here (ks_tramp.S,
  * ks_tramp_arm64.S) and the calling convention its BTF rule follows.
  * Everything else is shared.
@@ -12,6 +13,7 @@
 #include <linux/errno.h>
 #include <linux/kconfig.h>
 #include <linux/types.h>
+#include <kstats/contract.h>
 
 #if defined(CONFIG_X86_64)
 #include <asm/msr.h>
@@ -36,15 +38,27 @@ static __always_inline u64 ks_cycles(void)
 	return rdtsc_ordered();
 }
 
-/*
- * The counter's frequency in kHz when local_clock() is that counter scaled
- * (a stable TSC), else 0.
- */
-static inline u32 ks_cycles_khz(void)
+/* The counter's name in the node text (clock=). */
+#define KS_COUNTER_NAME		KS_CLOCK_NAME_TSC
+
+/* The counter's frequency in Hz (0: unknown). */
+static inline u64 ks_cycles_hz(void)
 {
-	if (!boot_cpu_has(X86_FEATURE_TSC) || check_tsc_unstable())
-		return 0;
-	return tsc_khz;
+	return boot_cpu_has(X86_FEATURE_TSC) ? tsc_khz * 1000ULL : 0;
+}
+
+/*
+ * Does the counter stand for time?  Only a TSC that ticks at one rate
+ * whatever the CPU's frequency (constant) and in every C-state (nonstop),
+ * which the kernel has not found unstable (its clocksource watchdog, a
+ * CPU whose TSC disagrees): else local_clock().  The TSC can be marked
+ * unstable at any time: ks_node.c's ks_clock_check() asks again.
+ */
+static inline bool ks_counter_stable(void)
+{
+	return boot_cpu_has(X86_FEATURE_TSC) &&
+	       boot_cpu_has(X86_FEATURE_CONSTANT_TSC) &&
+	       boot_cpu_has(X86_FEATURE_NONSTOP_TSC) && !check_tsc_unstable();
 }
 
 #elif defined(CONFIG_ARM64)
@@ -72,13 +86,22 @@ static __always_inline u64 ks_cycles(void)
 	return __arch_counter_get_cntvct_stable();
 }
 
-/*
- * The counter's frequency in kHz: sched_clock(), and so local_clock(), is
- * always that counter scaled on arm64.
- */
-static inline u32 ks_cycles_khz(void)
+#define KS_COUNTER_NAME		KS_CLOCK_NAME_CNTVCT
+
+/* The counter's frequency in Hz. */
+static inline u64 ks_cycles_hz(void)
 {
-	return arch_timer_get_cntfrq() / 1000;
+	return arch_timer_get_cntfrq();
+}
+
+/*
+ * The architecture makes the generic timer's counter run at one fixed
+ * rate on every CPU, in every power state: sched_clock(), and so
+ * local_clock(), is always that counter scaled on arm64.
+ */
+static inline bool ks_counter_stable(void)
+{
+	return true;
 }
 
 #endif

@@ -39,6 +39,8 @@ void ks_nodes_settle(void);
 unsigned int ks_nodes_remove(const char *glob, bool owned);
 void ks_node_delete(struct ks_node *node);
 void ks_reap_wait(void);
+void ks_clock_check(void);
+void ks_clock_watch_stop(void);
 
 /* ks_show.c */
 int ks_node_open(struct inode *inode, struct file *file);

@@ -24,10 +24,12 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/ftrace.h>
 #include <linux/error-injection.h>
 #include <linux/kprobes.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include "ks_node.h"
 #include "ks_direct.h"
 #include "ks_compat.h"
@@ -49,29 +51,39 @@ struct ks_dnode {
  * gets its key before its node, and keeps its key for ever (a search goes
  * on past a tombstone, and ends at an entry never used).
  */
-struct ks_hent ks_direct_hash[KS_HASH_SIZE + KS_HASH_PROBE + 1] __aligned(64);
+struct ks_hent ks_direct_hash[KS_HASH_ENTRIES] __aligned(64);
+/* What ks_tramp.S reads of each entry, one array each (ks_direct.h). */
+unsigned long ks_direct_tip[KS_HASH_ENTRIES] __aligned(64);
+void __percpu *ks_direct_tpcpu[KS_HASH_ENTRIES] __aligned(64);
+struct ks_node *ks_direct_tnode[KS_HASH_ENTRIES] __aligned(64);
 
 static_assert(sizeof(struct ks_hent) == 1 << KS_HENT_SHIFT);
 static_assert(offsetof(struct ks_hent, ip) == KS_HENT_IP);
 static_assert(offsetof(struct ks_hent, node) == KS_HENT_NODE);
 /* What an entry that times nothing any more points at: never active. */
-struct ks_node ks_direct_idle;
+static DEFINE_PER_CPU(struct ks_pcpu, ks_direct_idle_pcpu) = {
+	.gate = LONG_MAX,
+};
+
+struct ks_node ks_direct_idle = {
+	.pcpu = &ks_direct_idle_pcpu,
+};
+
+static_assert(offsetof(struct ks_pcpu, gate) == KS_PCPU_GATE);
+static_assert(sizeof_field(struct ks_pcpu, gate) == 8);
 
 static_assert(offsetof(struct ks_node, active) == KS_NODE_ACTIVE);
 static_assert(offsetof(struct ks_node, fast_sample) == KS_NODE_FAST_SAMPLE);
 static_assert(offsetof(struct ks_node, fast) == KS_NODE_FAST);
-static_assert(offsetof(struct ks_node, tsc_mult) == KS_NODE_TSC_MULT);
 static_assert(offsetof(struct ks_node, pcpu) == KS_NODE_PCPU);
 static_assert(offsetof(struct ks_node, cmd.bits) == KS_NODE_BITS);
 static_assert(offsetof(struct ks_node, cmd.buckets) == KS_NODE_BUCKETS);
 static_assert(offsetof(struct ks_pcpu, min) == KS_PCPU_MIN);
 static_assert(offsetof(struct ks_pcpu, max) == KS_PCPU_MAX);
-static_assert(offsetof(struct ks_pcpu, skip) == KS_PCPU_SKIP);
 static_assert(offsetof(struct ks_pcpu, clamped) == KS_PCPU_CLAMPED);
 static_assert(offsetof(struct ks_pcpu, inflight) == KS_PCPU_INFLIGHT);
 static_assert(offsetof(struct ks_pcpu, slots) == KS_PCPU_SLOTS);
 static_assert(sizeof(struct kstats_slot) == 16);
-static_assert(KS_TSC_SHIFT == KS_TSC_SHIFT_ASM);
 /*
  * What one timed call reads of its node lies in its first cache line:
  * kzalloc() serves a node from kmalloc-256 or a larger cache, whose
@@ -79,6 +91,53 @@ static_assert(KS_TSC_SHIFT == KS_TSC_SHIFT_ASM);
  */
 static_assert(sizeof(struct ks_node) > 192);
 static_assert(offsetofend(struct ks_node, cmd.cpus[0]) <= L1_CACHE_BYTES);
+
+/* Entry @e times @node (ks_direct_idle: nothing), for both trampolines. */
+static void ks_hent_set(struct ks_hent *e, struct ks_node *node)
+{
+	unsigned int i = e - ks_direct_hash;
+
+	WRITE_ONCE(e->node, node);
+	WRITE_ONCE(ks_direct_tnode[i], node);
+	WRITE_ONCE(ks_direct_tpcpu[i], (void __percpu *)node->pcpu);
+}
+
+/* Entry @e gets its key @key, idle (before it is ever found). */
+static void ks_hent_key(struct ks_hent *e, unsigned long key)
+{
+	ks_hent_set(e, &ks_direct_idle);
+	smp_wmb();	/* node before key: a found key has a node */
+	WRITE_ONCE(e->ip, key);
+	WRITE_ONCE(ks_direct_tip[e - ks_direct_hash], key);
+}
+
+/* Set @node's gate on this CPU: open while it records, else shut. */
+static void ks_gate_cpu(void *arg)
+{
+	struct ks_node *node = arg;
+
+	this_cpu_write(node->pcpu->gate, READ_ONCE(node->active) ? 0 : LONG_MAX);
+}
+
+/*
+ * Follow a start, stop or reset: each CPU sets its own gate from an IPI
+ * ("decq %gs:" is one instruction on its CPU: nothing is lost), offline
+ * CPUs directly.
+ */
+static void ks_direct_acted(struct ks_node *node)
+{
+	int cpu;
+
+	if (!node->priv)
+		return;		/* not attached: a GAP- node's t0 */
+	cpus_read_lock();
+	on_each_cpu(ks_gate_cpu, node, 1);
+	for_each_possible_cpu(cpu)
+		if (!cpu_online(cpu))
+			per_cpu_ptr(node->pcpu, cpu)->gate =
+				node->active ? 0 : LONG_MAX;
+	cpus_read_unlock();
+}
 
 /* The key of a call site: the return address of its fentry call. */
 static unsigned long ks_hkey(unsigned long ip)
@@ -89,7 +148,7 @@ static unsigned long ks_hkey(unsigned long ip)
 /* Where ks_direct_tramp starts looking for @key (as it computes it). */
 static unsigned int ks_hhome(unsigned long key)
 {
-	return ((key * KS_HASH_MUL) >> KS_HASH_SHIFT) & KS_HASH_MASK;
+	return (u32)((u32)key * KS_HASH_MUL) >> KS_HASH_SHIFT;
 }
 
 /*
@@ -194,7 +253,7 @@ static void ks_direct_detach(struct ks_node *node)
 		struct ks_hent *e = dn->ent[i];
 		struct ks_dbatch *b = e->batch;
 
-		WRITE_ONCE(e->node, &ks_direct_idle);
+		ks_hent_set(e, &ks_direct_idle);
 		if (b && !--b->users)
 			ks_dbatch_free(b, true);
 	}
@@ -269,8 +328,7 @@ static int ks_direct_claim(struct ks_node **nodes, unsigned int n,
 			} else {
 				if (e->ip != key) {
 					/* idle before its key: never found live */
-					WRITE_ONCE(e->node, &ks_direct_idle);
-					WRITE_ONCE(e->ip, key);
+					ks_hent_key(e, key);
 					e->batch = NULL;
 				}
 				if (!e->batch) {
@@ -345,9 +403,14 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
 	/* hooked: the calls find their nodes from now on */
 	for (i = 0; i < n && !ret; i++) {
 		struct ks_dnode *dn = nodes[i]->priv;
+		int cpu;
 
+		/* no call reads the gates before the entries name the node */
+		for_each_possible_cpu(cpu)
+			per_cpu_ptr(nodes[i]->pcpu, cpu)->gate =
+				nodes[i]->active ? 0 : LONG_MAX;
 		for (j = 0; j < dn->n; j++)
-			WRITE_ONCE(dn->ent[j]->node, nodes[i]);
+			ks_hent_set(dn->ent[j], nodes[i]);
 	}
 out:
 	kvfree(ips);
@@ -375,5 +438,6 @@ const struct ks_backend ks_direct_backend = {
 	.attach_many = ks_direct_attach_many,
 	.missed = ks_direct_missed,
 	.busy = ks_direct_busy,
+	.acted = ks_direct_acted,
 	.by_address = true,
 };

@@ -7,9 +7,19 @@
  * The trampoline finds a call's node by its call site: the return address
  * the fentry call pushed, looked up in ks_direct_hash, open addressing
  * with linear probing.  KS_HASH_BITS bits of the key's multiplicative
- * hash (bits KS_HASH_SHIFT.. of key * KS_HASH_MUL) index the table; a
- * probe never runs past KS_HASH_PROBE entries, and the table has that many
- * more, plus an empty one that ends every search.
+ * hash (bits KS_HASH_SHIFT.. of the low 32 bits of key * KS_HASH_MUL)
+ * index the table; a probe never runs past KS_HASH_PROBE entries, and the
+ * table has that many more, plus an empty one that ends every search.
+ *
+ * On x86-64 the trampoline reads three arrays beside the table, one word
+ * per entry, indexed as the table: ks_direct_tip (the key),
+ * ks_direct_tpcpu (its node's per-CPU part) and ks_direct_tnode (its
+ * node).  The first thing it does with an entry is "decq %gs:gate": a
+ * call that leaves the gate at 0 or above returns into the body at once.
+ * The gate is LONG_MAX on every CPU while the node is stopped (and for an
+ * entry that times nothing, ks_direct_idle), counts sampled-out calls down
+ * with fast_sample (ks_want() sets it to sample - 1 after a call it
+ * times), and otherwise only goes down from 0.
  */
 #define KS_HASH_BITS	12
 #define KS_HASH_SIZE	4096			/* 1 << KS_HASH_BITS: call sites */
@@ -25,17 +35,15 @@
 #define KS_NODE_ACTIVE		0	/* bool active */
 #define KS_NODE_FAST_SAMPLE	1	/* bool fast_sample */
 #define KS_NODE_FAST		2	/* bool fast */
-#define KS_NODE_TSC_MULT	4	/* u32 tsc_mult */
 #define KS_NODE_PCPU		8	/* struct ks_pcpu __percpu *pcpu */
 #define KS_NODE_BITS		20	/* u32 cmd.bits */
 #define KS_NODE_BUCKETS		24	/* u32 cmd.buckets */
 #define KS_PCPU_MIN		0	/* u64 min */
 #define KS_PCPU_MAX		8	/* u64 max */
-#define KS_PCPU_SKIP		24	/* s32 skip */
+#define KS_PCPU_GATE		16	/* long gate */
 #define KS_PCPU_CLAMPED		28	/* u32 clamped */
 #define KS_PCPU_INFLIGHT	32	/* long inflight */
 #define KS_PCPU_SLOTS		40	/* struct kstats_slot slots[] */
-#define KS_TSC_SHIFT_ASM	24	/* KS_TSC_SHIFT */
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
@@ -57,9 +65,14 @@ struct ks_hent {
 	unsigned long pad;
 };
 
+#define KS_HASH_ENTRIES	(KS_HASH_SIZE + KS_HASH_PROBE + 1)
+
 extern char ks_direct_tramp[];
 extern struct ks_node ks_direct_idle;
-extern struct ks_hent ks_direct_hash[KS_HASH_SIZE + KS_HASH_PROBE + 1];
+extern struct ks_hent ks_direct_hash[KS_HASH_ENTRIES];
+extern unsigned long ks_direct_tip[KS_HASH_ENTRIES];
+extern void __percpu *ks_direct_tpcpu[KS_HASH_ENTRIES];
+extern struct ks_node *ks_direct_tnode[KS_HASH_ENTRIES];
 u64 ks_direct_enter(struct ks_node *node);
 void ks_direct_exit(struct ks_node *node, u64 start);
 int ks_direct_attach_many(struct ks_node **nodes, unsigned int n);

@@ -70,7 +70,11 @@ u64 ks_floor(const struct ks_node *model)
 		kstats_merge(all, per_cpu_ptr(node->pcpu, cpu)->slots,
 			     node->nslots);
 	kstats_percentiles(all, node->nslots, cmd.bits, pct);
-	*floor = pct[KSTATS_P50];
+	/* in the unit of the text: ns for cycles read as time */
+	*floor = node->show_mult ? mul_u64_u32_shr(pct[KSTATS_P50],
+						   node->show_mult,
+						   KS_TSC_SHIFT) :
+				   pct[KSTATS_P50];
 out:
 	kvfree(all);
 	ks_node_destroy(node);

@@ -287,15 +287,121 @@ void ks_node_act(struct ks_node *node, enum ks_verb verb)
 }
 
 /*
- * ns per counter cycle (ks_cycles()), fixed point, when the counter is the
- * kernel's stable clock (then local_clock() is the counter scaled the same
- * way); 0 otherwise.
+ * The clock.  A node of the default clock counts cycles of the counter
+ * (ks_cycles()) where it stands for time (ks_counter_stable()): its slots
+ * hold cycles, and its text shows them as ns (ks_show.c).  If the kernel
+ * marks the counter unstable later (the TSC's clocksource watchdog), the
+ * node falls back to local_clock(), whose ns ks_delta() turns into cycles
+ * so that every slot keeps one unit; its text says so.  counter_unstable
+ * makes kstats act as if that had happened.
  */
-static u32 ks_tsc_mult(void)
-{
-	u32 khz = ks_cycles_khz();
+static bool counter_unstable;
+static void ks_clock_watch(struct work_struct *work);
+static DECLARE_DELAYED_WORK(ks_clock_work, ks_clock_watch);
+#define KS_CLOCK_WATCH_MS	1000
 
-	return khz ? div_u64((u64)NSEC_PER_MSEC << KS_TSC_SHIFT, khz) : 0;
+static bool ks_counter_usable(void)
+{
+	return !READ_ONCE(counter_unstable) && ks_counter_stable();
+}
+
+/* @num / @den, fixed point (KS_TSC_SHIFT), or 0 if @den is 0. */
+static u32 ks_mult(u64 num, u64 den)
+{
+	return den ? div64_u64(num << KS_TSC_SHIFT, den) : 0;
+}
+
+/* @node counts cycles as ns, from local_clock() from now on. */
+static void ks_fall_back(struct ks_node *node)
+{
+	if (!node->show_mult || node->fell_back)
+		return;
+	pr_warn("%s: the %s is unstable: local_clock() from now on\n",
+		node->cmd.name, KS_COUNTER_NAME);
+	/* a call in the body now may end on the other clock: timed wrong */
+	WRITE_ONCE(node->to_count, ks_mult(node->hz, NSEC_PER_SEC));
+	WRITE_ONCE(node->fast, false);
+	WRITE_ONCE(node->use_tsc, false);
+	node->fell_back = true;
+}
+
+/**
+ * ks_clock_check() - fall back to local_clock() if the counter is unstable
+ *
+ * Caller holds ks_lock.
+ */
+void ks_clock_check(void)
+{
+	struct ks_node *node;
+
+	if (ks_counter_usable())
+		return;
+	list_for_each_entry(node, &ks_nodes, list) {
+		ks_fall_back(node);
+		if (node->gap)
+			ks_fall_back(node->gap);
+	}
+}
+
+/* Every KS_CLOCK_WATCH_MS while a node counts cycles as ns. */
+static void ks_clock_watch(struct work_struct *work)
+{
+	struct ks_node *node;
+	bool again = false;
+
+	mutex_lock(&ks_lock);
+	ks_clock_check();
+	list_for_each_entry(node, &ks_nodes, list)
+		again |= node->show_mult && !node->fell_back;
+	mutex_unlock(&ks_lock);
+	if (again)
+		schedule_delayed_work(&ks_clock_work,
+				      msecs_to_jiffies(KS_CLOCK_WATCH_MS));
+}
+
+/**
+ * ks_clock_watch_stop() - stop watching the counter (unload)
+ */
+void ks_clock_watch_stop(void)
+{
+	cancel_delayed_work_sync(&ks_clock_work);
+}
+
+static int ks_set_counter_unstable(const char *val,
+				   const struct kernel_param *kp)
+{
+	int ret = param_set_bool(val, kp);
+
+	if (!ret) {
+		mutex_lock(&ks_lock);
+		ks_clock_check();
+		mutex_unlock(&ks_lock);
+	}
+	return ret;
+}
+
+static const struct kernel_param_ops ks_counter_unstable_ops = {
+	.set = ks_set_counter_unstable,
+	.get = param_get_bool,
+};
+module_param_cb(counter_unstable, &ks_counter_unstable_ops, &counter_unstable,
+		0644);
+MODULE_PARM_DESC(counter_unstable, "Act as if the kernel had found the TSC unstable: local_clock() for every node (default 0)");
+
+/* The node's clock and the unit of its slots, from @cmd. */
+static void ks_clock_setup(struct ks_node *node, const struct ks_cmd *cmd)
+{
+	node->hz = ks_cycles_hz();
+	if (cmd->clock == KS_CLOCK_TSC) {
+		node->use_tsc = true;	/* cycles, shown as cycles */
+	} else if (node->hz && ks_counter_usable()) {
+		node->use_tsc = true;
+		node->show_mult = ks_mult(NSEC_PER_SEC, node->hz);
+		schedule_delayed_work(&ks_clock_work,
+				      msecs_to_jiffies(KS_CLOCK_WATCH_MS));
+	} else {
+		node->hz = 0;		/* ns, from local_clock() */
+	}
 }
 
 /**
@@ -327,10 +433,7 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 					    max_t(u32, KS_MAXACTIVE_MIN_DEFAULT,
 						  16 * num_possible_cpus()));
 	node->nslots = kstats_nr_slots(cmd->bits, cmd->buckets);
-	/* cycles are cycles: the same scaling, by one */
-	node->tsc_mult = cmd->clock == KS_CLOCK_TSC ? 1U << KS_TSC_SHIFT :
-			 ks_tsc_mult();
-	node->use_tsc = node->tsc_mult;
+	ks_clock_setup(node, cmd);
 	node->filtered = cmd->pid >= 0 || cmd->tgid >= 0 || cmd->comm[0] ||
 			 cmd->cpus[0] || cmd->sample > 1;
 	node->backend = ks_pick_backend(cmd->via);

@@ -23,7 +23,10 @@ struct ks_node;
 struct ks_pcpu {
 	u64 min;
 	u64 max;
-	u64 t0;			/* section start, or last call for GAP- */
+	union {
+		u64 t0;		/* section start, or last call for GAP- */
+		long gate;	/* direct: calls to let by, see ks_direct.h */
+	};
 	s32 skip;		/* sampling: calls left to skip, then -1 */
 	u32 clamped;		/* negative times recorded as 0 */
 	long inflight;		/* direct backend: timed calls in the body */
@@ -68,9 +71,11 @@ struct ks_backend {
  * @fast: the direct trampoline times and records calls itself (no filter,
  *	no sampling, no GAP- node, the TSC as clock)
  * @filtered: any pid/tgid/comm/cpus filter or sampling is set
- * @use_tsc: ks_now() reads the TSC (clock tsc, or ns from a stable TSC)
- * @tsc_mult: ns per TSC cycle << KS_TSC_SHIFT when ns come from the TSC,
- *	1 << KS_TSC_SHIFT when the node counts cycles
+ * @use_tsc: ks_now() reads the counter (ks_cycles()): clock tsc, or the
+ *	default clock where the counter stands for time (ks_counter_stable())
+ * @to_count: 0, or counter cycles per ns << KS_TSC_SHIFT: ks_delta()
+ *	turns local_clock()'s ns into the cycles the slots hold, once the
+ *	counter no longer stands for time (ks_clock_check())
  * @pcpu: per-CPU extremes and slots
  * @gap: the GAP-NAME node fed by the same hooks, or NULL
  * @cmd: the trace command that made it (name, bits, filters...)
@@ -90,6 +95,11 @@ struct ks_backend {
  * @mem: bytes it counts against the mem_max budget (ks_node.c)
  * @maxactive: the instances in flight asked for (cmd.maxactive is 0 where
  *	the backend has no pool)
+ * @hz: the counter's frequency when the slots hold counter cycles, else 0
+ * @show_mult: ns per counter cycle << KS_TSC_SHIFT when the slots hold
+ *	cycles and the text shows ns (ks_show.c scales them), else 0
+ * @fell_back: the counter stopped standing for time while the node
+ *	recorded: local_clock() since (ks_clock_check())
  *
  * A timed call reads one cache line of it, the fields up to cmd.cpus[0]
  * (a cpus filter adds @cpus): static_asserts in ks_direct.c.
@@ -101,7 +111,7 @@ struct ks_node {
 	bool fast;
 	/* read by every timed call */
 	bool filtered;
-	u32 tsc_mult;
+	u32 to_count;
 	struct ks_pcpu __percpu *pcpu;
 	bool use_tsc;
 	struct ks_cmd cmd;		/* bits, buckets, filters first */
@@ -122,9 +132,12 @@ struct ks_node {
 	bool chosen;
 	u32 maxactive;
 	u64 mem;
+	u64 hz;
+	u32 show_mult;
+	bool fell_back;
 };
 
-#define KS_TSC_SHIFT	24	/* fixed point of tsc_mult */
+#define KS_TSC_SHIFT	24	/* fixed point of to_count and show_mult */
 
 struct module;
 
@@ -192,9 +205,12 @@ static __always_inline bool ks_want(struct ks_node *node)
 	    !cpumask_test_cpu(raw_smp_processor_id(), node->cpus))
 		return false;
 	if (node->cmd.sample > 1) {
-		/* the trampoline counted down already if fast_sample */
-		if (!node->fast_sample &&
-		    this_cpu_dec_return(node->pcpu->skip) >= 0)
+		/* the trampoline counts down its gate if fast_sample */
+		if (node->fast_sample) {
+			this_cpu_write(node->pcpu->gate, node->cmd.sample - 1);
+			return true;
+		}
+		if (this_cpu_dec_return(node->pcpu->skip) >= 0)
 			return false;
 		this_cpu_write(node->pcpu->skip, node->cmd.sample - 1);
 	}
@@ -202,10 +218,10 @@ static __always_inline bool ks_want(struct ks_node *node)
 }
 
 /*
- * The node's clock, in raw units: the TSC when the node counts cycles, or
- * counts ns from a stable TSC (node->tsc_mult, converted in ks_delta(), as
- * local_clock() itself does on such machines, for a tenth of its cost),
- * else local_clock().
+ * The node's clock, in raw units: the counter (the TSC, CNTVCT) when the
+ * node counts cycles, which the text shows as ns where the counter stands
+ * for time (as local_clock() itself does on such machines, for a tenth of
+ * its cost), else local_clock().
  */
 static __always_inline u64 ks_now(const struct ks_node *node)
 {
@@ -215,9 +231,11 @@ static __always_inline u64 ks_now(const struct ks_node *node)
 }
 
 /*
- * The time from @start to @end, two ks_now() readings, in the node's unit:
- * TSC cycles scaled to ns when the node counts ns from the TSC.  A negative
- * time (a call that moved to a CPU whose clock reads earlier) counts as 0.
+ * The time from @start to @end, two ks_now() readings, in the unit of the
+ * node's slots: as read, or local_clock()'s ns turned into counter cycles
+ * once a node that counts cycles has fallen back to local_clock().  A
+ * negative time (a call that moved to a CPU whose clock reads earlier)
+ * counts as 0.
  */
 static __always_inline u64 ks_delta(struct ks_node *node, u64 start, u64 end)
 {
@@ -227,7 +245,7 @@ static __always_inline u64 ks_delta(struct ks_node *node, u64 start, u64 end)
 		this_cpu_inc(node->pcpu->clamped);
 		return 0;
 	}
-	if (!node->tsc_mult)
+	if (likely(!node->to_count))
 		return d;
 	/*
 	 * mul_u64_u32_shr() as math64.h writes it without __int128: exact,
@@ -236,8 +254,8 @@ static __always_inline u64 ks_delta(struct ks_node *node, u64 start, u64 end)
 	 * aligned) in every handler that inlines it: 9 to 13 instructions
 	 * more per timed call, measured with make bench.
 	 */
-	return (mul_u32_u32(d, node->tsc_mult) >> KS_TSC_SHIFT) +
-	       (mul_u32_u32(d >> 32, node->tsc_mult) << (32 - KS_TSC_SHIFT));
+	return (mul_u32_u32(d, node->to_count) >> KS_TSC_SHIFT) +
+	       (mul_u32_u32(d >> 32, node->to_count) << (32 - KS_TSC_SHIFT));
 }
 
 /*

@@ -12,15 +12,61 @@
 #include <linux/mutex.h>
 #include "ks_core.h"
 
+/* The clock the node reads now: the counter or local_clock(). */
 static const char *ks_clock_name(const struct ks_node *node)
 {
-	return node->cmd.clock == KS_CLOCK_TSC ? KS_CLOCK_NAME_TSC :
-						 KS_CLOCK_NAME_LOCAL;
+	return READ_ONCE(node->use_tsc) ? KS_COUNTER_NAME : KS_CLOCK_NAME_LOCAL;
 }
 
+/* The unit of the text's figures: cycles only when asked for. */
 static const char *ks_unit(const struct ks_node *node)
 {
 	return node->cmd.clock == KS_CLOCK_TSC ? KS_UNIT_CYCLES : KS_UNIT_NS;
+}
+
+/* @v, in the unit of the slots, in the text's unit. */
+static u64 ks_shown(const struct ks_node *node, u64 v)
+{
+	if (!node->show_mult)
+		return v;
+	return mul_u64_u32_shr(v, node->show_mult, KS_TSC_SHIFT);
+}
+
+/*
+ * Slots of cycles as slots of ns (the text's unit): each slot of cycles
+ * goes whole to the slot of ns its middle falls in, the same for every
+ * CPU and every read, so that CPU rows add up to the CPUS rows and a later
+ * read minus an earlier one is what was recorded between them.  A row of
+ * ns may gather two slots of cycles; its sum is clamped into it by
+ * ks_repair_slots().  @map, @tmp: @n entries of room.
+ */
+static void ks_rebin_map(const struct ks_node *node, u32 *map, u32 n)
+{
+	u32 bits = node->cmd.bits, buckets = node->cmd.buckets, s;
+	u64 lo, hi;
+
+	for (s = 0; s < n; s++) {
+		lo = kstats_slot_lo(s, bits);
+		hi = kstats_slot_hi(s, bits, buckets);
+		if (hi < U64_MAX / 2)
+			lo += (hi - lo) / 2;
+		map[s] = kstats_slot(ks_shown(node, lo), bits, buckets);
+	}
+}
+
+static void ks_rebin(const struct ks_node *node, struct kstats_slot *sl,
+		     struct kstats_slot *tmp, const u32 *map, u32 n)
+{
+	u32 s;
+
+	memset(tmp, 0, n * sizeof(*tmp));
+	for (s = 0; s < n; s++) {
+		if (!sl[s].count)
+			continue;
+		tmp[map[s]].count += sl[s].count;
+		tmp[map[s]].sum += ks_shown(node, sl[s].sum);
+	}
+	memcpy(sl, tmp, n * sizeof(*tmp));
 }
 
 /* Print the rows of one CPU (or of the merge) for non-empty slots. */
@@ -72,8 +118,8 @@ static int ks_node_show(struct seq_file *m, void *v)
 	struct ks_node *node = m->private;
 	u64 pct[KSTATS_NR_PCT], samples, sum = 0, min = U64_MAX, max = 0;
 	u64 clamped = 0;
-	u32 n = node->nslots, s, i;
-	struct kstats_slot *all, *copy;
+	u32 n = node->nslots, s, i, *map;
+	struct kstats_slot *all, *copy, *tmp;
 	int cpu;
 
 	/*
@@ -83,12 +129,15 @@ static int ks_node_show(struct seq_file *m, void *v)
 	 * slots are read racily on purpose, like any per-CPU counter.
 	 */
 	copy = kvcalloc((size_t)nr_cpu_ids * n, sizeof(*copy), GFP_KERNEL);
-	all = kvcalloc(n, sizeof(*all), GFP_KERNEL);
-	if (!copy || !all) {
+	all = kvcalloc(2 * n, sizeof(*all), GFP_KERNEL);
+	map = kvcalloc(n, sizeof(*map), GFP_KERNEL);
+	if (!copy || !all || !map) {
 		kvfree(copy);
 		kvfree(all);
+		kvfree(map);
 		return -ENOMEM;
 	}
+	tmp = all + n;
 	for_each_possible_cpu(cpu) {
 		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
 
@@ -106,6 +155,19 @@ static int ks_node_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu)
 		ks_repair_slots(copy + (size_t)cpu * n, n, node->cmd.bits,
 				node->cmd.buckets);
+	if (node->show_mult) {
+		/* cycles to ns, every CPU alike, then merged again */
+		ks_rebin_map(node, map, n);
+		memset(all, 0, n * sizeof(*all));
+		for_each_possible_cpu(cpu) {
+			ks_rebin(node, copy + (size_t)cpu * n, tmp, map, n);
+			ks_repair_slots(copy + (size_t)cpu * n, n,
+					node->cmd.bits, node->cmd.buckets);
+			kstats_merge(all, copy + (size_t)cpu * n, n);
+		}
+		min = ks_shown(node, min);
+		max = ks_shown(node, max);
+	}
 	samples = kstats_total(all, n);
 	for (s = 0; s < n; s++)
 		sum += all[s].sum;
@@ -126,10 +188,14 @@ static int ks_node_show(struct seq_file *m, void *v)
 		   node->cmd.name, node->backend->name);
 	for (i = 0; i < node->nsyms; i++)
 		seq_printf(m, "%s%s", i ? "," : "", node->syms[i]);
-	seq_printf(m, " " KS_KEY_CLOCK "=%s " KS_KEY_UNIT "=%s " KS_KEY_BITS "=%u "
+	seq_printf(m, " " KS_KEY_CLOCK "=%s", ks_clock_name(node));
+	if (node->hz)
+		seq_printf(m, " " KS_KEY_HZ "=%llu", node->hz);
+	seq_printf(m, " " KS_KEY_UNIT "=%s " KS_KEY_SLOTS "=%s " KS_KEY_BITS "=%u "
 		   KS_KEY_BUCKETS "=%u " KS_KEY_SAMPLE "=%u " KS_KEY_MAXACTIVE "=%u "
 		   KS_KEY_STATE "=%s",
-		   ks_clock_name(node), ks_unit(node), node->cmd.bits,
+		   ks_unit(node), node->hz ? KS_UNIT_CYCLES : KS_UNIT_NS,
+		   node->cmd.bits,
 		   node->cmd.buckets, node->cmd.sample, node->cmd.maxactive,
 		   node->active ? KS_STATE_ACTIVE : KS_STATE_STOPPED);
 	if (node->cmd.pid >= 0)
@@ -154,6 +220,10 @@ static int ks_node_show(struct seq_file *m, void *v)
 		seq_printf(m, "# " KS_LINE_CLAMPED
 			   " %llu: ended on a CPU whose clock read earlier than the start's, recorded as 0\n",
 			   clamped);
+	if (node->fell_back)
+		seq_printf(m, "# " KS_LINE_FALLBACK
+			   " %s unstable: local_clock() since, its ns recorded as cycles at hz\n",
+			   KS_COUNTER_NAME);
 	seq_puts(m, "# " KS_LINE_PCT);
 	for (i = 0; i < KSTATS_NR_PCT; i++)
 		seq_printf(m, " %s %llu", kstats_pct_name[i], pct[i]);
@@ -166,6 +236,7 @@ static int ks_node_show(struct seq_file *m, void *v)
 	ks_show_rows(m, all, n, KS_ROW_CPUS, num_possible_cpus());
 	kvfree(copy);
 	kvfree(all);
+	kvfree(map);
 	return 0;
 }
 

@@ -16,7 +16,7 @@
  *         [rbp] saved rbp       [rbp-8] node    [rbp-16] start time
  *
  * ks_direct_enter(node) returns the start time, or 0 when this call is not
- * timed (filtered, sampled out, stopped): the argument registers are
+ * timed (filtered, sampled out by the C side): the argument registers are
  * restored and we return into the body as a plain fentry call does.
  * Otherwise ks_direct_body enters the body with a return address inside
  * ks_direct_common, through a return as retpolines do (never an indirect
@@ -51,13 +51,6 @@
 
 	.text
 SYM_FUNC_START_LOCAL(ks_direct_common)
-	/* sampled out: in a few instructions */
-	cmpb	$0, KS_NODE_FAST_SAMPLE(%r11)
-	je	.Lks_full
-	movq	KS_NODE_PCPU(%r11), %r10
-	decl	%gs:KS_PCPU_SKIP(%r10)	/* one instruction: preemption-safe */
-	jns	.Lks_ret
-.Lks_full:
 	pushq	%rbp
 	movq	%rsp, %rbp
 	subq	$16, %rsp
@@ -96,7 +89,6 @@ SYM_FUNC_START_LOCAL(ks_direct_common)
 	RET
 .Lks_plain:
 	leave
-.Lks_ret:
 	RET
 SYM_FUNC_END(ks_direct_common)
 
@@ -111,31 +103,32 @@ SYM_FUNC_START_LOCAL(ks_direct_body)
 SYM_FUNC_END(ks_direct_body)
 
 /*
- * The one direct address: the node of the call site on top of the stack
- * into r11.  Not found (a call site just unhooked): return into the body
- * at once.  A function no longer timed whose ftrace_ops still hooks others
- * has ks_direct_idle, a node that is never active.
+ * The one direct address: the entry of the call site on top of the stack
+ * (ks_direct.h), then its node's gate: a stopped node, a sampled-out call
+ * or a call site that times nothing (ks_direct_idle) returns into the body
+ * here, eight instructions in.  Else the node into r11.  Not found (a call
+ * site just unhooked): return into the body at once.
  */
 SYM_CODE_START(ks_direct_tramp)
 	UNWIND_HINT_FUNC
 	ENDBR
+	imull	$KS_HASH_MUL, (%rsp), %r11d
+	shrl	$KS_HASH_SHIFT, %r11d
 	movq	(%rsp), %r10
-	imulq	$KS_HASH_MUL, %r10, %r11
-	shrq	$(KS_HASH_SHIFT - KS_HENT_SHIFT), %r11
-	andl	$(KS_HASH_MASK << KS_HENT_SHIFT), %r11d
 .Lks_probe:
-	cmpq	%r10, ks_direct_hash + KS_HENT_IP(%r11)
+	cmpq	%r10, ks_direct_tip(, %r11, 8)
 	jne	.Lks_next
-	movq	ks_direct_hash + KS_HENT_NODE(%r11), %r11
-	cmpb	$0, KS_NODE_ACTIVE(%r11)
-	je	.Lks_none
+	movq	ks_direct_tpcpu(, %r11, 8), %rax
+	decq	%gs:KS_PCPU_GATE(%rax)	/* one instruction: preemption-safe */
+	jns	.Lks_none
+	movq	ks_direct_tnode(, %r11, 8), %r11
 	cmpb	$0, KS_NODE_FAST(%r11)
 	jne	ks_direct_fast
 	jmp	ks_direct_common
 .Lks_next:
-	cmpq	$0, ks_direct_hash + KS_HENT_IP(%r11)
+	cmpq	$0, ks_direct_tip(, %r11, 8)
 	je	.Lks_none
-	addq	$(1 << KS_HENT_SHIFT), %r11
+	incl	%r11d
 	jmp	.Lks_probe
 .Lks_none:
 	RET
@@ -143,8 +136,9 @@ SYM_CODE_END(ks_direct_tramp)
 
 /*
  * The plain case, no call into C: no filter, no sampling, no GAP- node,
- * the TSC as the clock.  The start is read last before the body, the end
- * first after it; only rdx (an argument) is kept across the first read.
+ * the TSC as the clock, recorded in cycles (the node's text shows ns).
+ * The start is read last before the body, the end first after it; only
+ * rdx (an argument) is kept across the first read.
  * The record is single per-CPU instructions: count and sum, min and max
  * by compare-exchange until it holds (an interrupt, or a move to another
  * CPU, between the read and the exchange makes it fail and retry), so
@@ -178,12 +172,8 @@ SYM_FUNC_START_LOCAL(ks_direct_fast)
 	movq	-8(%rbp), %r11
 	subq	-16(%rbp), %rax
 	js	.Lks_neg
-.Lks_scale:
-	/* cycles to the node's unit: d * tsc_mult >> KS_TSC_SHIFT */
-	movl	KS_NODE_TSC_MULT(%r11), %ecx
-	mulq	%rcx
-	shrdq	$KS_TSC_SHIFT_ASM, %rdx, %rax
-	/* the slot, as kstats_slot() in hist.h */
+.Lks_cycles:
+	/* the slot, as kstats_slot() in hist.h: in cycles (ks_show.c) */
 	movl	KS_NODE_BITS(%r11), %ecx
 	movq	%rax, %rdx
 	btsq	%rcx, %rdx
@@ -229,7 +219,7 @@ SYM_FUNC_START_LOCAL(ks_direct_fast)
 	movq	KS_NODE_PCPU(%r11), %rdi
 	incl	%gs:KS_PCPU_CLAMPED(%rdi)
 	xorl	%eax, %eax
-	jmp	.Lks_scale
+	jmp	.Lks_cycles
 .Lks_over:
 	movl	KS_NODE_BUCKETS(%r11), %esi
 	incl	%esi

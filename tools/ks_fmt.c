@@ -78,11 +78,21 @@ void ks_print_summary(FILE *f, const struct ks_view *node)
 	const char *ptr[KSTATS_NR_PCT];
 	int k, w = ks_value_width(node->unit) + 2;
 
-	fprintf(f, "%s: %s:%s, clock %s (%s), bits %u, state %s\n",
+	char hz[32] = "";
+
+	if (node->hz)
+		snprintf(hz, sizeof(hz), " %llu Hz", (unsigned long long)node->hz);
+	fprintf(f, "%s: %s:%s, clock %s%s (%s%s%s), bits %u, state %s\n",
 		node->name, node->attach[0] ? node->attach : "?",
 		node->symbols && node->symbols[0] ? node->symbols : node->name,
-		node->clock[0] ? node->clock : "?", node->unit, node->bits,
+		node->clock[0] ? node->clock : "?", hz, node->unit,
+		node->slots_unit[0] && strcmp(node->slots_unit, node->unit) ?
+		", recorded in " : "",
+		node->slots_unit[0] && strcmp(node->slots_unit, node->unit) ?
+		node->slots_unit : "", node->bits,
 		node->state[0] ? node->state : "?");
+	if (node->fell_back)
+		fprintf(f, "  the counter went unstable: local_clock() since\n");
 	ks_print_cells(f, head, 5, w);
 	snprintf(cells[0], 32, "%llu", (unsigned long long)node->samples);
 	snprintf(cells[1], 32, "%llu", (unsigned long long)node->missed);

@@ -154,6 +154,10 @@ static int ks_parse_head(struct ks_parser *ps, struct ks_view *node,
 				return ks_fail(&ps->e, ps->line, "out of memory");
 		} else if (!strcmp(key, KS_KEY_CLOCK)) {
 			bad = ks_copy(node->clock, sizeof(node->clock), val);
+		} else if (!strcmp(key, KS_KEY_HZ)) {
+			bad = ks_parse_u64(val, &node->hz);
+		} else if (!strcmp(key, KS_KEY_SLOTS)) {
+			bad = ks_copy(node->slots_unit, sizeof(node->slots_unit), val);
 		} else if (!strcmp(key, KS_KEY_UNIT)) {
 			bad = ks_copy(node->unit, sizeof(node->unit), val);
 			ps->have_unit = 1;
@@ -193,7 +197,7 @@ static int ks_parse_head(struct ks_parser *ps, struct ks_view *node,
 			       node->buckets, node->bits);
 	if (!ps->have_unit)
 		strcpy(node->unit, strcmp(node->clock, KS_CLOCK_NAME_TSC) ?
-				   KS_UNIT_NS : KS_UNIT_CYCLES);
+		       KS_UNIT_NS : KS_UNIT_CYCLES);	/* before hz= */
 	if (ks_view_setup(node, node->bits, node->buckets))
 		return ks_fail(&ps->e, ps->line, "out of memory");
 	ps->have_head = 1;
@@ -607,6 +611,8 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 			} else if (!strcmp(tok[1], KS_LINE_SAMPLES)) {
 				if (ks_parse_samples(&ps, node, tok + 1, ntok - 1))
 					goto out;
+			} else if (!strcmp(tok[1], KS_LINE_FALLBACK)) {
+				node->fell_back = 1;
 			} else if (!strcmp(tok[1], KS_LINE_CLAMPED)) {
 				if (ks_parse_clamped(&ps, node, tok, ntok))
 					goto out;

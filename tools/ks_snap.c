@@ -74,7 +74,11 @@ static void ks_json_node(FILE *f, const struct ks_view *node)
 	}
 	fputs("],\n", f);
 	ks_json_kv(f, 4, "clock", node->clock, 0);
+	if (node->hz)
+		ks_json_u64(f, "hz", node->hz);
 	ks_json_kv(f, 4, "unit", node->unit, 0);
+	if (node->slots_unit[0])
+		ks_json_kv(f, 4, "slots_unit", node->slots_unit, 0);
 	ks_json_u64(f, "bits", node->bits);
 	ks_json_u64(f, "buckets", node->buckets);
 	ks_json_u64(f, "sample", node->sample);
@@ -351,6 +355,10 @@ static int ks_snap_layout(struct ks_errbuf *sc, const struct ks_jv *nd,
 	    ks_jreq_str(sc, nd, "node", "attach", attach, sizeof(attach), 0) ||
 	    ks_jreq_str(sc, nd, "node", "clock", node->clock, sizeof(node->clock), 0) ||
 	    ks_jreq_str(sc, nd, "node", "unit", node->unit, sizeof(node->unit), 0) ||
+	    ks_jreq_str(sc, nd, "node", "slots_unit", node->slots_unit,
+			sizeof(node->slots_unit), 1) ||
+	    (ks_jget(nd, "hz") &&
+	     ks_jreq_u64(sc, nd, "node", "hz", ~0ULL, &node->hz)) ||
 	    ks_jreq_str(sc, nd, "node", "state", node->state, sizeof(node->state), 1) ||
 	    ks_jreq_str(sc, nd, "node", "estimate", node->estimate, sizeof(node->estimate), 1) ||
 	    ks_jreq_u32(sc, nd, "node", "bits", KSTATS_BITS_MAX, &bits) ||

@@ -41,8 +41,11 @@ struct ks_view {
 	char name[KS_NAME_MAX];
 	char attach[KS_WORD_MAX];	/* backend: kretprobe, fprobe, ... */
 	char *symbols;			/* comma-separated attached symbols */
-	char clock[KS_WORD_MAX];
-	char unit[KS_WORD_MAX];
+	char clock[KS_WORD_MAX];	/* the clock read: local, tsc, cntvct */
+	__u64 hz;			/* the counter's frequency, 0: none */
+	char unit[KS_WORD_MAX];		/* of every figure */
+	char slots_unit[KS_WORD_MAX];	/* recorded in (ns, cycles), "": unit */
+	int fell_back;			/* the counter went unstable: local since */
 	char state[KS_WORD_MAX];
 	char estimate[KS_WORD_MAX];
 	__u32 bits, buckets, sample, maxactive, ncpus, precision_ppm;

@@ -335,7 +335,11 @@ kernel_image() {
 qemu_cmd() {
 	local kver=$1
 	arch_setup "$kver"
-	[ "$KARCH" = amd64 ] && QEMU+=(-cpu max)
+	# invtsc: a TSC that is constant and nonstop, which kstats needs to
+	# take the TSC for time (else local_clock(), off the direct fast
+	# path).  TCG's TSC is the host's (or -icount's), constant: it warns
+	# that it lacks the bit, x-force-features sets it all the same.
+	[ "$KARCH" = amd64 ] && QEMU+=(-cpu max,+invtsc,x-force-features=on)
 	QEMU+=(-nographic -no-reboot -m 1G -net none)
 	if [ $icount = 1 ]; then
 		QEMU+=(-icount shift=0,sleep=off -smp 1)

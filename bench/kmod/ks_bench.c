@@ -133,9 +133,8 @@ static int __init kb_init(void)
 	kb_node.cmd.pid = -1;
 	kb_node.cmd.tgid = -1;
 	kb_node.cmd.clock = KS_CLOCK_LOCAL;
-	/* ns from the TSC, the default wherever the TSC is stable */
+	/* cycles of the TSC, the default wherever the TSC is stable */
 	kb_node.use_tsc = true;
-	kb_node.tsc_mult = 1U << KS_TSC_SHIFT;
 	kb_node.nslots = kstats_nr_slots(kb_node.cmd.bits, kb_node.cmd.buckets);
 	kb_node.active = true;
 	kb_node.pcpu = __alloc_percpu(struct_size_t(struct ks_pcpu, slots,

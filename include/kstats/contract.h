@@ -80,6 +80,7 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_LINE_SAMPLES	"samples"	/* N missed N min N avg N max N floor N */
 #define KS_LINE_SAMPLED	"sampled"	/* 1 in N: estimated calls M */
 #define KS_LINE_CLAMPED	"clamped"	/* N: ... recorded as 0 */
+#define KS_LINE_FALLBACK "fallback"	/* CLOCK unstable: ... */
 #define KS_LINE_PCT	"percentiles"	/* pNN V... precision_ppm P estimate E */
 
 /* Words of the KS_LINE_SAMPLES line after its count, each before its value. */
@@ -96,8 +97,10 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 
 /* key= words of the head line; the filters appear only when set. */
 #define KS_KEY_ATTACH	"attach"	/* BACKEND:SYM[,SYM...] */
-#define KS_KEY_CLOCK	"clock"
-#define KS_KEY_UNIT	"unit"
+#define KS_KEY_CLOCK	"clock"		/* the clock read now */
+#define KS_KEY_HZ	"hz"		/* its frequency, when slots= cycles */
+#define KS_KEY_UNIT	"unit"		/* of every figure of the text */
+#define KS_KEY_SLOTS	"slots"		/* unit the node records in */
 #define KS_KEY_BITS	"bits"
 #define KS_KEY_BUCKETS	"buckets"
 #define KS_KEY_SAMPLE	"sample"
@@ -108,9 +111,10 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_KEY_COMM	"comm"
 #define KS_KEY_CPUS	"cpus"
 
-/* Values of clock=, unit= and state=. */
-#define KS_CLOCK_NAME_LOCAL	"local"
-#define KS_CLOCK_NAME_TSC	"tsc"
+/* Values of clock=, unit=, slots= and state=. */
+#define KS_CLOCK_NAME_LOCAL	"local"		/* local_clock() */
+#define KS_CLOCK_NAME_TSC	"tsc"		/* x86-64's counter */
+#define KS_CLOCK_NAME_CNTVCT	"cntvct"	/* arm64's counter */
 #define KS_UNIT_NS		"ns"
 #define KS_UNIT_CYCLES		"cycles"
 #define KS_STATE_ACTIVE		"active"

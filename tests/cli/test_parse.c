@@ -357,6 +357,41 @@ static void test_builtin(const char *path)
 		ks_view_free(&node);
 	free(extra);
 
+	/* the clock, its frequency and the slots' unit, and a fallback */
+	extra = subst(text, "clock=local unit=ns",
+		      "clock=local hz=2096017000 unit=ns slots=cycles");
+	if (extra) {
+		char *t = subst(extra, "# percentiles",
+				"# fallback tsc unstable: local_clock() since, its ns recorded as cycles at hz\n# percentiles");
+
+		free(extra);
+		extra = t;
+	}
+	r = extra ? ks_parse_text(extra, "clock.txt", KS_PARSE_STRICT, &node, err, sizeof(err)) : -1;
+	check(!r && node.hz == 2096017000ULL && !strcmp(node.unit, "ns") &&
+	      !strcmp(node.slots_unit, "cycles") && !strcmp(node.clock, "local") &&
+	      node.fell_back, "hz=, slots= and '# fallback' are read");
+	if (r) {
+		diag(err);
+	} else {
+		char *j = NULL;
+		size_t jl = 0;
+		struct ks_view back;
+
+		f = open_memstream(&j, &jl);
+		ks_snap_write(f, &node);
+		fclose(f);
+		r = ks_snap_read(j, "clock.json", &back, err, sizeof(err));
+		check(!r && back.hz == 2096017000ULL &&
+		      !strcmp(back.slots_unit, "cycles"),
+		      "a snapshot keeps hz and slots_unit");
+		if (!r)
+			ks_view_free(&back);
+		free(j);
+		ks_view_free(&node);
+	}
+	free(extra);
+
 	/* snapshots */
 	if (ks_parse_text(text, path, KS_PARSE_STRICT, &node, err, sizeof(err))) {
 		check(0, "%s parses", path);

@@ -75,14 +75,50 @@ for b in $backends; do
 
 	# The counter clock: cycles of x86-64's TSC (0.5-20 GHz) or of arm64's
 	# CNTVCT (1 MHz-1.1 GHz: 1 GHz from Armv8.6 on, 62.5 MHz in QEMU).
-	lo=25000 hi=1000000 range="0.5-20 GHz"
-	[ "$(uname -m)" = aarch64 ] && lo=50 hi=55000 range="1 MHz-1.1 GHz"
+	lo=25000 hi=1000000 range="0.5-20 GHz" counter=tsc
+	hzlo=500000000 hzhi=20000000000
+	if [ "$(uname -m)" = aarch64 ]; then
+		lo=50 hi=55000 range="1 MHz-1.1 GHz" counter=cntvct
+		hzlo=1000000 hzhi=1100000000
+	fi
 	check "$b: trace clock tsc" ctl "trace ks_target_delay clock tsc via $b"
 	echo "100 50000" > $T/delay
 	expect_eq "$b: tsc unit" "$(node_field ks_target_delay unit)" cycles
-	expect_eq "$b: tsc clock" "$(node_field ks_target_delay clock)" tsc
+	expect_eq "$b: tsc clock" "$(node_field ks_target_delay clock)" $counter
+	expect_eq "$b: tsc slots" "$(node_field ks_target_delay slots)" cycles
+	expect_range "$b: tsc hz" "$(node_field ks_target_delay hz)" $hzlo $hzhi
 	expect_eq "$b: tsc samples" "$(node_field ks_target_delay samples)" 100
 	expect_range "$b: 50 us in cycles ($range)" "$(node_field ks_target_delay p50)" $lo $hi
+	ctl "remove ks_target_delay"
+
+	# The default clock: the counter's cycles in the slots, ns in the
+	# text; local_clock() once the counter is unstable (forced here),
+	# its ns turned into cycles so that the slots keep one unit.
+	U=/sys/module/kstats/parameters/counter_unstable
+	check "$b: trace ks_target_delay bits 5 (default clock)" ctl "trace ks_target_delay bits 5 via $b"
+	echo "100 50000" > $T/delay
+	expect_eq "$b: default clock" "$(node_field ks_target_delay clock)" $counter
+	expect_eq "$b: default unit" "$(node_field ks_target_delay unit)" ns
+	expect_eq "$b: default slots" "$(node_field ks_target_delay slots)" cycles
+	expect_range "$b: default hz" "$(node_field ks_target_delay hz)" $hzlo $hzhi
+	expect_range "$b: 50 us p50 in ns" "$(node_field ks_target_delay p50)" 50000 $((50000 + 50000 / 16 + 20000))
+	expect_range "$b: 50 us min in ns" "$(node_field ks_target_delay min)" 50000 $((50000 + 50000 / 16 + 20000))
+	check "$b: no fallback yet" '! grep -q "^# fallback" $KS_DIR/ks_target_delay'
+	check "$b: counter marked unstable" "echo 1 > $U"
+	expect_eq "$b: fallen back to local" "$(node_field ks_target_delay clock)" local
+	check "$b: the header says why" 'grep -q "^# fallback $counter unstable: " $KS_DIR/ks_target_delay'
+	check "$b: the log says why" "dmesg | grep -q 'ks_target_delay: the $counter is unstable: local_clock() from now on'"
+	echo "100 50000" > $T/delay
+	expect_eq "$b: fallback samples" "$(node_field ks_target_delay samples)" 200
+	expect_eq "$b: fallback slots still cycles" "$(node_field ks_target_delay slots)" cycles
+	expect_range "$b: fallback p50 in ns" "$(node_field ks_target_delay p50)" 50000 $((50000 + 50000 / 16 + 20000))
+	expect_range "$b: fallback min in ns" "$(node_field ks_target_delay min)" 50000 $((50000 + 50000 / 16 + 20000))
+	check "$b: trace ks_target_empty while unstable" ctl "trace ks_target_empty via $b"
+	expect_eq "$b: a new node reads local" "$(node_field ks_target_empty clock)" local
+	expect_eq "$b: in ns" "$(node_field ks_target_empty slots)" ns
+	check "$b: and names no frequency" '! node_field ks_target_empty hz'
+	check "$b: counter stable again" "echo 0 > $U"
+	ctl "remove ks_target_empty"
 	ctl "remove ks_target_delay"
 
 	# Missed events: 5 sleepers at once, 2 instances.  The direct
