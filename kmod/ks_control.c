@@ -303,6 +303,7 @@ struct ks_node *ks_node_create(const struct ks_cmd *cmd,
 		goto out;
 	}
 	node->backend = backend;
+	ks_clock_ns(node);	/* the maker's values are in ns */
 	node->active = true;
 	ret = ks_set_syms(node, cmd->name, NULL);
 	if (!ret)

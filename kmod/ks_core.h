@@ -30,6 +30,7 @@ extern struct list_head ks_nodes;	/* published nodes, by ks_node.list */
 struct ks_node *ks_find(const char *name);
 int ks_node_room(const char *name);
 struct ks_node *ks_node_alloc(const struct ks_cmd *cmd);
+void ks_clock_ns(struct ks_node *node);
 int ks_set_syms(struct ks_node *node, const char *first, const char *second);
 void ks_node_list(struct ks_node *node);
 void ks_node_act(struct ks_node *node, enum ks_verb verb);

@@ -405,6 +405,20 @@ static void ks_clock_setup(struct ks_node *node, const struct ks_cmd *cmd)
 }
 
 /**
+ * ks_clock_ns() - a node whose slots hold ns read from local_clock()
+ * @node: a node no sample has reached yet
+ *
+ * For a node whose maker records values of its own (kstats_record(): ns,
+ * or any unit it likes), which the text must show as they came.
+ */
+void ks_clock_ns(struct ks_node *node)
+{
+	node->use_tsc = false;
+	node->hz = 0;
+	node->show_mult = 0;
+}
+
+/**
  * ks_node_alloc() - allocate a detached node with its histogram and filters
  * @cmd: the parsed trace command
  *

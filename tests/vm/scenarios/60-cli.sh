@@ -46,7 +46,16 @@ has "remove of a missing node" $err "no node named 'ks_nonexistent_node'"
 echo 1000 > $T/empty
 run $K show ks_target_empty
 expect_eq "show: exit 0" "$rc" 0
-has "show: summary header" $out "ks_target_empty: kretprobe:ks_target_empty, clock local (ns), bits 3, state active"
+# the clock as the header names it: the TSC (in cycles, shown as ns) where
+# it stands for time, else local_clock()
+clk=$(head -n 1 $KS_DIR/ks_target_empty | sed -n 's/.* clock=\([a-z]*\).*/\1/p')
+hz=$(head -n 1 $KS_DIR/ks_target_empty | sed -n 's/.* hz=\([0-9]*\).*/\1/p')
+if [ -n "$hz" ]; then
+	clktext="clock $clk $hz Hz (ns, recorded in cycles)"
+else
+	clktext="clock $clk (ns)"
+fi
+has "show: summary header" $out "ks_target_empty: kretprobe:ks_target_empty, $clktext, bits 3, state active"
 expect_eq "show: samples and missed" "$(sed -n 3p $out | awk '{ print $1, $2 }')" "1000 0"
 has "show: bar histogram" $out " : count     distribution"
 run $K list
@@ -63,7 +72,7 @@ $K export --csv ks_target_empty > /tmp/live.csv
 $K export --csv -f /tmp/e1.json > /tmp/snap.csv
 check "CSV of the live node == CSV of its snapshot" cmp /tmp/live.csv /tmp/snap.csv
 run $K export --prometheus ks_target_empty
-check "prometheus: +Inf bucket == 1000" grep -qE '^kstats_latency_seconds_bucket\{node="ks_target_empty",function="ks_target_empty",backend="[a-z]+",clock="local",release="[^"]+",le="\+Inf"\} 1000$' $out
+check "prometheus: +Inf bucket == 1000" grep -qE '^kstats_latency_seconds_bucket\{node="ks_target_empty",function="ks_target_empty",backend="[a-z]+",clock="'$clk'",release="[^"]+",le="\+Inf"\} 1000$' $out
 has "prometheus: release label" $out "release=\"$(uname -r)\",le=\"+Inf\"} 1000"
 check "prometheus: _count == 1000" grep -qE '^kstats_latency_seconds_count\{node="ks_target_empty",.*\} 1000$' $out
 expect_eq "prometheus: 44 series, no cpu label" "$(grep -vc '^#' $out) $(grep -c 'cpu=' $out)" "44 0"
