@@ -30,9 +30,11 @@ for b in /usr/bin/prometheus /usr/bin/prometheus-node-exporter /usr/bin/curl; do
 		exit 0
 	fi
 done
-unit=$HOST$repo/debian/kstats.kstats-export.service
-conf=$HOST$repo/debian/kstats-export.default
-check "the export unit and its settings from the source tree" test -f "$unit" -a -f "$conf" || exit 1
+# copied before the guest's /tmp covers the host's (a tree under /tmp)
+unit=/tmp/kstats.kstats-export.service
+conf=/tmp/kstats-export.default
+check "the export unit and its settings from the source tree" \
+	cp "$HOST$repo/debian/kstats.kstats-export.service" "$HOST$repo/debian/kstats-export.default" /tmp/ || exit 1
 mount -o rbind /proc $HOST/proc && mount -o rbind /sys $HOST/sys &&
 	mount -o rbind /dev $HOST/dev && mount -o bind /tmp $HOST/tmp
 check "host root prepared" test -d $HOST/proc/self -a -e $HOST/dev/null
