@@ -240,15 +240,20 @@ def kstats_figures(kr, icount, base):
                     {"available": False, "why": unquote(r.get("why", ""))})
 
 
+def raw_text(raw, r):
+    """The raw output file record @r names in folder @raw ("" if unreadable)."""
+    try:
+        with open(os.path.join(raw, r.get("raw", "")), errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
 def alternative(kr, base, r, raw, reps):
     """One alternative tool's figures for record @r, from its raw output."""
     e = {"overhead": overhead(kr, base, r), "min": num(r.get("min")),
          "median": num(r.get("median"))}
-    try:
-        with open(os.path.join(raw, r.get("raw", "")), errors="replace") as f:
-            text = f.read()
-    except OSError:
-        text = ""
+    text = raw_text(raw, r)
     if r["tool"].startswith("perf"):
         hist = parse_perf_hist(text)
     else:
@@ -382,11 +387,7 @@ def globs(icount, raw):
             a = {"min": num(r.get("min")), "median": num(r.get("median")),
                  "funcs": num(r.get("funcs")),
                  "overhead": per_call(num(r.get("min")), bmin, cpo.get(r["glob"]))}
-            try:
-                with open(os.path.join(raw, r.get("raw", "")), errors="replace") as f:
-                    text = f.read()
-            except OSError:
-                text = ""
+            text = raw_text(raw, r)
             if r["tool"].startswith("bpftrace"):
                 a["count"] = sum(c for _, _, c in parse_bpftrace_hist(text))
             elif num(r.get("count")) is not None:
