@@ -36,9 +36,12 @@
  *                                         (module parameter slow_ns,
  *                                         default 20000 ns, writable)
  *   hold     "1": hold ks_target_empty with a direct call of this module's
- *            own (kt_direct.S), as a BPF fentry program or a livepatch
- *            would (the write fails with the kernel's error, EBUSY if
- *            another direct call holds it); "0": let it go
+ *            own (kt_direct.S), as a BPF fentry program would (the write
+ *            fails with the kernel's error, EBUSY if another direct call
+ *            holds it); "0": let it go
+ *   patch    "1": put an ftrace_ops that may change the ip on
+ *            ks_target_empty, as a livepatch does (EBUSY while a direct
+ *            call that cannot share holds it); "0": take it off
  *   section  N times: ks_target_mark_a(), spin ARG ns, kmalloc(64),
  *            ks_target_mark_b(), kfree(): sections between two functions
  *            or a function and the kmem:kmalloc / kmem:kfree tracepoints
@@ -299,8 +302,55 @@ static int kt_hold(bool on)
 	return ret;
 }
 
+/*
+ * An ftrace_ops that may change the traced function's ip, on
+ * ks_target_empty, flagged as a livepatch's is (kernel/livepatch/patch.c):
+ * ftrace lets one such ops per function, and no direct call beside it
+ * unless the direct call's owner can share (ops_func).  Its handler leaves
+ * the ip alone: the function runs as before.
+ */
+static void kt_patch_func(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+}
+
+static struct ftrace_ops kt_patch_ops = {
+	.func = kt_patch_func,
+	.flags = FTRACE_OPS_FL_IPMODIFY
+#ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+		 | FTRACE_OPS_FL_SAVE_REGS
+#endif
+		 ,
+};
+
+static bool kt_patched;
+
+static int kt_patch(bool on)
+{
+	int ret = 0;
+
+	mutex_lock(&kt_hold_lock);
+	if (on && !kt_patched) {
+		ret = ftrace_set_filter_ip(&kt_patch_ops,
+					   (unsigned long)ks_target_empty, 0, 0);
+		if (!ret)
+			ret = register_ftrace_function(&kt_patch_ops);
+		if (ret)
+			ftrace_set_filter_ip(&kt_patch_ops,
+					     (unsigned long)ks_target_empty, 1, 0);
+		kt_patched = !ret;
+	} else if (!on && kt_patched) {
+		unregister_ftrace_function(&kt_patch_ops);
+		ftrace_set_filter_ip(&kt_patch_ops,
+				     (unsigned long)ks_target_empty, 1, 0);
+		kt_patched = false;
+	}
+	mutex_unlock(&kt_hold_lock);
+	return ret;
+}
+
 enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP, KT_SECTION,
-	KT_UNWIND, KT_ARGS, KT_PART, KT_ISRA, KT_GEN, KT_HOLD };
+	KT_UNWIND, KT_ARGS, KT_PART, KT_ISRA, KT_GEN, KT_HOLD, KT_PATCH };
 
 static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			size_t count, loff_t *ppos)
@@ -325,6 +375,10 @@ static ssize_t kt_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	if (what == KT_HOLD) {
 		ret = kt_hold(n);
+		return ret ? ret : count;
+	}
+	if (what == KT_PATCH) {
+		ret = kt_patch(n);
 		return ret ? ret : count;
 	}
 	if (what == KT_GEN) {
@@ -413,7 +467,7 @@ static int __init kt_init(void)
 		[KT_SLEEP] = "sleep", [KT_SECTION] = "section",
 		[KT_UNWIND] = "unwind", [KT_ARGS] = "args",
 		[KT_PART] = "part", [KT_ISRA] = "isra", [KT_GEN] = "gen",
-		[KT_HOLD] = "hold",
+		[KT_HOLD] = "hold", [KT_PATCH] = "patch",
 	};
 	unsigned long i;
 
@@ -429,6 +483,7 @@ static void __exit kt_exit(void)
 {
 	debugfs_remove(kt_dir);
 	kt_hold(false);
+	kt_patch(false);
 }
 
 module_init(kt_init);

@@ -49,4 +49,32 @@ expect_eq "still 200 calls counted" "$(node_field ks_target_empty samples)" 200
 ctl "remove ks_target_empty"
 check "after remove, the other tracer attaches" sh -c "echo 1 > $T/hold"
 check "and lets go" sh -c "echo 0 > $T/hold"
+
+# A livepatch: an ftrace_ops that may change the ip (the target's "patch").
+# ftrace lets no direct call beside it unless the call's owner can share
+# (ops_func, which kstats does not offer: docs/direct.md).
+if ! echo 1 > $T/patch 2> /dev/null; then
+	skip "a livepatch's ftrace_ops" "this kernel refused an IPMODIFY ftrace_ops"
+	unload_modules
+	exit 0
+fi
+ok "a livepatch-like ftrace_ops on ks_target_empty"
+check "patched: trace ks_target_empty (default)" ctl "trace ks_target_empty"
+b=$(backend ks_target_empty)
+check "patched: falls back from direct ($b)" '[ "$b" = fprobe ] || [ "$b" = kretprobe ]'
+check "patched: the log says why" 'dmesg | tail -n 5 | grep -q "ks_target_empty: another tracer holds ks_target_empty for its direct call"'
+echo 400 > $T/empty
+expect_eq "patched, $b: 400 calls counted" "$(node_field ks_target_empty samples)" 400
+ctl "remove ks_target_empty"
+expect_errno "patched: trace ... via direct -> EBUSY" EBUSY ctl "trace ks_target_empty via direct"
+check "the patch comes off" sh -c "echo 0 > $T/patch"
+# kstats first: the patch waits until kstats lets go.
+check "trace ks_target_empty (direct) before the patch" ctl "trace ks_target_empty"
+expect_eq "direct before the patch" "$(backend ks_target_empty)" direct
+expect_errno "the patch -> EBUSY while kstats holds the function" EBUSY sh -c "echo 1 > $T/patch"
+echo 100 > $T/empty
+expect_eq "direct: still exact (100 calls)" "$(node_field ks_target_empty samples)" 100
+ctl "remove ks_target_empty"
+check "after remove, the patch goes on" sh -c "echo 1 > $T/patch"
+check "and comes off" sh -c "echo 0 > $T/patch"
 unload_modules
