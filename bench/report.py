@@ -52,6 +52,24 @@ def num(v):
         return None
 
 
+def direct_targets(b):
+    """The direct backend's figures against its targets (docs/direct.md):
+    a timed call at most 75 instructions, the floor (p50 of the empty
+    function, the node's floor field) at most 15, an untimed call (stopped, sampled out) at most
+    10."""
+    e = b.get("empty", {})
+    figs = (("timed", e.get("overhead"), 75), ("floor", e.get("floor"), 15),
+            ("stopped", b.get("stopped", {}).get("overhead"), 10),
+            ("sampled out", b.get("sample", {}).get("unsampled"), 10))
+    out = []
+    for name, v, lim in figs:
+        if v is None:
+            out.append("%s n/a" % name)
+        else:
+            out.append("%s %s (<= %d: %s)" % (name, fmt(v), lim, "met" if v <= lim else "MISSED"))
+    return ", ".join(out)
+
+
 def per_call(traced, base, calls):
     if traced is None or base is None or not calls:
         return None
@@ -229,10 +247,15 @@ def kstats_figures(kr, icount, base):
             if r.get("attach"):
                 e["attach"] = r["attach"]
             b[key] = e
-            if r["mode"] == "sample100" and b.get("empty", {}).get("overhead") is not None \
+            if r["mode"] == "sample" and b.get("empty", {}).get("overhead") is not None \
                     and e["overhead"] is not None:
-                # avg = (99 unsampled + 1 full) / 100
-                e["unsampled"] = round((100 * e["overhead"] - b["empty"]["overhead"]) / 99, 1)
+                # avg = ((n - 1) unsampled + 1 timed) / n, the timed call
+                # costing at least a full one (it takes the C path, about
+                # 130 more on direct): with n = 10,000 that error is at
+                # most 0.02
+                n = int(num(r.get("every")) or 100)
+                e["every"] = n
+                e["unsampled"] = round((n * e["overhead"] - b["empty"]["overhead"]) / (n - 1), 1)
         elif r["_"] == "unavail" and r.get("via"):
             if r.get("target") == "ks_target_empty" and r.get("mode", "full") == "full":
                 kr["kstats"].setdefault(r["via"], {})
@@ -630,10 +653,10 @@ def table(k):
         if not b.get("available", True):
             continue
         parts = []
-        if b.get("sample100", {}).get("overhead") is not None:
-            parts.append("sample 100: %s/call on average, an unsampled call %s"
-                         % (fmt(b["sample100"]["overhead"]),
-                            fmt(b["sample100"].get("unsampled"))))
+        if b.get("sample", {}).get("overhead") is not None:
+            parts.append("sample %s: %s/call on average, a sampled-out call %s"
+                         % (fmt(b["sample"].get("every")), fmt(b["sample"]["overhead"]),
+                            fmt(b["sample"].get("unsampled"))))
         if b.get("stopped", {}).get("overhead") is not None:
             parts.append("stopped node %s" % fmt(b["stopped"]["overhead"]))
         if b.get("tsc", {}).get("overhead") is not None:
@@ -641,6 +664,8 @@ def table(k):
                                                           fmt(b["tsc"].get("p50"))))
         if parts:
             out.append("   kstats %s: %s" % (via, "; ".join(parts)))
+        if via == "direct" and not (k.get("kernel") or "").endswith("-arm64"):
+            out.append("   kstats direct against its targets: %s" % direct_targets(b))
     if "record" in rp:
         out.append("   hot path pieces (ks_bench.ko): ks_record() %s, two clock reads %s,"
                    " ks_want() %s" % (rec, fmt(rp.get("clock")), fmt(rp.get("want"))))
