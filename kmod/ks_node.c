@@ -311,9 +311,26 @@ static u32 ks_mult(u64 num, u64 den)
 	return den ? div64_u64(num << KS_TSC_SHIFT, den) : 0;
 }
 
+/*
+ * Does @node read the counter and turn each time into the ns its slots
+ * hold (ks_clock_ns())?
+ */
+static bool ks_counter_to_ns(const struct ks_node *node)
+{
+	return node->use_tsc && !node->show_mult && node->to_count;
+}
+
 /* @node counts cycles as ns, from local_clock() from now on. */
 static void ks_fall_back(struct ks_node *node)
 {
+	if (ks_counter_to_ns(node)) {
+		pr_warn("%s: the %s is unstable: local_clock() from now on\n",
+			node->cmd.name, KS_COUNTER_NAME);
+		/* a section open now may end on the other clock: timed wrong */
+		WRITE_ONCE(node->use_tsc, false);
+		WRITE_ONCE(node->to_count, 0);
+		return;
+	}
 	if (!node->show_mult || node->fell_back)
 		return;
 	pr_warn("%s: the %s is unstable: local_clock() from now on\n",
@@ -352,7 +369,8 @@ static void ks_clock_watch(struct work_struct *work)
 	mutex_lock(&ks_lock);
 	ks_clock_check();
 	list_for_each_entry(node, &ks_nodes, list)
-		again |= node->show_mult && !node->fell_back;
+		again |= (node->show_mult && !node->fell_back) ||
+			 ks_counter_to_ns(node);
 	mutex_unlock(&ks_lock);
 	if (again)
 		schedule_delayed_work(&ks_clock_work,
@@ -405,17 +423,32 @@ static void ks_clock_setup(struct ks_node *node, const struct ks_cmd *cmd)
 }
 
 /**
- * ks_clock_ns() - a node whose slots hold ns read from local_clock()
+ * ks_clock_ns() - a node whose slots hold ns
  * @node: a node no sample has reached yet
  *
  * For a node whose maker records values of its own (kstats_record(): ns,
- * or any unit it likes), which the text must show as they came.
+ * or any unit it likes), which the text must show as they came.  Its
+ * sections read the counter where it stands for time, as a traced
+ * function's calls do, and ks_delta() turns each time into ns (ns per
+ * cycle in @node->to_count); else, or once the counter no longer stands
+ * for time, local_clock().
  */
 void ks_clock_ns(struct ks_node *node)
 {
-	node->use_tsc = false;
+	u64 hz = ks_cycles_hz();
+	u64 mult = hz ? div64_u64((u64)NSEC_PER_SEC << KS_TSC_SHIFT, hz) : 0;
+
 	node->hz = 0;
 	node->show_mult = 0;
+	node->use_tsc = false;
+	node->to_count = 0;
+	/* a counter slower than 3.9 MHz would not fit the factor */
+	if (mult && mult <= U32_MAX && ks_counter_usable()) {
+		node->to_count = mult;
+		node->use_tsc = true;
+		schedule_delayed_work(&ks_clock_work,
+				      msecs_to_jiffies(KS_CLOCK_WATCH_MS));
+	}
 }
 
 /**

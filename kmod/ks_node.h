@@ -73,9 +73,11 @@ struct ks_backend {
  * @filtered: any pid/tgid/comm/cpus filter or sampling is set
  * @use_tsc: ks_now() reads the counter (ks_cycles()): clock tsc, or the
  *	default clock where the counter stands for time (ks_counter_stable())
- * @to_count: 0, or counter cycles per ns << KS_TSC_SHIFT: ks_delta()
- *	turns local_clock()'s ns into the cycles the slots hold, once the
- *	counter no longer stands for time (ks_clock_check())
+ * @to_count: 0, or the factor << KS_TSC_SHIFT ks_delta() applies to a
+ *	time: counter cycles per ns, turning local_clock()'s ns into the
+ *	cycles the slots hold once the counter no longer stands for time
+ *	(ks_clock_check()); or ns per counter cycle, for a node whose slots
+ *	hold ns but whose sections read the counter (ks_clock_ns())
  * @pcpu: per-CPU extremes and slots
  * @gap: the GAP-NAME node fed by the same hooks, or NULL
  * @cmd: the trace command that made it (name, bits, filters...)

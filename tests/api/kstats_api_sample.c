@@ -6,7 +6,7 @@
  *
  *   new        "NAME BITS"  kstats_new(NAME, BITS) (one node at a time)
  *   delete     anything     clear the node pointer, kstats_delete() it
- *   section    "N NS"       N sections, each spinning NS ns of local_clock()
+ *   section    "N NS"       N sections, each spinning NS ns (kas_spin())
  *   record     "N V"        N times KSTATS_RECORD(node, V)
  *   record_irq "N V"        the same on every online CPU, in hard interrupt
  *                           context (an IPI; local interrupts off on this one)
@@ -30,6 +30,7 @@
 #include <linux/kthread.h>
 #include <linux/mutex.h>
 #include <linux/sched/clock.h>
+#include <linux/math64.h>
 #include <linux/delay.h>
 #include <linux/smp.h>
 #include <linux/kstats.h>
@@ -42,12 +43,34 @@ static struct hrtimer kas_timer;
 static bool kas_timing;
 #define KAS_TIMER_MS	10
 
-/* Spins @ns ns of local_clock(), the clock a node counts ns with. */
+/* The CPU's counter and its rate, which a section reads where it can. */
+#if defined(CONFIG_X86)
+#include <asm/tsc.h>
+#define kas_counter()		rdtsc_ordered()
+#define kas_counter_hz()	(tsc_khz * 1000ULL)
+#elif defined(CONFIG_ARM64)
+#include <asm/arch_timer.h>
+#define kas_counter()		__arch_counter_get_cntvct_stable()
+#define kas_counter_hz()	((u64)arch_timer_get_cntfrq())
+#else
+#define kas_counter()		0ULL
+#define kas_counter_hz()	0ULL
+#endif
+
+/*
+ * Spins until @ns ns have passed on both clocks a section may read:
+ * local_clock() and the CPU's counter at its rate (they can drift apart
+ * where sched_clock is not the counter's).
+ */
 static noinline void kas_spin(unsigned int ns)
 {
-	u64 t0 = local_clock();
+	u64 hz = kas_counter_hz();
+	u64 cycles = hz ? div_u64((u64)ns * hz + NSEC_PER_SEC - 1, NSEC_PER_SEC) : 0;
+	u64 t0 = local_clock(), c0 = kas_counter();
 
 	while (local_clock() - t0 < ns)
+		cpu_relax();
+	while (kas_counter() - c0 < cycles)
 		cpu_relax();
 }
 

@@ -26,6 +26,23 @@ p50=$(node_field $N p50)
 expect_range "section p50 ($p50) >= the 100 us spin, within 1/32 + $((KS_SLACK / 1000)) us" "$p50" 100000 $((100000 + 100000 / 32 + KS_SLACK))
 expect_range "section min >= 100 us" "$(node_field $N min)" 100000 $((100000 + 100000 / 32 + KS_SLACK))
 
+# the clock: a section reads the counter where it stands for time, as a
+# traced call does, and its time goes into the slots as ns (the maker's
+# own values are ns too); local_clock() once the counter is unstable
+counter=tsc
+[ "$(uname -m)" = aarch64 ] && counter=cntvct
+expect_eq "sections read the $counter" "$(node_field $N clock)" $counter
+expect_eq "the slots hold ns" "$(node_field $N slots)" ns
+check "and the header names no frequency" "! node_field $N hz"
+U=/sys/module/kstats/parameters/counter_unstable
+check "counter marked unstable" "echo 1 > $U"
+expect_eq "sections fall back to local_clock" "$(node_field $N clock)" local
+check "the log says why" "dmesg | grep -q '$N: the $counter is unstable: local_clock() from now on'"
+taskset 1 sh -c "echo '100 100000' > $A/section"
+expect_eq "300 + 100 sections" "$(node_field $N samples)" 400
+expect_range "min still >= 100 us" "$(node_field $N min)" 100000 $((100000 + 100000 / 32 + KS_SLACK))
+check "counter stable again" "echo 0 > $U"
+
 # reset through the node file, then known values
 check "reset (node file)" "echo reset > $KS_DIR/$N"
 expect_eq "reset -> 0 samples" "$(node_field $N samples)" 0
