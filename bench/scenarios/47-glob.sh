@@ -168,10 +168,15 @@ else
 				# kretfunc is one function's program: probe names it
 				prog="kfunc:kstats_target:$g { @s[tid] = nsecs; } kretfunc:kstats_target:$g /@s[tid]/ { @[probe] = hist(nsecs - @s[tid]); delete(@s[tid]); }"
 			fi
-			KSB_TIMEOUT=900 in_host bpftrace -e "$prog" -c "$cmd" > "$raw" 2>&1
+			# a kfunc probe holds its program's and its link's
+			# descriptors: 2,052 probes need more than 1,024; and
+			# bpftrace stops at 512 probes and 512 programs unless
+			# told otherwise
+			(ulimit -n 65536 && KSB_TIMEOUT=900 in_host \
+				env BPFTRACE_MAX_PROBES=8192 BPFTRACE_MAX_BPF_PROGS=8192 bpftrace -e "$prog" -c "$cmd") > "$raw" 2>&1
 			l=$(grep '^KSB ' "$raw" | tail -n1)
 			if [ -z "$l" ]; then
-				why=$(grep -m1 -E 'ERROR|rror' "$raw")
+				why=$(grep -m1 -E 'ERROR|rror|FATAL' "$raw")
 				case $why in
 				*"No BTF"*)	why="$why (no BTF: kstats_target.ko is built out of tree without it)" ;;
 				esac
