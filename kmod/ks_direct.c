@@ -111,12 +111,18 @@ static void ks_hent_key(struct ks_hent *e, unsigned long key)
 	WRITE_ONCE(ks_direct_tip[e - ks_direct_hash], key);
 }
 
-/* Set @node's gate on this CPU: open while it records, else shut. */
+/* @node's gate: open while it records, else shut. */
+static long ks_gate(const struct ks_node *node)
+{
+	return READ_ONCE(node->active) ? 0 : LONG_MAX;
+}
+
+/* Set @node's gate on this CPU. */
 static void ks_gate_cpu(void *arg)
 {
 	struct ks_node *node = arg;
 
-	this_cpu_write(node->pcpu->gate, READ_ONCE(node->active) ? 0 : LONG_MAX);
+	this_cpu_write(node->pcpu->gate, ks_gate(node));
 }
 
 /*
@@ -134,8 +140,7 @@ static void ks_direct_acted(struct ks_node *node)
 	on_each_cpu(ks_gate_cpu, node, 1);
 	for_each_possible_cpu(cpu)
 		if (!cpu_online(cpu))
-			per_cpu_ptr(node->pcpu, cpu)->gate =
-				node->active ? 0 : LONG_MAX;
+			per_cpu_ptr(node->pcpu, cpu)->gate = ks_gate(node);
 	cpus_read_unlock();
 }
 
@@ -408,7 +413,7 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
 		/* no call reads the gates before the entries name the node */
 		for_each_possible_cpu(cpu)
 			per_cpu_ptr(nodes[i]->pcpu, cpu)->gate =
-				nodes[i]->active ? 0 : LONG_MAX;
+				ks_gate(nodes[i]);
 		for (j = 0; j < dn->n; j++)
 			ks_hent_set(dn->ent[j], nodes[i]);
 	}

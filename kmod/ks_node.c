@@ -305,10 +305,22 @@ static bool ks_counter_usable(void)
 	return !READ_ONCE(counter_unstable) && ks_counter_stable();
 }
 
-/* @num / @den, fixed point (KS_TSC_SHIFT), or 0 if @den is 0. */
+/*
+ * @num / @den, fixed point (KS_TSC_SHIFT), or 0 if @den is 0 or the
+ * factor does not fit 32 bits (ns per cycle of a counter under 3.9 MHz).
+ */
 static u32 ks_mult(u64 num, u64 den)
 {
-	return den ? div64_u64(num << KS_TSC_SHIFT, den) : 0;
+	u64 m = den ? div64_u64(num << KS_TSC_SHIFT, den) : 0;
+
+	return m <= U32_MAX ? m : 0;
+}
+
+/* Watch the counter while a node reads it for the default clock. */
+static void ks_clock_watch_start(void)
+{
+	schedule_delayed_work(&ks_clock_work,
+			      msecs_to_jiffies(KS_CLOCK_WATCH_MS));
 }
 
 /*
@@ -320,22 +332,29 @@ static bool ks_counter_to_ns(const struct ks_node *node)
 	return node->use_tsc && !node->show_mult && node->to_count;
 }
 
-/* @node counts cycles as ns, from local_clock() from now on. */
+/*
+ * Does @node read the counter for the default clock, and so fall back if
+ * it turns unstable?  (Not a node of clock tsc: its cycles stay cycles.)
+ */
+static bool ks_clock_watched(const struct ks_node *node)
+{
+	return (node->show_mult && !node->fell_back) || ks_counter_to_ns(node);
+}
+
+/* @node reads local_clock() from now on. */
 static void ks_fall_back(struct ks_node *node)
 {
-	if (ks_counter_to_ns(node)) {
-		pr_warn("%s: the %s is unstable: local_clock() from now on\n",
-			node->cmd.name, KS_COUNTER_NAME);
-		/* a section open now may end on the other clock: timed wrong */
-		WRITE_ONCE(node->use_tsc, false);
-		WRITE_ONCE(node->to_count, 0);
-		return;
-	}
-	if (!node->show_mult || node->fell_back)
+	if (!ks_clock_watched(node))
 		return;
 	pr_warn("%s: the %s is unstable: local_clock() from now on\n",
 		node->cmd.name, KS_COUNTER_NAME);
-	/* a call in the body now may end on the other clock: timed wrong */
+	/* a call in the body or a section open now: timed wrong, once */
+	if (ks_counter_to_ns(node)) {
+		WRITE_ONCE(node->use_tsc, false);
+		WRITE_ONCE(node->to_count, 0);	/* ns as read */
+		return;
+	}
+	/* its ns turned into the cycles the slots hold */
 	WRITE_ONCE(node->to_count, ks_mult(node->hz, NSEC_PER_SEC));
 	WRITE_ONCE(node->fast, false);
 	WRITE_ONCE(node->use_tsc, false);
@@ -369,12 +388,10 @@ static void ks_clock_watch(struct work_struct *work)
 	mutex_lock(&ks_lock);
 	ks_clock_check();
 	list_for_each_entry(node, &ks_nodes, list)
-		again |= (node->show_mult && !node->fell_back) ||
-			 ks_counter_to_ns(node);
+		again |= ks_clock_watched(node);
 	mutex_unlock(&ks_lock);
 	if (again)
-		schedule_delayed_work(&ks_clock_work,
-				      msecs_to_jiffies(KS_CLOCK_WATCH_MS));
+		ks_clock_watch_start();
 }
 
 /**
@@ -412,11 +429,13 @@ static void ks_clock_setup(struct ks_node *node, const struct ks_cmd *cmd)
 	node->hz = ks_cycles_hz();
 	if (cmd->clock == KS_CLOCK_TSC) {
 		node->use_tsc = true;	/* cycles, shown as cycles */
-	} else if (node->hz && ks_counter_usable()) {
-		node->use_tsc = true;
+		return;
+	}
+	if (ks_counter_usable())
 		node->show_mult = ks_mult(NSEC_PER_SEC, node->hz);
-		schedule_delayed_work(&ks_clock_work,
-				      msecs_to_jiffies(KS_CLOCK_WATCH_MS));
+	if (node->show_mult) {
+		node->use_tsc = true;
+		ks_clock_watch_start();
 	} else {
 		node->hz = 0;		/* ns, from local_clock() */
 	}
@@ -435,19 +454,15 @@ static void ks_clock_setup(struct ks_node *node, const struct ks_cmd *cmd)
  */
 void ks_clock_ns(struct ks_node *node)
 {
-	u64 hz = ks_cycles_hz();
-	u64 mult = hz ? div64_u64((u64)NSEC_PER_SEC << KS_TSC_SHIFT, hz) : 0;
-
 	node->hz = 0;
 	node->show_mult = 0;
 	node->use_tsc = false;
 	node->to_count = 0;
-	/* a counter slower than 3.9 MHz would not fit the factor */
-	if (mult && mult <= U32_MAX && ks_counter_usable()) {
-		node->to_count = mult;
+	if (ks_counter_usable())
+		node->to_count = ks_mult(NSEC_PER_SEC, ks_cycles_hz());
+	if (node->to_count) {
 		node->use_tsc = true;
-		schedule_delayed_work(&ks_clock_work,
-				      msecs_to_jiffies(KS_CLOCK_WATCH_MS));
+		ks_clock_watch_start();
 	}
 }
 
