@@ -34,6 +34,7 @@
 #include <linux/delay.h>
 #include <linux/smp.h>
 #include <linux/kstats.h>
+#include "ks_arch.h"	/* the counter a section reads: ks_cycles() */
 
 static struct kstats *kas_ks;		/* what every annotation reads */
 static DEFINE_MUTEX(kas_lock);		/* new, delete, hammer */
@@ -43,20 +44,6 @@ static struct hrtimer kas_timer;
 static bool kas_timing;
 #define KAS_TIMER_MS	10
 
-/* The CPU's counter and its rate, which a section reads where it can. */
-#if defined(CONFIG_X86)
-#include <asm/tsc.h>
-#define kas_counter()		rdtsc_ordered()
-#define kas_counter_hz()	(tsc_khz * 1000ULL)
-#elif defined(CONFIG_ARM64)
-#include <asm/arch_timer.h>
-#define kas_counter()		__arch_counter_get_cntvct_stable()
-#define kas_counter_hz()	((u64)arch_timer_get_cntfrq())
-#else
-#define kas_counter()		0ULL
-#define kas_counter_hz()	0ULL
-#endif
-
 /*
  * Spins until @ns ns have passed on both clocks a section may read:
  * local_clock() and the CPU's counter at its rate (they can drift apart
@@ -64,13 +51,13 @@ static bool kas_timing;
  */
 static noinline void kas_spin(unsigned int ns)
 {
-	u64 hz = kas_counter_hz();
+	u64 hz = ks_cycles_hz();
 	u64 cycles = hz ? div_u64((u64)ns * hz + NSEC_PER_SEC - 1, NSEC_PER_SEC) : 0;
-	u64 t0 = local_clock(), c0 = kas_counter();
+	u64 t0 = local_clock(), c0 = ks_cycles();
 
 	while (local_clock() - t0 < ns)
 		cpu_relax();
-	while (kas_counter() - c0 < cycles)
+	while (ks_cycles() - c0 < cycles)
 		cpu_relax();
 }
 

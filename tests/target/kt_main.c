@@ -59,6 +59,7 @@
 #include <linux/kallsyms.h>
 #include <linux/stacktrace.h>
 #include <linux/ftrace.h>
+#include "ks_arch.h"	/* the counter kstats reads: ks_cycles() */
 
 static struct dentry *kt_dir;
 static int kt_sink;
@@ -68,23 +69,6 @@ static noinline void ks_target_empty(void)
 {
 	asm volatile("" ::: "memory");
 }
-
-/*
- * The CPU's counter and its rate, which kstats reads when the counter
- * stands for time (clock=tsc or cntvct in the node's header).
- */
-#if defined(CONFIG_X86)
-#include <asm/tsc.h>
-#define kt_counter()	rdtsc_ordered()
-#define kt_counter_hz()	(tsc_khz * 1000ULL)
-#elif defined(CONFIG_ARM64)
-#include <asm/arch_timer.h>
-#define kt_counter()	__arch_counter_get_cntvct_stable()
-#define kt_counter_hz()	((u64)arch_timer_get_cntfrq())
-#else
-#define kt_counter()	0ULL
-#define kt_counter_hz()	0ULL
-#endif
 
 /*
  * Busy-waits until @ns nanoseconds have passed on both clocks kstats may
@@ -97,13 +81,13 @@ static noinline void ks_target_empty(void)
  */
 static noinline void ks_target_delay(unsigned int ns)
 {
-	u64 hz = kt_counter_hz();
+	u64 hz = ks_cycles_hz();
 	u64 cycles = hz ? div_u64((u64)ns * hz + NSEC_PER_SEC - 1, NSEC_PER_SEC) : 0;
-	u64 t0 = local_clock(), c0 = kt_counter();
+	u64 t0 = local_clock(), c0 = ks_cycles();
 
 	while (local_clock() - t0 < ns)
 		cpu_relax();
-	while (kt_counter() - c0 < cycles)
+	while (ks_cycles() - c0 < cycles)
 		cpu_relax();
 }
 
