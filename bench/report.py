@@ -545,8 +545,11 @@ def memory(path):
             elif "bits" in kv:
                 m["per_bits"].append(kv)
     node = m.get("ks_node", 0)
+    hdr = m.get("ks_pcpu", 0)
     for b in m["per_bits"]:
+        # every CPU records; one of sixteen records (its slots and a spare)
         b["total_16cpus"] = 16 * b["pcpu_bytes"] + node
+        b["total_1of16"] = 16 * hdr + 2 * (b["pcpu_bytes"] - hdr) + node
     return m
 
 
@@ -686,14 +689,15 @@ def table(k):
                       " / ".join(fmt(t["remove"]) for t in tc)))
     mem = k.get("memory")
     if mem:
-        out.append("   memory per node: struct ks_node %d B, then per CPU struct ks_pcpu"
-                   " (%d B) + slots x %d B:" % (mem.get("ks_node", 0), mem.get("ks_pcpu", 0),
-                                                mem.get("kstats_slot", 0)))
+        out.append("   memory per node: struct ks_node %d B, per possible CPU struct ks_pcpu"
+                   " (%d B), per CPU that records (and one spare) slots x %d B:"
+                   % (mem.get("ks_node", 0), mem.get("ks_pcpu", 0), mem.get("kstats_slot", 0)))
         for b in mem["per_bits"]:
             if b["bits"] in (0, 3, 5, 8):
-                out.append("     bits %d (%d buckets): %5d slots, %7s B per CPU, %9s B in all"
-                           " on 16 CPUs" % (b["bits"], b["buckets"], b["nslots"],
-                                            fmt(b["pcpu_bytes"]), fmt(b["total_16cpus"])))
+                out.append("     bits %d (%d buckets): %5d slots, %7s B per recording CPU;"
+                           " 16 CPUs: %9s B if all record, %9s B if one does"
+                           % (b["bits"], b["buckets"], b["nslots"], fmt(b["pcpu_bytes"]),
+                              fmt(b["total_16cpus"]), fmt(b["total_1of16"])))
     out.extend(glob_table(k.get("globs"),
                           k["kstats"].get("direct", {}).get("empty", {}).get("overhead")))
     for r in k.get("read") or []:

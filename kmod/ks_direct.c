@@ -84,6 +84,15 @@ static_assert(offsetof(struct ks_pcpu, clamped) == KS_PCPU_CLAMPED);
 static_assert(offsetof(struct ks_pcpu, inflight) == KS_PCPU_INFLIGHT);
 static_assert(offsetof(struct ks_pcpu, slots) == KS_PCPU_SLOTS);
 static_assert(sizeof(struct kstats_slot) == 16);
+#ifdef CONFIG_X86_64
+/* ks_tramp.S's preempt_disable(), at the kernel's preemption count */
+#ifdef KS_PCPU_HOT_PREEMPT
+static_assert(offsetof(struct pcpu_hot, preempt_count) == KS_PCPU_HOT_PREEMPT);
+static_assert(sizeof_field(struct pcpu_hot, preempt_count) == KS_PREEMPT_BYTES);
+#else
+static_assert(sizeof(__preempt_count) >= KS_PREEMPT_BYTES);
+#endif
+#endif
 /*
  * What one timed call reads of its node lies in its first cache line:
  * kzalloc() serves a node from kmalloc-256 or a larger cache, whose
@@ -212,6 +221,35 @@ notrace void ks_direct_exit(struct ks_node *node, u64 start)
 }
 
 NOKPROBE_SYMBOL(ks_direct_exit);
+
+/**
+ * ks_direct_record() - record for ks_tramp.S on a CPU without slots
+ * @node: the call's node
+ * @v: its time
+ *
+ * Called with preemption off: ks_record() takes a spare, or counts the
+ * call as missed.
+ */
+notrace void ks_direct_record(struct ks_node *node, u64 v)
+{
+	ks_record(node, v);
+}
+
+NOKPROBE_SYMBOL(ks_direct_record);
+
+/**
+ * ks_direct_resched() - the end of ks_tramp.S's preempt_enable()
+ *
+ * Its decrement found preemption due: preempt as preempt_enable() does,
+ * through the kernel's own code for this kernel's preemption model.
+ */
+notrace void ks_direct_resched(void)
+{
+	preempt_disable_notrace();
+	preempt_enable_notrace();
+}
+
+NOKPROBE_SYMBOL(ks_direct_resched);
 
 /* Calls of @node still running a traced body, summed over CPUs. */
 static long ks_inflight(struct ks_node *node)

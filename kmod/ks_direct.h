@@ -43,7 +43,27 @@
 #define KS_PCPU_GATE		16	/* long gate */
 #define KS_PCPU_CLAMPED		28	/* u32 clamped */
 #define KS_PCPU_INFLIGHT	32	/* long inflight */
-#define KS_PCPU_SLOTS		40	/* struct kstats_slot slots[] */
+#define KS_PCPU_SLOTS		40	/* struct kstats_slot *slots */
+
+/*
+ * The fast path's preempt_disable() and preempt_enable(): the per-CPU
+ * preemption count as x86's asm/preempt.h keeps it, whose place moved
+ * with the kernel (ks_direct.c checks it against the kernel's headers).
+ * The decrement sets ZF when preemption is due, as preempt_enable()'s.
+ */
+#ifdef CONFIG_X86_64
+#ifdef KS_PCPU_HOT	/* 6.2 to 6.14: struct pcpu_hot (Kbuild) */
+#define KS_PCPU_HOT_PREEMPT	8	/* pcpu_hot.preempt_count */
+#define KS_PREEMPT_COUNT	(pcpu_hot + KS_PCPU_HOT_PREEMPT)
+#else
+#define KS_PREEMPT_COUNT	__preempt_count
+#endif
+#ifdef CONFIG_HAS_SEPARATE_PREEMPT_RESCHED_BITS
+#define KS_PREEMPT_BYTES	8	/* ks_tramp.S: incq, decq */
+#else
+#define KS_PREEMPT_BYTES	4	/* ks_tramp.S: incl, decl */
+#endif
+#endif /* CONFIG_X86_64 */
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
@@ -75,6 +95,8 @@ extern void __percpu *ks_direct_tpcpu[KS_HASH_ENTRIES];
 extern struct ks_node *ks_direct_tnode[KS_HASH_ENTRIES];
 u64 ks_direct_enter(struct ks_node *node);
 void ks_direct_exit(struct ks_node *node, u64 start);
+void ks_direct_record(struct ks_node *node, u64 v);
+void ks_direct_resched(void);
 int ks_direct_attach_many(struct ks_node **nodes, unsigned int n);
 #endif
 

@@ -67,8 +67,9 @@ u64 ks_floor(const struct ks_node *model)
 	for (i = 0; i < KS_CALIB_CALLS; i++)
 		ks_calib_target();
 	for_each_possible_cpu(cpu)
-		kstats_merge(all, per_cpu_ptr(node->pcpu, cpu)->slots,
-			     node->nslots);
+		if (ks_cpu_slots(node, cpu))
+			kstats_merge(all, ks_cpu_slots(node, cpu),
+				     node->nslots);
 	kstats_percentiles(all, node->nslots, cmd.bits, pct);
 	/* in the unit of the text: ns for cycles read as time */
 	*floor = node->show_mult ? mul_u64_u32_shr(pct[KSTATS_P50],

@@ -48,6 +48,8 @@ static const char * const ks_deny_hot[] = {
 	"check_preemption_disabled", "debug_smp_processor_id",
 	"rcu_read_lock_held", "rcu_is_watching", "migrate_disable",
 	"migrate_enable", "__rcu_read_lock", "__rcu_read_unlock",
+	"irq_work_queue", "irq_work_claim", "__irq_work_queue_local",
+	"arch_irq_work_raise", "irq_work_raise",
 };
 
 /**

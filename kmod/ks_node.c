@@ -20,18 +20,7 @@
 #include <linux/stringhash.h>
 #include "ks_core.h"
 
-/*
- * The nodes' memory, per-CPU slots on every possible CPU included:
- * sizeof(struct ks_node) + possible CPUs * (40 + 16 * slots) bytes, where
- * slots = ((buckets + 1) << bits) + 1 (kstats_nr_slots()).  A node that
- * would take it past mem_max MiB is refused with ENOSPC.
- */
-static unsigned int mem_max = 256;
-module_param(mem_max, uint, 0644);
-MODULE_PARM_DESC(mem_max, "MiB the nodes may take in all, per-CPU slots included (default 256)");
-static atomic64_t ks_mem_used;	/* freed nodes, from the reaper too */
-
-#define KS_PCPU_MAX	PCPU_MIN_UNIT_SIZE	/* bytes of one CPU's slots */
+#define KS_SLOTS_MAX	PCPU_MIN_UNIT_SIZE	/* bytes of one CPU's slots */
 
 DEFINE_MUTEX(ks_lock);		/* ks_nodes and every node's state */
 LIST_HEAD(ks_nodes);
@@ -65,7 +54,9 @@ struct ks_node *ks_find(const char *name)
 /* Zero one CPU's part of @node. */
 static void ks_zero_pcpu(struct ks_node *node, struct ks_pcpu *p)
 {
-	memset(p->slots, 0, node->nslots * sizeof(p->slots[0]));
+	if (p->slots)
+		memset(p->slots, 0, node->nslots * sizeof(p->slots[0]));
+	p->unslotted = 0;
 	p->min = U64_MAX;
 	p->max = 0;
 	p->skip = 0;
@@ -103,7 +94,7 @@ static void ks_node_free(struct ks_node *node)
 	if (!node)
 		return;
 	ks_node_free(node->gap);
-	atomic64_sub(node->mem, &ks_mem_used);
+	ks_slots_free(node);
 	free_percpu(node->pcpu);
 	free_cpumask_var(node->cpus);
 	kfree(node->syms);
@@ -479,7 +470,6 @@ void ks_clock_ns(struct ks_node *node)
 noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 {
 	struct ks_node *node;
-	size_t pcpu_size;
 	int ret, cpu;
 
 	node = kzalloc(sizeof(*node), GFP_KERNEL);
@@ -506,29 +496,26 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 		goto err;
 	}
 
-	pcpu_size = struct_size_t(struct ks_pcpu, slots, node->nslots);
-	if (pcpu_size > KS_PCPU_MAX) {
+	if (node->nslots * sizeof(struct kstats_slot) > KS_SLOTS_MAX) {
 		pr_err("%s: bits %u buckets %u need %zu bytes per CPU, at most %lu\n",
-		       cmd->name, cmd->bits, cmd->buckets, pcpu_size,
-		       (unsigned long)KS_PCPU_MAX);
+		       cmd->name, cmd->bits, cmd->buckets,
+		       node->nslots * sizeof(struct kstats_slot),
+		       (unsigned long)KS_SLOTS_MAX);
 		ret = -EINVAL;
 		goto err;
 	}
-	node->mem = pcpu_size * num_possible_cpus() + sizeof(*node);
-	if (atomic64_read(&ks_mem_used) + node->mem > (u64)mem_max << 20) {
-		pr_err("%s: would take the nodes' memory past mem_max (%u MiB; %llu KiB in use)\n",
-		       cmd->name, mem_max, atomic64_read(&ks_mem_used) >> 10);
-		node->mem = 0;
-		ret = -ENOSPC;
-		goto err;
-	}
-	atomic64_add(node->mem, &ks_mem_used);
 	ret = -ENOMEM;
-	node->pcpu = __alloc_percpu(pcpu_size, __alignof__(struct ks_pcpu));
+	node->pcpu = alloc_percpu(struct ks_pcpu);
 	if (!node->pcpu)
 		goto err;
 	for_each_possible_cpu(cpu)
 		ks_zero_pcpu(node, per_cpu_ptr(node->pcpu, cpu));
+	node->mem = sizeof(struct ks_pcpu) * num_possible_cpus() +
+		    sizeof(*node);
+	ret = ks_slots_init(node);
+	if (ret)
+		goto err;
+	ret = -ENOMEM;
 	if (!zalloc_cpumask_var(&node->cpus, GFP_KERNEL))
 		goto err;
 	if (cmd->cpus[0]) {

@@ -13,13 +13,19 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/string.h>
+#include <asm/local64.h>
 #include <kstats/hist.h>
 #include "ks_cmd.h"
 #include "ks_arch.h"
 
 struct ks_node;
 
-/* Per-CPU part of a node: exact extremes, sampling counter, slots. */
+/*
+ * Per-CPU part of a node: exact extremes, sampling counter, and where this
+ * CPU's slots are.  The slots themselves are allocated only for CPUs that
+ * record (ks_slots.c): a CPU takes one of the node's spares the first time
+ * it records, and records with none count as missed (@unslotted).
+ */
 struct ks_pcpu {
 	u64 min;
 	u64 max;
@@ -30,8 +36,12 @@ struct ks_pcpu {
 	s32 skip;		/* sampling: calls left to skip, then -1 */
 	u32 clamped;		/* negative times recorded as 0 */
 	long inflight;		/* direct backend: timed calls in the body */
-	struct kstats_slot slots[];
+	struct kstats_slot *slots;	/* this CPU's, or NULL */
+	u64 unslotted;		/* timed with no slots to go to */
 };
+
+/* Spares a node keeps for CPUs that have not recorded yet (ks_slots.c). */
+#define KS_SPARES	8
 
 /**
  * struct ks_backend - one way of hooking function entry and exit
@@ -78,7 +88,7 @@ struct ks_backend {
  *	cycles the slots hold once the counter no longer stands for time
  *	(ks_clock_check()); or ns per counter cycle, for a node whose slots
  *	hold ns but whose sections read the counter (ks_clock_ns())
- * @pcpu: per-CPU extremes and slots
+ * @pcpu: per-CPU extremes, and each CPU's slots
  * @gap: the GAP-NAME node fed by the same hooks, or NULL
  * @cmd: the trace command that made it (name, bits, filters...)
  * @cpus: CPUs to record on, when cmd.cpus is set
@@ -94,7 +104,7 @@ struct ks_backend {
  * @ips: the ftrace addresses of @syms, once known (direct backend)
  * @nips: entries in @ips
  * @chosen: the backend was chosen by kstats, not asked for
- * @mem: bytes it counts against the mem_max budget (ks_node.c)
+ * @mem: bytes it counts against the mem_max budget (ks_slots.c)
  * @maxactive: the instances in flight asked for (cmd.maxactive is 0 where
  *	the backend has no pool)
  * @hz: the counter's frequency when the slots hold counter cycles, else 0
@@ -102,6 +112,12 @@ struct ks_backend {
  *	cycles and the text shows ns (ks_show.c scales them), else 0
  * @fell_back: the counter stopped standing for time while the node
  *	recorded: local_clock() since (ks_clock_check())
+ * @spare: zeroed slots for the next CPUs that record (ks_slots.c)
+ * @young: until then (jiffies) the node keeps up to KS_SPARES spares,
+ *	after it one
+ * @slots_want: bit 0: a CPU found no spare, or took one (ks_slots.c)
+ * @slots_list: in ks_slots.c's list of every allocated node
+ * @slots_warned: said once that mem_max stops its spares
  *
  * A timed call reads one cache line of it, the fields up to cmd.cpus[0]
  * (a cpus filter adds @cpus): static_asserts in ks_direct.c.
@@ -137,6 +153,11 @@ struct ks_node {
 	u64 hz;
 	u32 show_mult;
 	bool fell_back;
+	struct kstats_slot *spare[KS_SPARES];
+	unsigned long young;
+	unsigned long slots_want;
+	struct list_head slots_list;
+	bool slots_warned;
 };
 
 #define KS_TSC_SHIFT	24	/* fixed point of to_count and show_mult */
@@ -167,11 +188,14 @@ extern const struct ks_backend ks_fprobe_backend;
 
 /*
  * The hot path, shared by every backend.  It calls nothing that can be
- * traced (so no handler can recurse into itself).  Counters (skip,
- * clamped, inflight, GAP's t0) are single this_cpu instructions, safe
- * against interrupts, NMIs and migration without disabling anything, and
- * so is ks_record() (the direct backend's exit runs preemptible; the
- * others' handlers run with preemption off).
+ * traced (so no handler can recurse into itself): kstats' own functions,
+ * and the irq_work a CPU without slots raises, are on the deny list
+ * (ks_glob.c).  Counters (skip, clamped, inflight, GAP's t0) are single
+ * this_cpu instructions, safe against interrupts, NMIs and migration
+ * without disabling anything; ks_record() holds preemption off for the
+ * few instructions that find this CPU's slots and add to them (the direct
+ * backend's exit runs preemptible; the others' handlers run with
+ * preemption off).
  */
 
 /* Eight bytes at @p, whatever its alignment (one load on x86). */
@@ -260,23 +284,48 @@ static __always_inline u64 ks_delta(struct ks_node *node, u64 start, u64 end)
 	       (mul_u32_u32(d >> 32, node->to_count) << (32 - KS_TSC_SHIFT));
 }
 
+/* ks_slots.c */
+struct kstats_slot *ks_slots_claim(struct ks_node *node);
+int ks_slots_init(struct ks_node *node);
+void ks_slots_free(struct ks_node *node);
+u64 ks_slots_bytes(const struct ks_node *node, unsigned int *cpus,
+		   unsigned int *spares);
+void ks_slots_exit(void);
+
+/* One CPU's slots, or NULL where that CPU has none (it never recorded). */
+static inline struct kstats_slot *ks_cpu_slots(const struct ks_node *node,
+					       int cpu)
+{
+	return READ_ONCE(per_cpu_ptr(node->pcpu, cpu)->slots);
+}
+
 /*
- * Account one value on this CPU, without disabling anything: count and
- * sum are single per-CPU instructions, min and max a per-CPU
- * compare-exchange retried until it holds.  A task that moves to another
- * CPU between them leaves the count on one CPU and the sum on another, an
- * interrupt between them may bring a reset (ks_reset()'s IPI): the reader
- * merges the CPUs before it repairs anything (ks_show.c), so totals stay
- * exact.  As ks_tramp.S's ks_direct_fast does it.
+ * Account one value on this CPU.  Preemption is off, so the slots are this
+ * CPU's throughout: count and sum are single local (interrupt- and
+ * NMI-safe) additions, min and max a per-CPU compare-exchange retried
+ * until it holds.  An interrupt between them may bring a reset (ks_reset()'s
+ * IPI): the reader repairs such a slot (ks_show.c).  A CPU without slots
+ * takes a spare, or counts the call as unslotted (missed).  As ks_tramp.S's
+ * ks_direct_fast does it.
  */
 static __always_inline void ks_record(struct ks_node *node, u64 v)
 {
 	struct ks_pcpu __percpu *pc = node->pcpu;
 	u32 s = kstats_slot(v, node->cmd.bits, node->cmd.buckets);
+	struct kstats_slot *sl;
 	u64 old;
 
-	this_cpu_inc(pc->slots[s].count);
-	this_cpu_add(pc->slots[s].sum, v);
+	preempt_disable_notrace();
+	sl = __this_cpu_read(pc->slots);
+	if (unlikely(!sl)) {
+		sl = ks_slots_claim(node);
+		if (!sl) {
+			this_cpu_inc(pc->unslotted);
+			goto out;
+		}
+	}
+	local64_inc((local64_t *)&sl[s].count);
+	local64_add(v, (local64_t *)&sl[s].sum);
 	old = this_cpu_read(pc->min);
 	while (v < old) {
 		u64 seen = this_cpu_cmpxchg(pc->min, old, v);
@@ -293,6 +342,8 @@ static __always_inline void ks_record(struct ks_node *node, u64 v)
 			break;
 		old = seen;
 	}
+out:
+	preempt_enable_notrace();
 }
 
 /* A timed call (or section) starts at @now: feed the GAP- node if any. */

@@ -117,8 +117,9 @@ static int ks_node_show(struct seq_file *m, void *v)
 {
 	struct ks_node *node = m->private;
 	u64 pct[KSTATS_NR_PCT], samples, sum = 0, min = U64_MAX, max = 0;
-	u64 clamped = 0;
+	u64 clamped = 0, unslotted = 0, bytes;
 	u32 n = node->nslots, s, i, *map;
+	unsigned int cpus, spares;
 	struct kstats_slot *all, *copy, *tmp;
 	int cpu;
 
@@ -140,12 +141,15 @@ static int ks_node_show(struct seq_file *m, void *v)
 	tmp = all + n;
 	for_each_possible_cpu(cpu) {
 		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
+		struct kstats_slot *sl = READ_ONCE(p->slots);
 
-		memcpy(copy + (size_t)cpu * n, p->slots, n * sizeof(*copy));
+		if (sl)	/* else left zero: this CPU never recorded */
+			memcpy(copy + (size_t)cpu * n, sl, n * sizeof(*copy));
 		kstats_merge(all, copy + (size_t)cpu * n, n);
 		min = min(min, READ_ONCE(p->min));
 		max = max(max, READ_ONCE(p->max));
 		clamped += READ_ONCE(p->clamped);
+		unslotted += READ_ONCE(p->unslotted);
 	}
 	/*
 	 * Merged before any repair: a record whose count and sum landed on
@@ -210,7 +214,7 @@ static int ks_node_show(struct seq_file *m, void *v)
 	seq_printf(m, "# " KS_LINE_SAMPLES " %llu " KS_SAMPLES_MISSED " %llu "
 		   KS_SAMPLES_MIN " %llu " KS_SAMPLES_AVG " %llu " KS_SAMPLES_MAX
 		   " %llu " KS_SAMPLES_FLOOR " %llu\n",
-		   samples, node->backend->missed(node),
+		   samples, node->backend->missed(node) + unslotted,
 		   samples ? min : 0, samples ? div64_u64(sum, samples) : 0,
 		   samples ? max : 0, node->floor);
 	if (node->cmd.sample > 1)
@@ -220,6 +224,13 @@ static int ks_node_show(struct seq_file *m, void *v)
 		seq_printf(m, "# " KS_LINE_CLAMPED
 			   " %llu: ended on a CPU whose clock read earlier than the start's, recorded as 0\n",
 			   clamped);
+	if (unslotted)
+		seq_printf(m, "# " KS_LINE_UNSLOTTED
+			   " %llu: timed on CPUs that had no slots yet (mem_max, or many CPUs at once), counted in missed\n",
+			   unslotted);
+	bytes = ks_slots_bytes(node, &cpus, &spares);
+	seq_printf(m, "# " KS_LINE_MEMORY " %llu bytes: slots on %u CPU%s, %u spare%s\n",
+		   bytes, cpus, cpus == 1 ? "" : "s", spares, spares == 1 ? "" : "s");
 	if (node->fell_back)
 		seq_printf(m, "# " KS_LINE_FALLBACK
 			   " %s unstable: local_clock() since, its ns recorded as cycles at hz\n",
@@ -261,10 +272,10 @@ int ks_node_open(struct inode *inode, struct file *file)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
+		struct kstats_slot *sl = ks_cpu_slots(node, cpu);
 
-		for (s = 0; s < node->nslots; s++)
-			rows += !!READ_ONCE(p->slots[s].count);
+		for (s = 0; sl && s < node->nslots; s++)
+			rows += !!READ_ONCE(sl[s].count);
 	}
 	rows += min_t(size_t, rows, node->nslots);	/* the CPUS rows */
 	return single_open_size(file, ks_node_show, node,
@@ -280,15 +291,20 @@ static int ks_control_show(struct seq_file *m, void *v)
 	seq_puts(m, KS_LIST_HEAD "\n");
 	mutex_lock(&ks_lock);
 	list_for_each_entry(node, &ks_nodes, list) {
-		u64 samples = 0;
+		u64 samples = 0, unslotted = 0;
 
-		for_each_possible_cpu(cpu)
-			samples += kstats_total(per_cpu_ptr(node->pcpu, cpu)->slots,
-						node->nslots);
+		for_each_possible_cpu(cpu) {
+			struct kstats_slot *sl = ks_cpu_slots(node, cpu);
+
+			if (sl)
+				samples += kstats_total(sl, node->nslots);
+			unslotted += READ_ONCE(per_cpu_ptr(node->pcpu,
+							   cpu)->unslotted);
+		}
 		seq_printf(m, KS_LIST_ROW "\n", node->cmd.name,
 			   node->backend->name,
 			   node->active ? KS_STATE_ACTIVE : KS_STATE_STOPPED,
-			   samples, node->backend->missed(node));
+			   samples, node->backend->missed(node) + unslotted);
 	}
 	mutex_unlock(&ks_lock);
 	return 0;

@@ -49,6 +49,23 @@
 .endm
 #endif
 
+/* preempt_disable() and preempt_enable()'s decrement (ks_direct.h) */
+.macro KS_PREEMPT_INC
+#if KS_PREEMPT_BYTES == 8
+	incq	%gs:KS_PREEMPT_COUNT
+#else
+	incl	%gs:KS_PREEMPT_COUNT
+#endif
+.endm
+
+.macro KS_PREEMPT_DEC
+#if KS_PREEMPT_BYTES == 8
+	decq	%gs:KS_PREEMPT_COUNT
+#else
+	decl	%gs:KS_PREEMPT_COUNT
+#endif
+.endm
+
 	.text
 SYM_FUNC_START_LOCAL(ks_direct_common)
 	pushq	%rbp
@@ -139,11 +156,10 @@ SYM_CODE_END(ks_direct_tramp)
  * the TSC as the clock, recorded in cycles (the node's text shows ns).
  * The start is read last before the body, the end first after it; only
  * rdx (an argument) is kept across the first read.
- * The record is single per-CPU instructions: count and sum, min and max
- * by compare-exchange until it holds (an interrupt, or a move to another
- * CPU, between the read and the exchange makes it fail and retry), so
- * preemption stays on.  Count and sum may land on two CPUs if the task
- * moves between them: the reader merges the CPUs before any repair.
+ * The record holds preemption off for a few instructions: this CPU's
+ * slots, count and sum (single instructions), min and max by
+ * compare-exchange until it holds (an interrupt between the read and the
+ * exchange makes it fail and retry), as ks_record() in ks_node.h.
  *
  * Frame as ks_direct_common's: [rbp+8] the body, [rbp-8] the node,
  * [rbp-16] the start.
@@ -188,32 +204,78 @@ SYM_FUNC_START_LOCAL(ks_direct_fast)
 	shrq	%cl, %rdi		/* v >> sh */
 	addl	%edi, %esi
 .Lks_slot:
+	/*
+	 * This CPU's slots, found and added to with preemption off (as
+	 * preempt_disable(): ks_direct.h), so that they stay this CPU's;
+	 * each addition is one instruction, safe against interrupts.  None
+	 * yet: ks_direct_record() takes a spare, or counts it as missed.
+	 */
 	shlq	$4, %rsi		/* sizeof(struct kstats_slot) */
 	movq	KS_NODE_PCPU(%r11), %rdi
-	incq	%gs:KS_PCPU_SLOTS(%rdi, %rsi)
-	addq	%rax, %gs:KS_PCPU_SLOTS + 8(%rdi, %rsi)
-	movq	%rax, %rsi
-	movq	%gs:KS_PCPU_MIN(%rdi), %rax
-.Lks_min:
-	cmpq	%rax, %rsi
-	jae	.Lks_max0
-	cmpxchgq %rsi, %gs:KS_PCPU_MIN(%rdi)
-	jne	.Lks_min
+	KS_PREEMPT_INC
+	movq	%gs:KS_PCPU_SLOTS(%rdi), %rcx
+	testq	%rcx, %rcx
+	jz	.Lks_noslots
+	incq	(%rcx, %rsi)
+	addq	%rax, 8(%rcx, %rsi)
+	/* min and max: a compare-exchange only when they change */
+	cmpq	%gs:KS_PCPU_MIN(%rdi), %rax
+	jb	.Lks_min
 .Lks_max0:
-	movq	%gs:KS_PCPU_MAX(%rdi), %rax
-.Lks_max:
-	cmpq	%rax, %rsi
-	jbe	.Lks_done
-	cmpxchgq %rsi, %gs:KS_PCPU_MAX(%rdi)
-	jne	.Lks_max
+	cmpq	%gs:KS_PCPU_MAX(%rdi), %rax
+	ja	.Lks_max
 .Lks_done:
 	decq	%gs:KS_PCPU_INFLIGHT(%rdi)	/* may be another CPU's +1 */
+	KS_PREEMPT_DEC
+	jz	.Lks_resched
+.Lks_out:
 	movq	%r8, %rax
 	movq	%r9, %rdx
 	leave
 	addq	$8, %rsp		/* drop the body: the caller is on top */
 	UNWIND_HINT_FUNC
 	RET
+.Lks_min:
+	movq	%rax, %rsi
+	movq	%gs:KS_PCPU_MIN(%rdi), %rax
+.Lks_min1:
+	cmpq	%rax, %rsi
+	jae	.Lks_min2
+	cmpxchgq %rsi, %gs:KS_PCPU_MIN(%rdi)
+	jne	.Lks_min1
+.Lks_min2:
+	movq	%rsi, %rax
+	jmp	.Lks_max0
+.Lks_max:
+	movq	%rax, %rsi
+	movq	%gs:KS_PCPU_MAX(%rdi), %rax
+.Lks_max1:
+	cmpq	%rax, %rsi
+	jbe	.Lks_done
+	cmpxchgq %rsi, %gs:KS_PCPU_MAX(%rdi)
+	jne	.Lks_max1
+	jmp	.Lks_done
+.Lks_noslots:
+	pushq	%r8
+	pushq	%r9
+	movq	%r11, %rdi
+	movq	%rax, %rsi
+	CALL_DEPTH_ACCOUNT
+	call	ks_direct_record
+	popq	%r9
+	popq	%r8
+	movq	-8(%rbp), %rdi
+	movq	KS_NODE_PCPU(%rdi), %rdi
+	jmp	.Lks_done
+.Lks_resched:
+	/* preemption was asked for while it was off: as preempt_enable() */
+	pushq	%r8
+	pushq	%r9
+	CALL_DEPTH_ACCOUNT
+	call	ks_direct_resched
+	popq	%r9
+	popq	%r8
+	jmp	.Lks_out
 .Lks_neg:
 	/* a CPU whose clock reads earlier: recorded as 0, and counted */
 	movq	KS_NODE_PCPU(%r11), %rdi

@@ -68,6 +68,7 @@ static void __exit kstats_exit(void)
 	mutex_unlock(&ks_lock);
 	debugfs_remove(ks_dir);
 	ks_reap_wait();
+	ks_slots_exit();
 	ks_clock_watch_stop();
 	ks_btf_release();
 }

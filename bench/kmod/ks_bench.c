@@ -18,7 +18,11 @@
  * and subtracts "base": what is left, over N, is the cost of that piece.
  * Reading "sizes" prints the sizes that make up a node's memory: the
  * per-CPU header and node structs, then per "bits" (default buckets) the
- * number of slots and the bytes each CPU holds.
+ * number of slots and the bytes a CPU that records holds (header and
+ * slots; ks_slots.c).
+ *
+ * The node here has slots on every CPU from the start, so ks_record()
+ * never claims a spare: its ks_slots_claim() is a stub.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -112,11 +116,27 @@ static int kb_sizes_show(struct seq_file *m, void *v)
 		nslots = kstats_nr_slots(bits, buckets);
 		seq_printf(m, "bits %u buckets %u nslots %u pcpu_bytes %zu\n",
 			   bits, buckets, nslots,
-			   struct_size_t(struct ks_pcpu, slots, nslots));
+			   sizeof(struct ks_pcpu) +
+			   nslots * sizeof(struct kstats_slot));
 	}
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(kb_sizes);
+
+/* Never called: every CPU has its slots (kb_init()). */
+struct kstats_slot *ks_slots_claim(struct ks_node *node)
+{
+	return NULL;
+}
+
+static void kb_free(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		kfree(per_cpu_ptr(kb_node.pcpu, cpu)->slots);
+	free_percpu(kb_node.pcpu);
+}
 
 static int __init kb_init(void)
 {
@@ -137,17 +157,24 @@ static int __init kb_init(void)
 	kb_node.use_tsc = true;
 	kb_node.nslots = kstats_nr_slots(kb_node.cmd.bits, kb_node.cmd.buckets);
 	kb_node.active = true;
-	kb_node.pcpu = __alloc_percpu(struct_size_t(struct ks_pcpu, slots,
-						    kb_node.nslots),
-				      __alignof__(struct ks_pcpu));
+	kb_node.pcpu = alloc_percpu(struct ks_pcpu);
 	if (!kb_node.pcpu)
 		return -ENOMEM;
-	for_each_possible_cpu(cpu)
-		per_cpu_ptr(kb_node.pcpu, cpu)->min = U64_MAX;
+	for_each_possible_cpu(cpu) {
+		struct ks_pcpu *p = per_cpu_ptr(kb_node.pcpu, cpu);
+
+		p->min = U64_MAX;
+		p->slots = kcalloc(kb_node.nslots, sizeof(*p->slots),
+				   GFP_KERNEL);
+		if (!p->slots) {
+			kb_free();
+			return -ENOMEM;
+		}
+	}
 
 	kb_dir = debugfs_create_dir("ks_bench", NULL);
 	if (IS_ERR(kb_dir)) {
-		free_percpu(kb_node.pcpu);
+		kb_free();
 		return PTR_ERR(kb_dir);
 	}
 	for (i = 0; i < ARRAY_SIZE(names); i++)
@@ -159,7 +186,7 @@ static int __init kb_init(void)
 static void __exit kb_exit(void)
 {
 	debugfs_remove(kb_dir);
-	free_percpu(kb_node.pcpu);
+	kb_free();
 }
 
 module_init(kb_init);

@@ -82,6 +82,8 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_LINE_CLAMPED	"clamped"	/* N: ... recorded as 0 */
 #define KS_LINE_FALLBACK "fallback"	/* CLOCK unstable: ... */
 #define KS_LINE_PCT	"percentiles"	/* pNN V... precision_ppm P estimate E */
+#define KS_LINE_UNSLOTTED "unslotted"	/* N: ... counted in missed */
+#define KS_LINE_MEMORY	"memory"	/* N bytes: slots on C CPUs, S spare */
 
 /* Words of the KS_LINE_SAMPLES line after its count, each before its value. */
 #define KS_SAMPLES_MISSED	"missed"
