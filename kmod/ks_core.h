@@ -7,6 +7,7 @@
  *   ks_show.c     the text of a node's file and of the _control listing
  *   ks_control.c  the debugfs files: commands written, nodes published
  *   ks_backend.c  which backend times a node; the GAP- node
+ *   ks_slots.c    each CPU's slots, allocated when it first records
  *   ks_floor.c    what a backend reports for an empty function
  *   ks_syms.c     symbols and clones; nodes whose module goes
  *   ks_glob.c     trace GLOB and the other verbs on globs; the deny list
