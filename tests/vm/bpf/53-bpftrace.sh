@@ -16,7 +16,12 @@ HOST=/host
 F=ks_target_empty
 T=/sys/kernel/debug/kstats_target
 OUT=/tmp/bpftrace.out
-PROG="BEGIN { printf(\"ready\\n\"); } kfunc:kstats_target:$F { @n = count(); }"
+# The tick: bpftrace before 0.19 (Debian 12 has 0.17) notices SIGINT only
+# if it interrupts epoll_wait() or when an event comes in: one that lands
+# while it is between two epoll_wait() calls is lost, and it runs on.  An
+# empty printf() a second is an event that ends it a second later.
+PROG="BEGIN { printf(\"ready\\n\"); } kfunc:kstats_target:$F { @n = count(); }
+interval:s:1 { printf(\"\"); }"
 
 if ! mount_host_root $HOST; then
 	skip "bpftrace beside kstats" "host root not shared (run tests/vm/bpf.sh)"
@@ -40,9 +45,52 @@ backend() {
 	awk -v n="$1" '$1 == n { print $2 }' "$KS_CTL"
 }
 
+# bpf_alive: is bpftrace ($BPID) still there, neither gone nor a zombie?
+bpf_alive() {
+	[ -r /proc/$BPID/stat ] || return 1
+	! awk '{ sub(/.*\) /, ""); exit $1 != "Z" }' /proc/$BPID/stat 2> /dev/null
+}
+
+# bpf_gone SECS: wait up to SECS seconds for bpftrace to exit; reap it.
+bpf_gone() {
+	_i=$(($1 * 10))
+	while bpf_alive; do
+		[ $_i -gt 0 ] || return 1
+		sleep 0.1
+		_i=$((_i - 1))
+	done
+	wait $BPID
+	return 0
+}
+
+# bpf_diag: what bpftrace ($BPID) and the kernel are doing, one diag line
+# each: its state and signal masks, each thread's kernel stack, the
+# blocked tasks (sysrq w) and the end of the kernel log.
+bpf_diag() {
+	{
+		echo "---- bpftrace output ($OUT)"
+		tail -n 5 $OUT
+		echo "---- ps"
+		ps
+		echo "---- /proc/$BPID/status"
+		grep -E '^(Name|State|Tgid|Threads|Sig(Pnd|Blk|Ign|Cgt)|ShdPnd)' /proc/$BPID/status
+		for _t in /proc/$BPID/task/*; do
+			[ -d "$_t" ] || continue
+			echo "---- ${_t#/proc/}: $(cat $_t/comm) $(awk '{ sub(/.*\) /, ""); print $1 }' $_t/stat) wchan=$(cat $_t/wchan)"
+			cat $_t/stack
+		done
+		echo "---- $F"
+		grep '^#' $KS_DIR/$F 2> /dev/null
+		echo w > /proc/sysrq-trigger 2> /dev/null
+		echo "---- dmesg"
+		dmesg | tail -n 30
+	} 2>&1 | sed 's/^/#   /'
+}
+
 # bpf_start: bpftrace $PROG in the background (pid $BPID, output in $OUT);
-# true once its probes are attached (BEGIN runs after them), false if it
-# exited first.
+# true once its probes are attached (BEGIN runs after them) and it catches
+# SIGINT (a background job of this shell starts with SIGINT ignored),
+# false if it exited first or was not there in 120 s (then it is killed).
 bpf_start() {
 	: > $OUT
 	(exec chroot $HOST /usr/bin/env -i HOME=/tmp TMPDIR=/tmp \
@@ -50,19 +98,50 @@ bpf_start() {
 	BPID=$!
 	_i=0
 	while [ $_i -lt 1200 ]; do
-		grep -q '^ready' $OUT && return 0
-		kill -0 $BPID 2> /dev/null || { wait $BPID; return 1; }
+		if grep -q '^ready' $OUT && bpf_sigint_caught; then
+			return 0
+		fi
+		bpf_alive || { wait $BPID; return 1; }
 		sleep 0.1
 		_i=$((_i + 1))
 	done
+	diag "bpftrace (pid $BPID) not ready after 120 s"
+	bpf_diag
+	bpf_kill
 	return 1
 }
 
-# bpf_stop: stop bpftrace (in this shell: it waits for its child); its
-# count (@n) in $BCOUNT, or "none"
+# bpf_sigint_caught: has bpftrace a handler for SIGINT (bit 1 of SigCgt)?
+bpf_sigint_caught() {
+	_c=$(awk '$1 == "SigCgt:" { print substr($2, length($2)) }' /proc/$BPID/status 2> /dev/null)
+	case $_c in
+	[2367abefABEF]) return 0 ;;
+	esac
+	return 1
+}
+
+# bpf_kill: SIGKILL for bpftrace, reaped if it goes within 30 s.
+bpf_kill() {
+	kill -KILL $BPID 2> /dev/null
+	bpf_gone 30 || {
+		diag "bpftrace (pid $BPID) survives SIGKILL: left behind"
+		bpf_diag
+	}
+}
+
+# bpf_stop: stop bpftrace (SIGINT: it prints its maps, detaches and exits,
+# within 60 s), its count (@n) in $BCOUNT, or "none"; else a failed check
+# with what bpftrace and the kernel are doing, and SIGKILL.
 bpf_stop() {
+	_t0=$(cut -d' ' -f1 /proc/uptime)
 	kill -INT $BPID 2> /dev/null
-	wait $BPID
+	if bpf_gone 60; then
+		diag "bpftrace exited $(awk -v t="$_t0" '{ printf "%.1f", $1 - t }' /proc/uptime) s after SIGINT"
+	else
+		fail "bpftrace exits on SIGINT" "still running 60 s after it (pid $BPID)"
+		bpf_diag
+		bpf_kill
+	fi
 	BCOUNT=$(sed -n 's/^@n: \([0-9]*\)$/\1/p' $OUT)
 	BCOUNT=${BCOUNT:-none}
 }
