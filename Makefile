@@ -154,7 +154,7 @@ test-prometheus: deps-check vm-stage-$(PROM_KVER) vm-tools
 	tests/vm/prometheus.sh $(PROM_KVER)
 
 # kstats beside a real BPF fentry program: Debian's bpftrace from this
-# machine over 9p, one boot per kernel (tests/vm/bpf.sh).
+# machine over 9p, one boot per kernel (tests/vm/bpf.sh); make test runs it.
 test-bpf: deps-check vm-stage vm-tools
 	tests/vm/bpf.sh $(KVERS)
 

@@ -8,14 +8,14 @@
 # Last line: N passed, N failed, N skipped.
 #
 #   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm arm64 prometheus
-#                                   stress ab kbuild bench (default: all)
+#                                   bpf stress ab kbuild bench (default: all)
 #                                   arm64: the selftest and the exact counts
 #                                   on the arm64 kernels (make test-arm64: all)
 #                                   prometheus: kstats -> node_exporter ->
 #                                   Prometheus in one VM boot (about a minute)
 #                                   bpf: kstats beside bpftrace's kfunc:, one
-#                                   boot per kernel (make test-bpf; not in
-#                                   the default list: about a minute each)
+#                                   boot per kernel (make test-bpf: about
+#                                   25 s a kernel once staged)
 #                                   stress: tests/vm/stress on 4 vCPUs,
 #                                   with the modules vm staged
 #                                   kbuild: the kernel-build pipeline on
@@ -55,7 +55,7 @@ suite() { # name command...
 	skipped=$((skipped + s))
 }
 
-suites=${*:-unit fuzz cli plots vm arm64 prometheus stress ab kbuild bench}
+suites=${*:-unit fuzz cli plots vm arm64 prometheus bpf stress ab kbuild bench}
 for s in $suites; do
 	case $s in
 	unit)	suite unit make -s -C tests/unit run ;;
