@@ -66,6 +66,22 @@
 #endif
 .endm
 
+/*
+ * The time in rax becomes this CPU's extreme at \off unless the one there
+ * holds (\holds jumps when it does): compare-exchange until one of the
+ * two is true, an interrupt's record in between making it retry.  The
+ * time is left in rsi.
+ */
+.macro KS_EXTREME off, holds
+	movq	%rax, %rsi
+	movq	%gs:\off(%rdi), %rax
+1:	cmpq	%rax, %rsi
+	\holds	2f
+	cmpxchgq %rsi, %gs:\off(%rdi)
+	jne	1b
+2:
+.endm
+
 	.text
 SYM_FUNC_START_LOCAL(ks_direct_common)
 	pushq	%rbp
@@ -236,24 +252,11 @@ SYM_FUNC_START_LOCAL(ks_direct_fast)
 	UNWIND_HINT_FUNC
 	RET
 .Lks_min:
-	movq	%rax, %rsi
-	movq	%gs:KS_PCPU_MIN(%rdi), %rax
-.Lks_min1:
-	cmpq	%rax, %rsi
-	jae	.Lks_min2
-	cmpxchgq %rsi, %gs:KS_PCPU_MIN(%rdi)
-	jne	.Lks_min1
-.Lks_min2:
+	KS_EXTREME KS_PCPU_MIN, jae
 	movq	%rsi, %rax
 	jmp	.Lks_max0
 .Lks_max:
-	movq	%rax, %rsi
-	movq	%gs:KS_PCPU_MAX(%rdi), %rax
-.Lks_max1:
-	cmpq	%rax, %rsi
-	jbe	.Lks_done
-	cmpxchgq %rsi, %gs:KS_PCPU_MAX(%rdi)
-	jne	.Lks_max1
+	KS_EXTREME KS_PCPU_MAX, jbe
 	jmp	.Lks_done
 .Lks_noslots:
 	pushq	%r8
