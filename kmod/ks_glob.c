@@ -368,6 +368,7 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 		goto out;
 	}
 	t[1] = ktime_get_ns();
+	/* by name; mt.index, which points into the unsorted order, is done */
 	sort(mt.fns, mt.n, sizeof(*mt.fns), ks_fn_cmp, NULL);
 	batch = kvcalloc(mt.n, sizeof(*batch), GFP_KERNEL);
 	if (!batch) {

@@ -372,8 +372,10 @@ def changed(a, base_label, l, base_runs, runs):
     rows = [changed_row(0, f) for f in doc["functions"]]
     # functions a glob matched that the workload never called, on either
     # kernel, go last and are not counted with the others
-    called = [r for r in rows if (r["count_base"] or 0) + (r["count_new"] or 0) > 0]
-    rows = called + [r for r in rows if r not in called]
+    called, uncalled = [], []
+    for r in rows:
+        (called if (r["count_base"] or 0) + (r["count_new"] or 0) > 0 else uncalled).append(r)
+    rows = called + uncalled
     for i, r in enumerate(rows):
         r["rank"] = i + 1
     summary = {"functions": len(called), "uncalled": len(rows) - len(called),
