@@ -41,7 +41,7 @@ cp "$top"/include/linux/kstats.h "$ksrc/include/linux/kstats.h"
 	echo "# SPDX-License-Identifier: GPL-2.0"
 	echo "# Made by kstats' scripts/kstats-into-tree.sh from kmod/Kbuild."
 	sed -n -e 's/^obj-m := kstats.o$/obj-$(CONFIG_KSTATS) += kstats.o/p' \
-		-e '/^kstats-/p' -e '/^ccflags-y += \$(if/p' "$top/kmod/Kbuild"
+		-e '/^kstats-/p' -e '/^[ca][cs]flags-y += \$(if/p' "$top/kmod/Kbuild"
 } > "$dst/Makefile"
 grep -q '^obj-$(CONFIG_KSTATS) += kstats.o$' "$dst/Makefile" ||
 	{ echo "kstats-into-tree: kmod/Kbuild changed shape: no obj-m line" >&2; exit 1; }

@@ -116,8 +116,10 @@ glob_part() {
 	expect "glob: slow: ranks 1-4 are kt_gen_slow_0..3" \
 		"$(head -n 4 "$g.slow" | awk '{ print $2 }' | sort | tr '\n' ' ')" \
 		"kt_gen_slow_0 kt_gen_slow_1 kt_gen_slow_2 kt_gen_slow_3 "
-	expect "glob: slow: each +90% to +100% (the spin doubled)" \
-		"$(head -n 4 "$g.slow" | awk '$4 < 90 || $4 > 100')" ""
+	# the spin doubled: +100% but for the call's own cost (fixed, so
+	# less) and what lands in the longer spin (an interrupt: more)
+	expect "glob: slow: each +90% to +110% (the spin doubled)" \
+		"$(head -n 4 "$g.slow" | awk '$4 < 90 || $4 > 110')" ""
 	expect "glob: slow: the $GEN others not measurable" \
 		"$(tail -n +5 "$g.slow" | awk '$3 == "not_measurable"' | wc -l)" $GEN
 	expect "glob: report opens with what changed" \
