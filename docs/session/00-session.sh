@@ -15,7 +15,7 @@ dmesg -n 1	# kernel messages to the log only, as on a terminal
 echo "=== SESSION BEGIN"
 say 'echo "trace find_vma bits 3" > /sys/kernel/debug/kstats/_control'
 say 'for i in $(seq 200); do /bin/busybox true; done'
-say 'head -3 /sys/kernel/debug/kstats/find_vma'
+say 'head -4 /sys/kernel/debug/kstats/find_vma'
 say 'grep CPUS /sys/kernel/debug/kstats/find_vma | head -3'
 say 'echo "trace should_failslab" > /sys/kernel/debug/kstats/_control'
 say 'echo "trace ks_target_clone" > /sys/kernel/debug/kstats/_control; head -1 /sys/kernel/debug/kstats/ks_target_clone'
