@@ -66,10 +66,12 @@ u64 ks_floor(const struct ks_node *model)
 	}
 	for (i = 0; i < KS_CALIB_CALLS; i++)
 		ks_calib_target();
-	for_each_possible_cpu(cpu)
-		if (ks_cpu_slots(node, cpu))
-			kstats_merge(all, ks_cpu_slots(node, cpu),
-				     node->nslots);
+	for_each_possible_cpu(cpu) {
+		struct kstats_slot *sl = ks_cpu_slots(node, cpu);
+
+		if (sl)
+			kstats_merge(all, sl, node->nslots);
+	}
 	kstats_percentiles(all, node->nslots, cmd.bits, pct);
 	/* in the unit of the text: ns for cycles read as time */
 	*floor = node->show_mult ? mul_u64_u32_shr(pct[KSTATS_P50],

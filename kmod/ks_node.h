@@ -115,7 +115,7 @@ struct ks_backend {
  * @spare: zeroed slots for the next CPUs that record (ks_slots.c)
  * @young: until then (jiffies) the node keeps up to KS_SPARES spares,
  *	after it one
- * @slots_want: bit 0: a CPU found no spare, or took one (ks_slots.c)
+ * @slots_flags: KS_SLOTS_ASKED, KS_SLOTS_TRIMMED (ks_slots.c)
  * @slots_list: in ks_slots.c's list of every allocated node
  * @slots_warned: said once that mem_max stops its spares
  *
@@ -155,7 +155,7 @@ struct ks_node {
 	bool fell_back;
 	struct kstats_slot *spare[KS_SPARES];
 	unsigned long young;
-	unsigned long slots_want;
+	unsigned long slots_flags;
 	struct list_head slots_list;
 	bool slots_warned;
 };

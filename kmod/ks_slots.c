@@ -44,6 +44,10 @@ MODULE_PARM_DESC(spare_ms, "ms a new node keeps a spare for each online CPU, up 
 
 static atomic64_t ks_mem_used;	/* freed nodes, from the reaper too */
 
+/* node->slots_flags */
+#define KS_SLOTS_ASKED		0	/* a CPU found no spare, or took one */
+#define KS_SLOTS_TRIMMED	1	/* tended once past young */
+
 /* Every allocated node, listed or not, until it is freed. */
 static LIST_HEAD(ks_slots_nodes);
 static DEFINE_MUTEX(ks_slots_lock);
@@ -92,7 +96,7 @@ static size_t ks_slots_size(const struct ks_node *node)
  */
 static __always_inline void ks_slots_ask(struct ks_node *node)
 {
-	if (!test_and_set_bit(0, &node->slots_want))
+	if (!test_and_set_bit(KS_SLOTS_ASKED, &node->slots_flags))
 		irq_work_queue(&ks_slots_iw);
 }
 
@@ -149,7 +153,6 @@ static unsigned int ks_slots_count(const struct ks_node *node,
  * Bring @node's spares to what it should keep now.  Only this (under
  * ks_slots_lock) adds spares; claims take them with xchg(), and so does
  * a trim, so a spare goes to exactly one of them.
- *
  */
 static void ks_slots_tend(struct ks_node *node)
 {
@@ -158,7 +161,7 @@ static void ks_slots_tend(struct ks_node *node)
 	size_t size = ks_slots_size(node);
 	struct kstats_slot *sl;
 
-	clear_bit(0, &node->slots_want);
+	clear_bit(KS_SLOTS_ASKED, &node->slots_flags);
 	have = ks_slots_count(node, &spares);
 	if (have < online)
 		want = min(online - have, young ? KS_SPARES : 1);
@@ -200,16 +203,21 @@ static void ks_slots_tend_all(struct work_struct *work)
 
 	mutex_lock(&ks_slots_lock);
 	list_for_each_entry(node, &ks_slots_nodes, slots_list) {
-		if (time_before(jiffies, node->young))
+		bool old = time_after_eq(jiffies, node->young);
+
+		if (!old)
 			again = true;	/* to be trimmed later */
-		if (test_bit(0, &node->slots_want) ||
-		    time_after_eq(jiffies, node->young))
+		/* nodes nobody asked for: only the trim, once */
+		if (test_bit(KS_SLOTS_ASKED, &node->slots_flags) ||
+		    (old && !test_and_set_bit(KS_SLOTS_TRIMMED,
+					      &node->slots_flags)))
 			ks_slots_tend(node);
 	}
 	mutex_unlock(&ks_slots_lock);
+	/* never later than a run already queued (a claim's: at once) */
 	if (again)
-		mod_delayed_work(system_unbound_wq, &ks_slots_work,
-				 msecs_to_jiffies(min(spare_ms, 1000U)));
+		queue_delayed_work(system_unbound_wq, &ks_slots_work,
+				   msecs_to_jiffies(min(spare_ms, 1000U)));
 }
 
 /**
