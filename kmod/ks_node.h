@@ -24,7 +24,8 @@ struct ks_node;
  * Per-CPU part of a node: exact extremes, sampling counter, and where this
  * CPU's slots are.  The slots themselves are allocated only for CPUs that
  * record (ks_slots.c): a CPU takes one of the node's spares the first time
- * it records, and records with none count as missed (@unslotted).
+ * it records (a spare waits for each online CPU, up to KS_SPARES), and
+ * records with none count as missed (@unslotted).
  */
 struct ks_pcpu {
 	u64 min;
@@ -113,11 +114,10 @@ struct ks_backend {
  * @fell_back: the counter stopped standing for time while the node
  *	recorded: local_clock() since (ks_clock_check())
  * @spare: zeroed slots for the next CPUs that record (ks_slots.c)
- * @young: until then (jiffies) the node keeps up to KS_SPARES spares,
- *	after it one
- * @slots_flags: KS_SLOTS_ASKED, KS_SLOTS_TRIMMED (ks_slots.c)
+ * @slots_flags: KS_SLOTS_ASKED (ks_slots.c)
  * @slots_list: in ks_slots.c's list of every allocated node
  * @slots_warned: said once that mem_max stops its spares
+ * @recursed: direct backend: calls its recursion guard turned away
  *
  * A timed call reads one cache line of it, the fields up to cmd.cpus[0]
  * (a cpus filter adds @cpus): static_asserts in ks_direct.c.
@@ -154,10 +154,10 @@ struct ks_node {
 	u32 show_mult;
 	bool fell_back;
 	struct kstats_slot *spare[KS_SPARES];
-	unsigned long young;
 	unsigned long slots_flags;
 	struct list_head slots_list;
 	bool slots_warned;
+	atomic_long_t recursed;
 };
 
 #define KS_TSC_SHIFT	24	/* fixed point of to_count and show_mult */
@@ -290,6 +290,7 @@ int ks_slots_init(struct ks_node *node);
 void ks_slots_free(struct ks_node *node);
 u64 ks_slots_bytes(const struct ks_node *node, unsigned int *cpus,
 		   unsigned int *spares);
+int ks_slots_setup(void);
 void ks_slots_exit(void);
 
 /* One CPU's slots, or NULL where that CPU has none (it never recorded). */

@@ -4,28 +4,33 @@
  * CPU records, so a node's memory does not grow with CPUs that never call
  * its function (nor with possible CPUs that are never online).
  *
- * A node keeps zeroed spares.  A CPU without slots that records takes one
- * (ks_slots_claim(), with interrupts off: no claim of its own can cut in)
- * and keeps it until the node goes; a CPU that finds none counts the call
- * in its unslotted counter, shown as missed, and asks for more.  The ask
- * is an irq_work (recording may happen in any context, NMI included),
- * which queues ks_slots_work: it allocates spares with GFP_KERNEL.
- *
- * A new node has up to KS_SPARES spares, as many as CPUs are online, so
- * that the CPUs that start calling at once each find one.  Once it is
- * spare_ms old it keeps one (none when every online CPU has slots); the
- * rest are freed.  So its memory is, with slots = kstats_nr_slots():
+ * A node keeps zeroed spares: one for each online CPU that has no slots
+ * yet, up to KS_SPARES, for as long as it lives.  A CPU without slots that
+ * records takes one (ks_slots_claim(), with interrupts off: no claim of
+ * its own can cut in) and keeps it until the node goes, so on a machine
+ * of up to KS_SPARES CPUs every CPU finds its slots ready, however many
+ * start at once and however busy the machine is.  The CPU-hotplug
+ * callback tops every node's spares up for a CPU before it comes online
+ * (ks_slots_cpu_prepare(), before the CPU runs anything).  A CPU that
+ * finds none (more than KS_SPARES CPUs starting at once, or mem_max
+ * reached) counts the call in its unslotted counter, shown as missed, and
+ * asks for more: an irq_work (recording may happen in any context, NMI
+ * included), which queues ks_slots_work, which allocates them with
+ * GFP_KERNEL.  So a node's memory is, with slots = kstats_nr_slots():
  *
  *   sizeof(struct ks_node) + possible CPUs * sizeof(struct ks_pcpu)
  *     + (CPUs that recorded + spares) * 16 * slots bytes
  *
- * counted against mem_max, which refuses a node (ENOSPC) or further
- * spares (the calls of CPUs without slots are then missed, and the log
- * says so once per node).
+ * where spares = min(online CPUs without slots, KS_SPARES), counted
+ * against mem_max, which refuses a node (ENOSPC) or further spares (the
+ * calls of CPUs without slots are then missed, and the log says so once
+ * per node).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/slab.h>
 #include <linux/mutex.h>
 #include <linux/irq_work.h>
@@ -38,15 +43,10 @@ static unsigned int mem_max = 256;
 module_param(mem_max, uint, 0644);
 MODULE_PARM_DESC(mem_max, "MiB the nodes may take in all, their slots included (default 256)");
 
-static unsigned int spare_ms = 10000;
-module_param(spare_ms, uint, 0644);
-MODULE_PARM_DESC(spare_ms, "ms a new node keeps a spare for each online CPU, up to 8 (default 10000)");
-
 static atomic64_t ks_mem_used;	/* freed nodes, from the reaper too */
 
 /* node->slots_flags */
 #define KS_SLOTS_ASKED		0	/* a CPU found no spare, or took one */
-#define KS_SLOTS_TRIMMED	1	/* tended once past young */
 
 /* Every allocated node, listed or not, until it is freed. */
 static LIST_HEAD(ks_slots_nodes);
@@ -57,7 +57,7 @@ static DECLARE_DELAYED_WORK(ks_slots_work, ks_slots_tend_all);
 
 static void ks_slots_raise(struct irq_work *iw)
 {
-	mod_delayed_work(system_unbound_wq, &ks_slots_work, 0);
+	queue_delayed_work(system_unbound_wq, &ks_slots_work, 0);
 }
 
 static struct irq_work ks_slots_iw = IRQ_WORK_INIT(ks_slots_raise);
@@ -150,21 +150,25 @@ static unsigned int ks_slots_count(const struct ks_node *node,
 }
 
 /*
- * Bring @node's spares to what it should keep now.  Only this (under
- * ks_slots_lock) adds spares; claims take them with xchg(), and so does
- * a trim, so a spare goes to exactly one of them.
+ * Bring @node's spares to one for each online CPU without slots (and
+ * @coming, a CPU about to come online, if it has none), up to KS_SPARES.
+ * Only this (under ks_slots_lock) adds spares; claims take them with
+ * xchg(), and so does a trim, so a spare goes to exactly one of them.
  */
-static void ks_slots_tend(struct ks_node *node)
+static void ks_slots_tend(struct ks_node *node, int coming)
 {
-	bool young = time_before(jiffies, node->young);
-	unsigned int have, spares, online = num_online_cpus(), want = 0, i;
+	unsigned int spares, want = 0, i;
 	size_t size = ks_slots_size(node);
 	struct kstats_slot *sl;
+	int cpu;
 
 	clear_bit(KS_SLOTS_ASKED, &node->slots_flags);
-	have = ks_slots_count(node, &spares);
-	if (have < online)
-		want = min(online - have, young ? KS_SPARES : 1);
+	ks_slots_count(node, &spares);
+	for_each_online_cpu(cpu)
+		want += !ks_cpu_slots(node, cpu);
+	if (coming >= 0 && !cpu_online(coming) && !ks_cpu_slots(node, coming))
+		want++;
+	want = min_t(unsigned int, want, KS_SPARES);
 	for (i = 0; i < KS_SPARES && spares > want; i++) {
 		sl = xchg(&node->spare[i], NULL);
 		if (!sl)
@@ -196,35 +200,64 @@ static void ks_slots_tend(struct ks_node *node)
 	}
 }
 
+/* The nodes a CPU asked spares for, with the online CPUs held still. */
 static void ks_slots_tend_all(struct work_struct *work)
 {
 	struct ks_node *node;
-	bool again = false;
+
+	cpus_read_lock();
+	mutex_lock(&ks_slots_lock);
+	list_for_each_entry(node, &ks_slots_nodes, slots_list)
+		if (test_bit(KS_SLOTS_ASKED, &node->slots_flags))
+			ks_slots_tend(node, -1);
+	mutex_unlock(&ks_slots_lock);
+	cpus_read_unlock();
+}
+
+/*
+ * CPU hotplug, prepare stage: runs on another CPU before @cpu comes
+ * online, and may sleep.  Every node gets a spare for @cpu (if it has no
+ * slots there), so that its first calls are recorded.  An allocation
+ * that fails (mem_max) leaves those calls to be missed, as said above;
+ * it never stops the CPU from coming up.
+ */
+static int ks_slots_cpu_prepare(unsigned int cpu)
+{
+	struct ks_node *node;
 
 	mutex_lock(&ks_slots_lock);
-	list_for_each_entry(node, &ks_slots_nodes, slots_list) {
-		bool old = time_after_eq(jiffies, node->young);
-
-		if (!old)
-			again = true;	/* to be trimmed later */
-		/* nodes nobody asked for: only the trim, once */
-		if (test_bit(KS_SLOTS_ASKED, &node->slots_flags) ||
-		    (old && !test_and_set_bit(KS_SLOTS_TRIMMED,
-					      &node->slots_flags)))
-			ks_slots_tend(node);
-	}
+	list_for_each_entry(node, &ks_slots_nodes, slots_list)
+		ks_slots_tend(node, cpu);
 	mutex_unlock(&ks_slots_lock);
-	/* never later than a run already queued (a claim's: at once) */
-	if (again)
-		queue_delayed_work(system_unbound_wq, &ks_slots_work,
-				   msecs_to_jiffies(min(spare_ms, 1000U)));
+	return 0;
+}
+
+static int ks_slots_cpuhp = -1;
+
+/**
+ * ks_slots_setup() - follow CPUs coming online (module init)
+ *
+ * Return: 0, or the error of cpuhp_setup_state_nocalls().
+ */
+int ks_slots_setup(void)
+{
+	int ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN,
+					    "kstats:slots",
+					    ks_slots_cpu_prepare, NULL);
+
+	if (ret < 0) {
+		pr_err("cannot follow CPU hotplug: error %d\n", ret);
+		return ret;
+	}
+	ks_slots_cpuhp = ret;
+	return 0;
 }
 
 /**
  * ks_slots_init() - a new node's first spares
  * @node: allocated, with nslots and pcpu set
  *
- * As many as CPUs are online, up to KS_SPARES, counted in node->mem.
+ * One for each online CPU, up to KS_SPARES, counted in node->mem.
  *
  * Return: 0, -ENOSPC past mem_max (logged) or -ENOMEM.
  */
@@ -245,13 +278,9 @@ int ks_slots_init(struct ks_node *node)
 		if (!node->spare[i])
 			return -ENOMEM;	/* ks_slots_free() gives it all back */
 	}
-	node->young = jiffies + msecs_to_jiffies(spare_ms);
 	mutex_lock(&ks_slots_lock);
 	list_add_tail(&node->slots_list, &ks_slots_nodes);
 	mutex_unlock(&ks_slots_lock);
-	if (n > 1)	/* trimmed to one then, if not already */
-		queue_delayed_work(system_unbound_wq, &ks_slots_work,
-				   msecs_to_jiffies(spare_ms));
 	return 0;
 }
 
@@ -296,6 +325,8 @@ u64 ks_slots_bytes(const struct ks_node *node, unsigned int *cpus,
 /* Module exit: no node is left, so nothing asks any more. */
 void ks_slots_exit(void)
 {
+	if (ks_slots_cpuhp >= 0)
+		cpuhp_remove_state_nocalls(ks_slots_cpuhp);
 	irq_work_sync(&ks_slots_iw);
 	cancel_delayed_work_sync(&ks_slots_work);
 }

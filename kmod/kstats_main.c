@@ -35,15 +35,20 @@ static int __init kstats_init(void)
 		pr_err("the kernel is locked down (/sys/kernel/security/lockdown): debugfs refuses kstats' files, not loading\n");
 		return ret;
 	}
+	ret = ks_slots_setup();
+	if (ret)
+		return ret;
 	ks_dir = debugfs_create_dir("kstats", NULL);
 	if (IS_ERR(ks_dir)) {
 		pr_err("cannot create debugfs directory: error %ld\n",
 		       PTR_ERR(ks_dir));
+		ks_slots_exit();
 		return PTR_ERR(ks_dir);
 	}
 	ret = register_module_notifier(&ks_module_nb);
 	if (ret) {
 		debugfs_remove(ks_dir);
+		ks_slots_exit();
 		return ret;
 	}
 	d = debugfs_create_file("_control", 0600, ks_dir, NULL,
@@ -54,6 +59,7 @@ static int __init kstats_init(void)
 	if (IS_ERR(d)) {
 		unregister_module_notifier(&ks_module_nb);
 		debugfs_remove(ks_dir);
+		ks_slots_exit();
 		return PTR_ERR(d);
 	}
 	return 0;
