@@ -12,8 +12,9 @@
  *
  * Cost per timed call: the direct call, the lookup, two short handlers and
  * two clock reads; untimed calls (filtered, sampled out) return into the
- * body right after ks_direct_enter().  The handlers call nothing
- * traceable, so a traced function cannot recurse through them.
+ * body right after ks_direct_enter().  The handlers run under ftrace's
+ * recursion guard, so a traced function they reach runs untimed (counted
+ * in missed) instead of recursing.
  *
  * Removal: after a detach, ks_direct_settle() (synchronize_rcu_tasks())
  * waits for tasks that were preempted inside the trampoline before the
@@ -30,6 +31,7 @@
 #include <linux/kprobes.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/trace_recursion.h>
 #include "ks_node.h"
 #include "ks_direct.h"
 #include "ks_compat.h"
@@ -185,6 +187,29 @@ static struct ks_hent *ks_hslot(unsigned long key)
 	return spare;
 }
 
+/*
+ * The C side of the trampoline runs under ftrace's own recursion guard
+ * (per task and context, as every ftrace callback): a function that this
+ * code reaches, traced itself (irq_work_queue() from a claim, say), finds
+ * the guard taken and runs untimed, counted in missed, instead of
+ * recursing.  Nothing of kstats' hot path is refused by name for that.
+ */
+static __always_inline int ks_guard(void)
+{
+	return ftrace_test_recursion_trylock(_THIS_IP_, _RET_IP_);
+}
+
+static __always_inline void ks_unguard(int bit)
+{
+	ftrace_test_recursion_unlock(bit);
+}
+
+/* A call the guard turned away, shown in missed (ks_direct_missed()). */
+static __always_inline void ks_turned_away(struct ks_node *node)
+{
+	atomic_long_inc(&node->recursed);
+}
+
 /**
  * ks_direct_enter() - a traced call starts (called by the trampoline)
  * @node: the slot's node (NULL while the slot is being set up)
@@ -194,16 +219,22 @@ static struct ks_hent *ks_hslot(unsigned long key)
 notrace u64 ks_direct_enter(struct ks_node *node)
 {
 	u64 now = 0;
+	int bit;
 
 	if (unlikely(!node))
 		return 0;
-	preempt_disable_notrace();	/* ks_want()'s sampling count */
+	bit = ks_guard();	/* and preemption off: ks_want()'s count */
+	if (unlikely(bit < 0)) {
+		if (READ_ONCE(node->active))
+			ks_turned_away(node);
+		return 0;
+	}
 	if (ks_want(node)) {
 		this_cpu_inc(node->pcpu->inflight);
 		now = ks_now(node);
 		ks_gap(node, now);
 	}
-	preempt_enable_notrace();
+	ks_unguard(bit);
 	return now;
 }
 
@@ -216,7 +247,15 @@ NOKPROBE_SYMBOL(ks_direct_enter);
  */
 notrace void ks_direct_exit(struct ks_node *node, u64 start)
 {
-	ks_record(node, ks_delta(node, start, ks_now(node)));
+	u64 end = ks_now(node);
+	int bit = ks_guard();
+
+	if (likely(bit >= 0)) {
+		ks_record(node, ks_delta(node, start, end));
+		ks_unguard(bit);
+	} else {
+		ks_turned_away(node);
+	}
 	this_cpu_dec(node->pcpu->inflight);	/* may be another CPU's +1 */
 }
 
@@ -232,7 +271,14 @@ NOKPROBE_SYMBOL(ks_direct_exit);
  */
 notrace void ks_direct_record(struct ks_node *node, u64 v)
 {
+	int bit = ks_guard();
+
+	if (unlikely(bit < 0)) {
+		ks_turned_away(node);
+		return;
+	}
 	ks_record(node, v);
+	ks_unguard(bit);
 }
 
 NOKPROBE_SYMBOL(ks_direct_record);
@@ -304,10 +350,19 @@ static void ks_direct_detach(struct ks_node *node)
 	node->priv = NULL;
 }
 
-/* Tasks preempted inside the trampoline, before the body, have left it. */
+/*
+ * Tasks preempted inside the trampoline, before the body, have left it
+ * (RCU Tasks); and so has every CPU that was in it with preemption off or
+ * where RCU does not watch (idle, the way into and out of an NMI): the
+ * rude flavour waits for each CPU to schedule, as ftrace itself does
+ * before it frees a trampoline such code may run.
+ */
 static void ks_direct_settle(void)
 {
 	synchronize_rcu_tasks();
+#ifdef CONFIG_TASKS_RUDE_RCU
+	synchronize_rcu_tasks_rude();
+#endif
 }
 
 /*
@@ -467,10 +522,13 @@ static int ks_direct_attach(struct ks_node *node)
 	return ks_direct_attach_many(&node, 1);
 }
 
-/* Nothing to miss: each call keeps its state on its own stack. */
+/*
+ * No pool to run out of (each call keeps its state on its own stack):
+ * only the calls the recursion guard turned away.
+ */
 static u64 ks_direct_missed(struct ks_node *node)
 {
-	return 0;
+	return atomic_long_read(&node->recursed);
 }
 
 const struct ks_backend ks_direct_backend = {

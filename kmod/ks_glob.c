@@ -26,9 +26,15 @@ module_param(glob_max, uint, 0644);
 MODULE_PARM_DESC(glob_max, "functions one trace GLOB may match (default 1000)");
 
 /*
- * Never traced: functions that do not return (their calls never leave the
- * direct trampoline, so its module could never go), as the BPF
- * trampoline's noreturn_deny, and what kstats' own hot path calls.
+ * Never traced: functions that do not return.  A call into one never
+ * comes back through the trampoline, so the module could never go; the
+ * kernel marks them __noreturn for the compiler only, with nothing a
+ * tracer can read at run time, so this list is by name, as the BPF
+ * trampoline's noreturn_deny is.  Nothing else is refused by name: what
+ * kstats' own C path reaches runs under ftrace's recursion guard
+ * (ks_direct.c) or the kprobe framework's, and costs a missed call;
+ * noinstr code is never offered by ftrace; kprobes refuse their own
+ * blacklist.
  */
 static const char * const ks_deny_noreturn[] = {
 	"do_exit", "do_group_exit", "make_task_dead", "kthread_exit",
@@ -39,17 +45,6 @@ static const char * const ks_deny_noreturn[] = {
 	"kthread_complete_and_exit", "snp_abort", "stop_this_cpu",
 	"__x64_sys_exit", "__x64_sys_exit_group", "__ia32_sys_exit",
 	"__ia32_sys_exit_group", "__arm64_sys_exit", "__arm64_sys_exit_group",
-};
-
-static const char * const ks_deny_hot[] = {
-	"local_clock", "local_clock_noinstr", "sched_clock", "sched_clock_cpu",
-	"sched_clock_noinstr", "native_sched_clock", "preempt_count_add",
-	"preempt_count_sub", "__this_cpu_preempt_check",
-	"check_preemption_disabled", "debug_smp_processor_id",
-	"rcu_read_lock_held", "rcu_is_watching", "migrate_disable",
-	"migrate_enable", "__rcu_read_lock", "__rcu_read_unlock",
-	"irq_work_queue", "irq_work_claim", "__irq_work_queue_local",
-	"arch_irq_work_raise", "irq_work_raise",
 };
 
 /**
@@ -69,9 +64,6 @@ const char *ks_denied(const char *name)
 	for (i = 0; i < ARRAY_SIZE(ks_deny_noreturn); i++)
 		if (!strcmp(base, ks_deny_noreturn[i]))
 			return "it never returns";
-	for (i = 0; i < ARRAY_SIZE(ks_deny_hot); i++)
-		if (!strcmp(base, ks_deny_hot[i]))
-			return "kstats' own hot path calls it";
 	return NULL;
 }
 

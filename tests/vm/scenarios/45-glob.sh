@@ -96,7 +96,6 @@ check "remove kt_gen_slow_*" ctl "remove kt_gen_slow_*"
 expect_errno "trace do_exit -> EINVAL" EINVAL ctl "trace do_exit"
 check "the log says why" 'dmesg | tail -n 5 | grep -q "do_exit: not traced: it never returns"'
 expect_errno "trace make_task_dead -> EINVAL" EINVAL ctl "trace make_task_dead"
-expect_errno "trace local_clock -> EINVAL" EINVAL ctl "trace local_clock"
 expect_errno "a glob of denied functions only -> EINVAL" EINVAL ctl "trace do_exi[t]"
 check "_last names do_exit and why" 'grep -q "^refused do_exit: it never returns" $LAST'
 expect_errno "a glob that matches nothing -> ENOENT" ENOENT ctl "trace nosuch_fn_*"
