@@ -129,7 +129,7 @@ vm: vm-stage
 # once per kernel; test-stress with STRESS times the iterations (default
 # 10).  test-rt: the VM suite and the stress on the PREEMPT_RT kernels
 # (scripts/kernels.sh list --rt), which make test leaves out.
-STRESS_RUN = KS_VM_SCENARIOS=$(CURDIR)/tests/vm/stress tests/vm/run.sh --smp 4
+STRESS_RUN = tests/vm/stress.sh
 RT_KVERS = $(shell scripts/kernels.sh list --rt)
 
 vm-stress: vm-stage

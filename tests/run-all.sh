@@ -17,7 +17,8 @@
 #                                   boot per kernel (make test-bpf: about
 #                                   25 s a kernel once staged)
 #                                   stress: tests/vm/stress on 4 vCPUs,
-#                                   with the modules vm staged
+#                                   with the modules vm staged, two CPU
+#                                   hogs beside the VM (tests/vm/stress.sh)
 #                                   kbuild: the kernel-build pipeline on
 #                                   the tiny config (tests/kbuild)
 #                                   deb: the packages in clean Debian roots
@@ -66,8 +67,7 @@ for s in $suites; do
 	arm64)	suite arm64 make -s vm-arm64-quick ;;
 	prometheus) suite prometheus make -s test-prometheus ;;
 	bpf)	suite bpf make -s test-bpf ;;
-	stress)	suite stress env KS_VM_SCENARIOS="$top/tests/vm/stress" KS_VM_SCENARIO_TIMEOUT=300 \
-			tests/vm/run.sh --smp 4 ;;
+	stress)	suite stress env KS_VM_SCENARIO_TIMEOUT=300 tests/vm/stress.sh ;;
 	ab)	suite ab tests/ab/run.sh ;;
 	kbuild)	suite kbuild tests/kbuild/run.sh ;;
 	bench)	suite bench tests/bench-check.sh ;;
