@@ -18,6 +18,9 @@
 #if defined(CONFIG_X86_64)
 #include <asm/msr.h>
 #include <asm/tsc.h>
+#ifdef KS_CSID_TSC
+#include <linux/timekeeping.h>
+#endif
 
 #define KS_HAVE_DIRECT	1
 /* the trampoline counts sampled-out calls down itself (one decl %gs:) */
@@ -48,17 +51,39 @@ static inline u64 ks_cycles_hz(void)
 }
 
 /*
- * Does the counter stand for time?  Only a TSC that ticks at one rate
- * whatever the CPU's frequency (constant) and in every C-state (nonstop),
- * which the kernel has not found unstable (its clocksource watchdog, a
- * CPU whose TSC disagrees): else local_clock().  The TSC can be marked
- * unstable at any time: ks_node.c's ks_clock_check() asks again.
+ * Does the counter stand for time, and by which rule (KS_CLOCK_BY_*)?
+ * Never once the kernel has found the TSC unstable (its clocksource
+ * watchdog, a CPU whose TSC disagrees: it then stops trusting it for
+ * sched_clock() too).  Else where it ticks at one rate whatever the CPU's
+ * frequency (constant) and in every C-state (nonstop); or, without those
+ * flags (QEMU's default CPU model, many KVM and cloud guests), where the
+ * kernel keeps its own time on the TSC clocksource (6.12 and later name
+ * it in a timekeeping snapshot).  Either can change at any time:
+ * ks_node.c's ks_clock_check() asks again every second.
+ *
+ * Return: the rule, or NULL: local_clock().
  */
-static inline bool ks_counter_stable(void)
+static inline const char *ks_counter_rule(void)
 {
-	return boot_cpu_has(X86_FEATURE_TSC) &&
-	       boot_cpu_has(X86_FEATURE_CONSTANT_TSC) &&
-	       boot_cpu_has(X86_FEATURE_NONSTOP_TSC) && !check_tsc_unstable();
+	if (!boot_cpu_has(X86_FEATURE_TSC) || check_tsc_unstable())
+		return NULL;
+	if (boot_cpu_has(X86_FEATURE_CONSTANT_TSC) &&
+	    boot_cpu_has(X86_FEATURE_NONSTOP_TSC))
+		return KS_CLOCK_BY_INVARIANT;
+#ifdef KS_CSID_TSC
+	{
+		struct system_time_snapshot snap;
+
+#ifdef KS_SNAPSHOT_ID
+		ktime_get_snapshot_id(CLOCK_MONOTONIC, &snap);
+#else
+		ktime_get_snapshot(&snap);
+#endif
+		if (snap.cs_id == CSID_X86_TSC)
+			return KS_CLOCK_BY_CLOCKSOURCE;
+	}
+#endif
+	return NULL;
 }
 
 #elif defined(CONFIG_ARM64)
@@ -99,9 +124,9 @@ static inline u64 ks_cycles_hz(void)
  * rate on every CPU, in every power state: sched_clock(), and so
  * local_clock(), is always that counter scaled on arm64.
  */
-static inline bool ks_counter_stable(void)
+static inline const char *ks_counter_rule(void)
 {
-	return true;
+	return KS_CLOCK_BY_ARCH;
 }
 
 #endif

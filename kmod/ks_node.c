@@ -279,7 +279,7 @@ void ks_node_act(struct ks_node *node, enum ks_verb verb)
 
 /*
  * The clock.  A node of the default clock counts cycles of the counter
- * (ks_cycles()) where it stands for time (ks_counter_stable()): its slots
+ * (ks_cycles()) where it stands for time (ks_counter_rule()): its slots
  * hold cycles, and its text shows them as ns (ks_show.c).  If the kernel
  * marks the counter unstable later (the TSC's clocksource watchdog), the
  * node falls back to local_clock(), whose ns ks_delta() turns into cycles
@@ -291,9 +291,10 @@ static void ks_clock_watch(struct work_struct *work);
 static DECLARE_DELAYED_WORK(ks_clock_work, ks_clock_watch);
 #define KS_CLOCK_WATCH_MS	1000
 
-static bool ks_counter_usable(void)
+/* The rule by which the counter stands for time now, or NULL. */
+static const char *ks_counter_usable(void)
 {
-	return !READ_ONCE(counter_unstable) && ks_counter_stable();
+	return READ_ONCE(counter_unstable) ? NULL : ks_counter_rule();
 }
 
 /*
@@ -343,6 +344,7 @@ static void ks_fall_back(struct ks_node *node)
 	if (ks_counter_to_ns(node)) {
 		WRITE_ONCE(node->use_tsc, false);
 		WRITE_ONCE(node->to_count, 0);	/* ns as read */
+		node->clock_by = KS_CLOCK_BY_UNSTABLE;
 		return;
 	}
 	/* its ns turned into the cycles the slots hold */
@@ -350,6 +352,7 @@ static void ks_fall_back(struct ks_node *node)
 	WRITE_ONCE(node->fast, false);
 	WRITE_ONCE(node->use_tsc, false);
 	node->fell_back = true;
+	node->clock_by = KS_CLOCK_BY_UNSTABLE;
 }
 
 /**
@@ -417,15 +420,20 @@ MODULE_PARM_DESC(counter_unstable, "Act as if the kernel had found the TSC unsta
 /* The node's clock and the unit of its slots, from @cmd. */
 static void ks_clock_setup(struct ks_node *node, const struct ks_cmd *cmd)
 {
+	const char *rule = ks_counter_usable();
+
 	node->hz = ks_cycles_hz();
+	node->clock_by = KS_CLOCK_BY_LOCAL;
 	if (cmd->clock == KS_CLOCK_TSC) {
 		node->use_tsc = true;	/* cycles, shown as cycles */
+		node->clock_by = KS_CLOCK_BY_ASKED;
 		return;
 	}
-	if (ks_counter_usable())
+	if (rule)
 		node->show_mult = ks_mult(NSEC_PER_SEC, node->hz);
 	if (node->show_mult) {
 		node->use_tsc = true;
+		node->clock_by = rule;
 		ks_clock_watch_start();
 	} else {
 		node->hz = 0;		/* ns, from local_clock() */
@@ -445,14 +453,18 @@ static void ks_clock_setup(struct ks_node *node, const struct ks_cmd *cmd)
  */
 void ks_clock_ns(struct ks_node *node)
 {
+	const char *rule = ks_counter_usable();
+
 	node->hz = 0;
 	node->show_mult = 0;
 	node->use_tsc = false;
 	node->to_count = 0;
-	if (ks_counter_usable())
+	node->clock_by = KS_CLOCK_BY_LOCAL;
+	if (rule)
 		node->to_count = ks_mult(NSEC_PER_SEC, ks_cycles_hz());
 	if (node->to_count) {
 		node->use_tsc = true;
+		node->clock_by = rule;
 		ks_clock_watch_start();
 	}
 }

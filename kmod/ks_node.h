@@ -83,7 +83,7 @@ struct ks_backend {
  *	no sampling, no GAP- node, the TSC as clock)
  * @filtered: any pid/tgid/comm/cpus filter or sampling is set
  * @use_tsc: ks_now() reads the counter (ks_cycles()): clock tsc, or the
- *	default clock where the counter stands for time (ks_counter_stable())
+ *	default clock where the counter stands for time (ks_counter_rule())
  * @to_count: 0, or the factor << KS_TSC_SHIFT ks_delta() applies to a
  *	time: counter cycles per ns, turning local_clock()'s ns into the
  *	cycles the slots hold once the counter no longer stands for time
@@ -113,6 +113,7 @@ struct ks_backend {
  *	cycles and the text shows ns (ks_show.c scales them), else 0
  * @fell_back: the counter stopped standing for time while the node
  *	recorded: local_clock() since (ks_clock_check())
+ * @clock_by: the rule that chose its clock (KS_CLOCK_BY_*, contract.h)
  * @spare: zeroed slots for the next CPUs that record (ks_slots.c)
  * @slots_flags: KS_SLOTS_ASKED (ks_slots.c)
  * @slots_list: in ks_slots.c's list of every allocated node
@@ -153,6 +154,7 @@ struct ks_node {
 	u64 hz;
 	u32 show_mult;
 	bool fell_back;
+	const char *clock_by;
 	struct kstats_slot *spare[KS_SPARES];
 	unsigned long slots_flags;
 	struct list_head slots_list;

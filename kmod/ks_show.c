@@ -192,7 +192,8 @@ static int ks_node_show(struct seq_file *m, void *v)
 		   node->cmd.name, node->backend->name);
 	for (i = 0; i < node->nsyms; i++)
 		seq_printf(m, "%s%s", i ? "," : "", node->syms[i]);
-	seq_printf(m, " " KS_KEY_CLOCK "=%s", ks_clock_name(node));
+	seq_printf(m, " " KS_KEY_CLOCK "=%s " KS_KEY_CLOCK_BY "=%s",
+		   ks_clock_name(node), node->clock_by ?: KS_CLOCK_BY_LOCAL);
 	if (node->hz)
 		seq_printf(m, " " KS_KEY_HZ "=%llu", node->hz);
 	seq_printf(m, " " KS_KEY_UNIT "=%s " KS_KEY_SLOTS "=%s " KS_KEY_BITS "=%u "

@@ -7,8 +7,11 @@
 # 'not ok' line counts as one failure, so a crash never passes silently.
 # Last line: N passed, N failed, N skipped.
 #
-#   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm arm64 prometheus
+#   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm cpu-default arm64 prometheus
 #                                   bpf stress ab kbuild bench (default: all)
+#                                   cpu-default: the clock's scenarios on
+#                                   QEMU's default CPU model, no invariant
+#                                   TSC (tests/vm/cpu-default.sh)
 #                                   arm64: the selftest and the exact counts
 #                                   on the arm64 kernels (make test-arm64: all)
 #                                   prometheus: kstats -> node_exporter ->
@@ -56,7 +59,7 @@ suite() { # name command...
 	skipped=$((skipped + s))
 }
 
-suites=${*:-unit fuzz cli plots vm arm64 prometheus bpf stress ab kbuild bench}
+suites=${*:-unit fuzz cli plots vm cpu-default arm64 prometheus bpf stress ab kbuild bench}
 for s in $suites; do
 	case $s in
 	unit)	suite unit make -s -C tests/unit run ;;
@@ -64,6 +67,7 @@ for s in $suites; do
 	cli)	[ -f tests/cli/Makefile ] && suite cli make -s -C tests/cli run ;;
 	plots)	[ -d plots/tests ] && suite plots /usr/bin/python3 -m pytest -q -rA -p no:cacheprovider plots/tests ;;
 	vm)	suite vm make -s -j2 vm ;;
+	cpu-default) suite cpu-default tests/vm/cpu-default.sh ;;
 	arm64)	suite arm64 make -s vm-arm64-quick ;;
 	prometheus) suite prometheus make -s test-prometheus ;;
 	bpf)	suite bpf make -s test-bpf ;;

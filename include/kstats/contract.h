@@ -100,6 +100,7 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 /* key= words of the head line; the filters appear only when set. */
 #define KS_KEY_ATTACH	"attach"	/* BACKEND:SYM[,SYM...] */
 #define KS_KEY_CLOCK	"clock"		/* the clock read now */
+#define KS_KEY_CLOCK_BY	"clock_by"	/* the rule that chose it: KS_CLOCK_BY_* */
 #define KS_KEY_HZ	"hz"		/* its frequency, when slots= cycles */
 #define KS_KEY_UNIT	"unit"		/* of every figure of the text */
 #define KS_KEY_SLOTS	"slots"		/* unit the node records in */
@@ -117,6 +118,13 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_CLOCK_NAME_LOCAL	"local"		/* local_clock() */
 #define KS_CLOCK_NAME_TSC	"tsc"		/* x86-64's counter */
 #define KS_CLOCK_NAME_CNTVCT	"cntvct"	/* arm64's counter */
+/* Values of clock_by=: why the node reads the clock of clock= */
+#define KS_CLOCK_BY_ASKED	"asked"		/* "clock tsc": cycles, as asked */
+#define KS_CLOCK_BY_INVARIANT	"invariant_tsc"	/* x86: constant, nonstop TSC */
+#define KS_CLOCK_BY_CLOCKSOURCE	"tsc_clocksource" /* x86: the kernel keeps time on the TSC */
+#define KS_CLOCK_BY_ARCH	"arch_counter"	/* arm64: the generic timer */
+#define KS_CLOCK_BY_LOCAL	"no_stable_counter" /* none of those: local_clock() */
+#define KS_CLOCK_BY_UNSTABLE	"counter_unstable" /* it was, until the kernel said no */
 #define KS_UNIT_NS		"ns"
 #define KS_UNIT_CYCLES		"cycles"
 #define KS_STATE_ACTIVE		"active"
