@@ -27,6 +27,8 @@
 #   KS_VM_TAIL              console lines shown on failure (default 60)
 #   KS_VM_PVH               0: boot the bzImage instead of its extracted
 #                           vmlinux (see kernel_image)
+#   KS_VM_CPU               x86-64 CPU model (default max,+invtsc,...;
+#                           "default": QEMU's own, without invariant TSC)
 
 set -u
 
@@ -339,7 +341,11 @@ qemu_cmd() {
 	# take the TSC for time (else local_clock(), off the direct fast
 	# path).  TCG's TSC is the host's (or -icount's), constant: it warns
 	# that it lacks the bit, x-force-features sets it all the same.
-	[ "$KARCH" = amd64 ] && QEMU+=(-cpu max,+invtsc,x-force-features=on)
+	# KS_VM_CPU=default boots QEMU's default model instead: no invariant
+	# TSC, as in many KVM and cloud guests (tests/vm/cpu-default.sh).
+	if [ "$KARCH" = amd64 ] && [ "${KS_VM_CPU:-}" != default ]; then
+		QEMU+=(-cpu "${KS_VM_CPU:-max,+invtsc,x-force-features=on}")
+	fi
 	QEMU+=(-nographic -no-reboot -m 1G -net none)
 	if [ $icount = 1 ]; then
 		QEMU+=(-icount shift=0,sleep=off -smp 1)
