@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The sweep: kstats attached to every function ftrace offers, in batches,
+# under a mixed workload, one boot per kernel (tests/vm/sweep/90-sweep.sh
+# says what each batch does).  --short (the default, make test's sweep
+# suite) sweeps a seeded random sample of about 2,000 functions; --full
+# (make test-sweep) every function, which takes an hour or so a kernel.
+#
+#   tests/vm/sweep.sh [-k KVER]... [--full|--short] [--seed N] [--batch B]
+#                     [--workload MS] [--stall S]
+#
+# Each kernel boots with 2 vCPUs, an ext4 image on virtio-blk (made here
+# with mkfs.ext4), and oops=panic panic=-1 softlockup_panic=1
+# hung_task_panic=1 with RCU stall warnings on; the guest sets a 30 s
+# hung-task timeout.  A guest that stops (the host timeout, or a console
+# silent for --stall seconds, default 600) fails with the batch it was
+# in.  KSTATS_ARCH=arm64 sweeps the arm64 kernels.  The last line is
+# "N passed, N failed, N skipped".
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$top/scripts/kernels.sh"
+OUT=${KS_VM_OUT:-$top/vm/out}
+
+kvers=() mode=short seed="" batch="" wl="" stall=600
+usage() {
+	sed -n '12,13p' "$0" | sed 's/^#  *//; s/^/usage: /' >&2
+	exit 2
+}
+while [ $# -gt 0 ]; do
+	case $1 in
+	-k)		[ $# -ge 2 ] || usage; kvers+=("$2"); shift ;;
+	--full)		mode=full ;;
+	--short)	mode=short ;;
+	--seed)		[ $# -ge 2 ] || usage; seed=$2; shift ;;
+	--batch)	[ $# -ge 2 ] || usage; batch=$2; shift ;;
+	--workload)	[ $# -ge 2 ] || usage; wl=$2; shift ;;
+	--stall)	[ $# -ge 2 ] || usage; stall=$2; shift ;;
+	*)		usage ;;
+	esac
+	shift
+done
+case $seed in '') seed=$((RANDOM * 32768 + RANDOM)) ;; *[!0-9]*) usage ;; esac
+[ ${#kvers[@]} -gt 0 ] || mapfile -t kvers < <(ks_kernels)
+[ ${#kvers[@]} -gt 0 ] || { echo "sweep: no kernel (scripts/kernels.sh list)" >&2; exit 2; }
+command -v mkfs.ext4 > /dev/null || { echo "sweep: mkfs.ext4 missing (e2fsprogs)" >&2; exit 2; }
+
+# Limits: measured here (2 cores, TCG) a short sweep takes 2-3 minutes a
+# kernel and a full one about an hour; the guest's limit comes first.
+if [ $mode = full ]; then
+	scen_timeout=9000 host_timeout=9600
+else
+	scen_timeout=600 host_timeout=900
+fi
+append="ks.sweep=$mode ks.seed=$seed softlockup_panic=1 hung_task_panic=1"
+append="$append rcupdate.rcu_cpu_stall_suppress=0"
+[ -n "$batch" ] && append="$append ks.sweep_batch=$batch"
+[ -n "$wl" ] && append="$append ks.sweep_ms=$wl"
+
+work=$OUT/sweep
+mkdir -p "$work"
+img=$(mktemp "$work/ext4.XXXXXX")
+trap 'rm -f "$img"' EXIT
+passed=0 failed=0 skipped=0 n=0
+
+tap() {	# RESULT TEXT: one renumbered line, counted
+	n=$((n + 1))
+	echo "$1 $n - $2"
+	case "$1 $2" in
+	"not ok "*)	failed=$((failed + 1)) ;;
+	*"# SKIP"*)	skipped=$((skipped + 1)) ;;
+	*)		passed=$((passed + 1)) ;;
+	esac
+}
+
+echo "# sweep: $mode, seed $seed (--seed $seed replays it), kernels: ${kvers[*]}"
+for kver in "${kvers[@]}"; do
+	truncate -s 0 "$img" && truncate -s 96M "$img" && mkfs.ext4 -F -q "$img" ||
+		{ echo "sweep: mkfs.ext4 $img failed" >&2; exit 2; }
+	log=$work/$kver/console.log
+	out=$work/$kver.out
+	mkdir -p "$work/$kver"
+	rm -f "$log"
+	t0=$(date +%s)
+	"$top/vm/session.sh" -k "$kver" --scenarios "$here/sweep" --smp 2 --work "$work" \
+		--kmods "virtio_pci virtio_blk ext4" \
+		--qemu-args "-drive file=$img,if=virtio,format=raw" \
+		--append "$append" --timeout $host_timeout --scenario-timeout $scen_timeout \
+		> "$out" 2>&1 &
+	spid=$!
+	# The watchdog: a console silent for $stall seconds ends the boot.
+	stalled=0 last=-1 still=0
+	while kill -0 $spid 2> /dev/null; do
+		sleep 5
+		[ -f "$log" ] || continue	# waiting for the kernel's lock
+		size=$(stat -c %s "$log")
+		if [ "$size" = "$last" ]; then
+			still=$((still + 5))
+		else
+			still=0 last=$size
+		fi
+		if [ $still -ge "$stall" ]; then
+			stalled=1
+			kill -TERM $spid 2> /dev/null
+			break
+		fi
+	done
+	wait $spid
+	rc=$?
+	# Killed, session.sh reports nothing: the guest's own lines then.
+	src=$out
+	grep -qE '^(not )?ok [0-9]' "$out" || src=$log
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case $line in
+		"ok "[0-9]*|"not ok "[0-9]*)
+			res=${line%% [0-9]*}
+			tap "$res" "${line#* - }" ;;
+		[0-9]*" passed, "*" failed, "*|"1.."[0-9]*) ;;
+		*)	[ "$src" = "$out" ] && echo "$line" ;;
+		esac
+	done < "$src"
+	grep -a '^# sweep summary' "$log" | tr -d '\r'
+	# The batch the guest was in: the last "sweep: batch K/N start",
+	# unless its "done" came after.
+	last=$(grep -aE '^# sweep: batch [0-9]+/[0-9]+ (start|done)' "$log" | tr -d '\r' | tail -n1)
+	case $last in
+	*" done "*)	last="none: after ${last#\# sweep: }" ;;
+	?*)		last="batch ${last#\# sweep: batch }" ;;
+	esac
+	said=$(grep -a '^# sweep: ' "$log" | tr -d '\r' | tail -n1)
+	if [ $stalled = 1 ] || ! grep -aq '^KSTATS-VM-END' "$log"; then
+		why="the guest stopped"
+		[ $stalled = 1 ] && why="the console stayed silent for ${stall}s"
+		tap "not ok" "$kver: sweep: $why, in ${last:-none: before the first batch}"
+		echo "#   its last word: ${said:-none}"
+		echo "#   its last console lines:"
+		tail -n 30 "$log" | tr -d '\r' | sed 's/^/#   | /'
+	elif [ $rc -ne 0 ]; then
+		echo "# $kver: the last batch: ${last:-none}; the last word: ${said:-none}"
+	fi
+	echo "# $kver: sweep took $(($(date +%s) - t0)) s (console: $log)"
+done
+echo "$passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]
