@@ -52,7 +52,7 @@ u64 ks_floor(const struct ks_node *model)
 	cmd.comm[0] = '\0';
 	cmd.cpus[0] = '\0';
 	cmd.gap = false;
-	node = ks_node_alloc(&cmd);
+	node = ks_node_alloc(&cmd, model->backend);
 	if (IS_ERR(node))
 		return 0;
 	all = kvcalloc(node->nslots, sizeof(*all), GFP_KERNEL);

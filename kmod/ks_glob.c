@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstats globs: "trace GLOB ..." makes one node per matching function,
- * "remove GLOB" removes the matching nodes; and the deny list.
+ * each through the trace pipeline (ks_trace.c).
  *
  * A glob is matched against what ftrace can trace (its filter API, as
  * available_filter_functions lists it), "MODULE:GLOB" against that
@@ -19,53 +19,12 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include "ks_node.h"
+#include "ks_core.h"
 #include "ks_glob.h"
 
 static unsigned int glob_max = 1000;
 module_param(glob_max, uint, 0644);
 MODULE_PARM_DESC(glob_max, "functions one trace GLOB may match (default 1000)");
-
-/*
- * Never traced: functions that do not return.  A call into one never
- * comes back through the trampoline, so the module could never go; the
- * kernel marks them __noreturn for the compiler only, with nothing a
- * tracer can read at run time, so this list is by name, as the BPF
- * trampoline's noreturn_deny is.  Nothing else is refused by name: what
- * kstats' own C path reaches runs under ftrace's recursion guard
- * (ks_direct.c) or the kprobe framework's, and costs a missed call;
- * noinstr code is never offered by ftrace; kprobes refuse their own
- * blacklist.
- */
-static const char * const ks_deny_noreturn[] = {
-	"do_exit", "do_group_exit", "make_task_dead", "kthread_exit",
-	"__module_put_and_kthread_exit", "rewind_stack_and_make_dead",
-	"rewind_stack_do_exit", "do_task_dead", "panic", "nmi_panic",
-	"machine_real_restart", "usercopy_abort", "__stack_chk_fail",
-	"__ubsan_handle_builtin_unreachable", "cpu_startup_entry",
-	"kthread_complete_and_exit", "snp_abort", "stop_this_cpu",
-	"__x64_sys_exit", "__x64_sys_exit_group", "__ia32_sys_exit",
-	"__ia32_sys_exit_group", "__arm64_sys_exit", "__arm64_sys_exit_group",
-};
-
-/**
- * ks_denied() - may @name never be traced, and why?
- * @name: a function name, "mod:" prefix or clone suffix allowed
- *
- * Return: the reason, or NULL if it may be traced.
- */
-const char *ks_denied(const char *name)
-{
-	const char *colon = strchr(name, ':');
-	char base[KS_NAME_MAX];
-	unsigned int i;
-
-	strscpy(base, colon ? colon + 1 : name, sizeof(base));
-	base[strcspn(base, ".")] = '\0';
-	for (i = 0; i < ARRAY_SIZE(ks_deny_noreturn); i++)
-		if (!strcmp(base, ks_deny_noreturn[i]))
-			return "it never returns";
-	return NULL;
-}
 
 /**
  * ks_is_glob() - is @name a glob (a *, ? or [ in it)?

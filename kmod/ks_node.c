@@ -2,7 +2,8 @@
 /*
  * kstats nodes: the registry (ks_nodes under ks_lock), and each node's
  * lifetime: allocation, start/stop/reset, removal, and the reaper that
- * frees a removed node once the last call still inside it has returned.
+ * frees a removed node once the last call still inside it has returned;
+ * and the watch of the counter the nodes read for time (ks_clock.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -164,10 +165,7 @@ static bool ks_node_unhook(struct ks_node *node)
  */
 void ks_nodes_settle(void)
 {
-	if (KS_HAVE_DIRECT)
-		ks_direct_backend.settle();
-	/* handlers run with preemption off: let running ones finish */
-	synchronize_rcu();
+	ks_backends_settle();
 }
 
 /*
@@ -278,13 +276,10 @@ void ks_node_act(struct ks_node *node, enum ks_verb verb)
 }
 
 /*
- * The clock.  A node of the default clock counts cycles of the counter
- * (ks_cycles()) where it stands for time (ks_counter_rule()): its slots
- * hold cycles, and its text shows them as ns (ks_show.c).  If the kernel
- * marks the counter unstable later (the TSC's clocksource watchdog), the
- * node falls back to local_clock(), whose ns ks_delta() turns into cycles
- * so that every slot keeps one unit; its text says so.  counter_unstable
- * makes kstats act as if that had happened.
+ * The clock watch.  A node that reads the counter for the default clock
+ * (ks_clock.c) is followed every KS_CLOCK_WATCH_MS: once the counter no
+ * longer stands for time, by the kernel's rules or counter_unstable, it
+ * falls back to local_clock().
  */
 static bool counter_unstable;
 static void ks_clock_watch(struct work_struct *work);
@@ -297,62 +292,11 @@ static const char *ks_counter_usable(void)
 	return READ_ONCE(counter_unstable) ? NULL : ks_counter_rule();
 }
 
-/*
- * @num / @den, fixed point (KS_TSC_SHIFT), or 0 if @den is 0 or the
- * factor does not fit 32 bits (ns per cycle of a counter under 3.9 MHz).
- */
-static u32 ks_mult(u64 num, u64 den)
-{
-	u64 m = den ? div64_u64(num << KS_TSC_SHIFT, den) : 0;
-
-	return m <= U32_MAX ? m : 0;
-}
-
 /* Watch the counter while a node reads it for the default clock. */
 static void ks_clock_watch_start(void)
 {
 	schedule_delayed_work(&ks_clock_work,
 			      msecs_to_jiffies(KS_CLOCK_WATCH_MS));
-}
-
-/*
- * Does @node read the counter and turn each time into the ns its slots
- * hold (ks_clock_ns())?
- */
-static bool ks_counter_to_ns(const struct ks_node *node)
-{
-	return node->use_tsc && !node->show_mult && node->to_count;
-}
-
-/*
- * Does @node read the counter for the default clock, and so fall back if
- * it turns unstable?  (Not a node of clock tsc: its cycles stay cycles.)
- */
-static bool ks_clock_watched(const struct ks_node *node)
-{
-	return (node->show_mult && !node->fell_back) || ks_counter_to_ns(node);
-}
-
-/* @node reads local_clock() from now on. */
-static void ks_fall_back(struct ks_node *node)
-{
-	if (!ks_clock_watched(node))
-		return;
-	pr_warn("%s: the %s is unstable: local_clock() from now on\n",
-		node->cmd.name, KS_COUNTER_NAME);
-	/* a call in the body or a section open now: timed wrong, once */
-	if (ks_counter_to_ns(node)) {
-		WRITE_ONCE(node->use_tsc, false);
-		WRITE_ONCE(node->to_count, 0);	/* ns as read */
-		node->clock_by = KS_CLOCK_BY_UNSTABLE;
-		return;
-	}
-	/* its ns turned into the cycles the slots hold */
-	WRITE_ONCE(node->to_count, ks_mult(node->hz, NSEC_PER_SEC));
-	WRITE_ONCE(node->fast, false);
-	WRITE_ONCE(node->use_tsc, false);
-	node->fell_back = true;
-	node->clock_by = KS_CLOCK_BY_UNSTABLE;
 }
 
 /**
@@ -367,9 +311,9 @@ void ks_clock_check(void)
 	if (ks_counter_usable())
 		return;
 	list_for_each_entry(node, &ks_nodes, list) {
-		ks_fall_back(node);
+		ks_clock_fall_back(node);
 		if (node->gap)
-			ks_fall_back(node->gap);
+			ks_clock_fall_back(node->gap);
 	}
 }
 
@@ -417,56 +361,15 @@ module_param_cb(counter_unstable, &ks_counter_unstable_ops, &counter_unstable,
 		0644);
 MODULE_PARM_DESC(counter_unstable, "Act as if the kernel had found the TSC unstable: local_clock() for every node (default 0)");
 
-/* The node's clock and the unit of its slots, from @cmd. */
-static void ks_clock_setup(struct ks_node *node, const struct ks_cmd *cmd)
-{
-	const char *rule = ks_counter_usable();
-
-	node->hz = ks_cycles_hz();
-	node->clock_by = KS_CLOCK_BY_LOCAL;
-	if (cmd->clock == KS_CLOCK_TSC) {
-		node->use_tsc = true;	/* cycles, shown as cycles */
-		node->clock_by = KS_CLOCK_BY_ASKED;
-		return;
-	}
-	if (rule)
-		node->show_mult = ks_mult(NSEC_PER_SEC, node->hz);
-	if (node->show_mult) {
-		node->use_tsc = true;
-		node->clock_by = rule;
-		ks_clock_watch_start();
-	} else {
-		node->hz = 0;		/* ns, from local_clock() */
-	}
-}
-
 /**
- * ks_clock_ns() - a node whose slots hold ns
+ * ks_node_clock_ns() - a node whose slots hold ns (ks_clock_ns())
  * @node: a node no sample has reached yet
- *
- * For a node whose maker records values of its own (kstats_record(): ns,
- * or any unit it likes), which the text must show as they came.  Its
- * sections read the counter where it stands for time, as a traced
- * function's calls do, and ks_delta() turns each time into ns (ns per
- * cycle in @node->to_count); else, or once the counter no longer stands
- * for time, local_clock().
  */
-void ks_clock_ns(struct ks_node *node)
+void ks_node_clock_ns(struct ks_node *node)
 {
-	const char *rule = ks_counter_usable();
-
-	node->hz = 0;
-	node->show_mult = 0;
-	node->use_tsc = false;
-	node->to_count = 0;
-	node->clock_by = KS_CLOCK_BY_LOCAL;
-	if (rule)
-		node->to_count = ks_mult(NSEC_PER_SEC, ks_cycles_hz());
-	if (node->to_count) {
-		node->use_tsc = true;
-		node->clock_by = rule;
+	ks_clock_ns(node, ks_counter_usable());
+	if (ks_clock_watched(node))
 		ks_clock_watch_start();
-	}
 }
 
 /**
@@ -477,9 +380,10 @@ void ks_clock_ns(struct ks_node *node)
  * fault-injection points (fail_function: tests/debug/scenarios/90-faults.sh),
  * noinline so that an injected failure reaches every caller.
  *
- * Return: the node, with the backend @cmd asks for, or an ERR_PTR.
+ * Return: the node, with @backend, or an ERR_PTR.
  */
-noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
+noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
+				       const struct ks_backend *backend)
 {
 	struct ks_node *node;
 	int ret, cpu;
@@ -497,16 +401,12 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd)
 					    max_t(u32, KS_MAXACTIVE_MIN_DEFAULT,
 						  16 * num_possible_cpus()));
 	node->nslots = kstats_nr_slots(cmd->bits, cmd->buckets);
-	ks_clock_setup(node, cmd);
+	ks_clock_setup(node, cmd, ks_counter_usable());
+	if (ks_clock_watched(node))
+		ks_clock_watch_start();
 	node->filtered = cmd->pid >= 0 || cmd->tgid >= 0 || cmd->comm[0] ||
 			 cmd->cpus[0] || cmd->sample > 1;
-	node->backend = ks_pick_backend(cmd->via);
-	if (IS_ERR(node->backend)) {
-		pr_err("%s: backend not available in this kernel\n", cmd->name);
-		ret = PTR_ERR(node->backend);
-		node->backend = NULL;
-		goto err;
-	}
+	node->backend = backend;
 
 	if (node->nslots * sizeof(struct kstats_slot) > KS_SLOTS_MAX) {
 		pr_err("%s: bits %u buckets %u need %zu bytes per CPU, at most %lu\n",

@@ -189,15 +189,16 @@ extern const struct ks_backend ks_fprobe_backend;
 #endif
 
 /*
- * The hot path, shared by every backend.  It calls nothing that can be
- * traced (so no handler can recurse into itself): kstats' own functions,
- * and the irq_work a CPU without slots raises, are on the deny list
- * (ks_glob.c).  Counters (skip, clamped, inflight, GAP's t0) are single
- * this_cpu instructions, safe against interrupts, NMIs and migration
- * without disabling anything; ks_record() holds preemption off for the
- * few instructions that find this CPU's slots and add to them (the direct
- * backend's exit runs preemptible; the others' handlers run with
- * preemption off).
+ * The hot path, shared by every backend.  Its own functions are notrace;
+ * what it reaches that can be traced (the irq_work a CPU without slots
+ * raises) runs under the backends' recursion guards: ftrace's on the
+ * direct backend (ks_direct.c), the kprobe framework's and fprobe's on
+ * the others, so no handler recurses into itself.  Counters (skip,
+ * clamped, inflight, GAP's t0) are single this_cpu instructions, safe
+ * against interrupts, NMIs and migration without disabling anything;
+ * ks_record() holds preemption off for the few instructions that find
+ * this CPU's slots and add to them (the direct backend's exit runs
+ * preemptible; the others' handlers run with preemption off).
  */
 
 /* Eight bytes at @p, whatever its alignment (one load on x86). */

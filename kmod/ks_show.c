@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstats text: a node's file (a # header, then the original kstats rows)
- * and the _control listing.  The only writer of the words of
- * include/kstats/contract.h; the format is in docs/format.md.
+ * kstats files: a node's file (its text, a # header then the original
+ * kstats rows, and the verbs written to it) and the _control listing.
+ * The only writer of the words of include/kstats/contract.h; the format
+ * is in docs/format.md.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -10,7 +11,13 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/mutex.h>
+#include <linux/debugfs.h>
+#include <linux/uaccess.h>
 #include "ks_core.h"
+
+static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* ks_cmd.h, contract.h */
+
+struct dentry *ks_dir;		/* /sys/kernel/debug/kstats */
 
 /* The clock the node reads now: the counter or local_clock(). */
 static const char *ks_clock_name(const struct ks_node *node)
@@ -322,3 +329,90 @@ int ks_control_open(struct inode *inode, struct file *file)
 {
 	return single_open(file, ks_control_show, NULL);
 }
+
+/**
+ * ks_get_cmd() - copy one command written to a kstats file
+ * @ubuf: what userspace wrote
+ * @count: its bytes
+ * @ppos: the offset written at
+ * @who: the file, for the log
+ *
+ * One whole command per write, from offset 0, at most KS_CMD_MAX bytes of
+ * text (ks_cmd_text()).
+ *
+ * Return: the command, NUL-terminated with trailing blanks cut (kfree()
+ * it); NULL for a write of 0 bytes: nothing to do; or an ERR_PTR.
+ */
+char *ks_get_cmd(const char __user *ubuf, size_t count, loff_t *ppos,
+		 const char *who)
+{
+	const char *why;
+	char *buf;
+	long bad;
+
+	if (*ppos) {
+		pr_err("%s: write at offset %lld: a command starts at offset 0\n",
+		       who, *ppos);
+		return ERR_PTR(-EINVAL);
+	}
+	if (!count)
+		return NULL;
+	if (count > KS_CMD_MAX) {
+		pr_err("%s: command longer than %d bytes\n", who, KS_CMD_MAX);
+		return ERR_PTR(-EINVAL);
+	}
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return buf;
+	bad = ks_cmd_text(buf, count, &why);
+	if (bad >= 0) {
+		pr_err("%s: %s 0x%02x at offset %ld of a %zu-byte command\n",
+		       who, why, (unsigned char)buf[bad], bad, count);
+		kfree(buf);
+		return ERR_PTR(-EINVAL);
+	}
+	strim(buf);
+	return buf;
+}
+
+/* Writing "start", "stop" or "reset" to a node file acts on that node. */
+static ssize_t ks_node_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	struct ks_node *node = file_inode(file)->i_private;
+	enum ks_verb verb;
+	char *buf, *word;
+
+	buf = ks_get_cmd(ubuf, count, ppos, node->cmd.name);
+	if (IS_ERR_OR_NULL(buf))
+		return PTR_ERR_OR_ZERO(buf);
+	word = skip_spaces(buf);
+	if (!strcmp(word, "start")) {
+		verb = KS_VERB_START;
+	} else if (!strcmp(word, "stop")) {
+		verb = KS_VERB_STOP;
+	} else if (!strcmp(word, "reset")) {
+		verb = KS_VERB_RESET;
+	} else {
+		pr_err("%s: unknown node command '%s' (start, stop, reset)\n",
+		       node->cmd.name, word);
+		kfree(buf);
+		return -EINVAL;
+	}
+	kfree(buf);
+	/*
+	 * No ks_lock: removal holds it while it waits for this write to end.
+	 * Acting needs no lock: flags are single writes, reset is per CPU.
+	 */
+	ks_node_act(node, verb);
+	return count;
+}
+
+const struct file_operations ks_node_fops = {
+	.owner = THIS_MODULE,
+	.open = ks_node_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = ks_node_write,
+};

@@ -26,7 +26,7 @@
  *
  * The body runs one frame deeper than it would: arguments it expects on
  * the stack would be misplaced, so such functions never get here:
- * ks_btf.c reads their prototype, ks_choose_backend() in ks_backend.c
+ * ks_btf.c reads their prototype, ks_choose_backend() in ks_trace.c
  * refuses them.  objtool follows all of this (the unwind hints say where
  * a return address is on top), so ORC unwinds through it.
  */

@@ -33,7 +33,7 @@
  * The body runs one frame deeper than it would: arguments it expects on
  * the stack (more than eight) would be misplaced, so such functions never
  * get here (ks_btf.c reads their prototype, ks_choose_backend() in
- * ks_backend.c refuses them).  Sampling is counted down in C
+ * ks_trace.c refuses them).  Sampling is counted down in C
  * (ks_want()): a per-CPU decrement is not one instruction here.
  */
 #include <linux/linkage.h>

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kstats trace pipeline: what "trace" does for one function or section,
+ * in order: refuse what never returns (the deny list), allocate the node
+ * (ks_node.c) and find its symbols (ks_syms.c), choose its backend (the
+ * default, or the direct backend where BTF allows it: ks_btf.c), add its
+ * GAP- node, attach (one by one, or many with one operation for a glob:
+ * ks_glob.c), calibrate (ks_floor.c) and publish its file.  Also the nodes
+ * kernel code records into itself (ks_api.c).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include <linux/slab.h>
+#include <linux/mutex.h>
+#include <linux/error-injection.h>
+#include "ks_compat.h"
+#include "ks_core.h"
+
+/*
+ * Never traced: functions that do not return.  A call into one never
+ * comes back through the trampoline, so the module could never go; the
+ * kernel marks them __noreturn for the compiler only, with nothing a
+ * tracer can read at run time, so this list is by name, as the BPF
+ * trampoline's noreturn_deny is.  Nothing else is refused by name: what
+ * kstats' own C path reaches runs under ftrace's recursion guard
+ * (ks_direct.c) or the kprobe framework's, and costs a missed call;
+ * noinstr code is never offered by ftrace; kprobes refuse their own
+ * blacklist.
+ */
+static const char * const ks_deny_noreturn[] = {
+	"do_exit", "do_group_exit", "make_task_dead", "kthread_exit",
+	"__module_put_and_kthread_exit", "rewind_stack_and_make_dead",
+	"rewind_stack_do_exit", "do_task_dead", "panic", "nmi_panic",
+	"machine_real_restart", "usercopy_abort", "__stack_chk_fail",
+	"__ubsan_handle_builtin_unreachable", "cpu_startup_entry",
+	"kthread_complete_and_exit", "snp_abort", "stop_this_cpu",
+	"__x64_sys_exit", "__x64_sys_exit_group", "__ia32_sys_exit",
+	"__ia32_sys_exit_group", "__arm64_sys_exit", "__arm64_sys_exit_group",
+};
+
+/**
+ * ks_denied() - may @name never be traced, and why?
+ * @name: a function name, "mod:" prefix or clone suffix allowed
+ *
+ * Return: the reason, or NULL if it may be traced.
+ */
+const char *ks_denied(const char *name)
+{
+	const char *colon = strchr(name, ':');
+	char base[KS_NAME_MAX];
+	unsigned int i;
+
+	strscpy(base, colon ? colon + 1 : name, sizeof(base));
+	base[strcspn(base, ".")] = '\0';
+	for (i = 0; i < ARRAY_SIZE(ks_deny_noreturn); i++)
+		if (!strcmp(base, ks_deny_noreturn[i]))
+			return "it never returns";
+	return NULL;
+}
+
+/*
+ * GAP- nodes have no hooks of their own: their parent's feed them, so
+ * nothing ever attaches or detaches them (no priv), only reads missed.
+ */
+static u64 ks_gap_missed(struct ks_node *node)
+{
+	return 0;
+}
+
+static const struct ks_backend ks_gap_backend = {
+	.name = "gap",
+	.missed = ks_gap_missed,
+};
+
+/**
+ * ks_gap_alloc() - make @node's GAP-NAME node
+ * @node: a detached node
+ *
+ * The GAP- node has the same layout and filters, and its own slots.
+ *
+ * Return: 0 or a negative errno.
+ */
+noinline int ks_gap_alloc(struct ks_node *node)
+{
+	struct ks_cmd cmd = node->cmd;
+	struct ks_node *gap;
+
+	/* the parser refuses names too long for their GAP- node */
+	if (snprintf(cmd.name, sizeof(cmd.name), KS_GAP_PREFIX "%s",
+		     node->cmd.name) >= sizeof(cmd.name))
+		return -EINVAL;
+	cmd.gap = false;
+	gap = ks_node_alloc(&cmd, &ks_gap_backend);
+	if (IS_ERR(gap))
+		return PTR_ERR(gap);
+	if (ks_set_syms(gap, node->cmd.name, NULL)) {
+		ks_node_destroy(gap);
+		return -ENOMEM;
+	}
+	gap->active = true;
+	node->gap = gap;
+	return 0;
+}
+ALLOW_ERROR_INJECTION(ks_gap_alloc, ERRNO);
+
+static void ks_settle_via(struct ks_node *node);
+
+/*
+ * ks_choose_backend() - settle the backend of @node and node->cmd.via
+ * @node: a detached node with its symbols
+ *
+ * The direct backend runs a traced body one frame deeper: it takes only
+ * functions whose BTF prototype shows every argument in registers, and
+ * compiler clones known to keep that prototype (.constprop).  Asked for,
+ * it refuses any other symbol, with the reason; by default it is used
+ * when every symbol qualifies, and fprobe (or kretprobe) otherwise.
+ *
+ * Return: 0, or a negative errno (logged).
+ */
+static int ks_choose_backend(struct ks_node *node)
+{
+	bool asked = node->cmd.via == KS_VIA_DIRECT;
+	int res[KS_SYMS_MAX], ret;
+	unsigned int i;
+
+	node->chosen = node->cmd.via == KS_VIA_DEFAULT;
+	node->maxactive = node->cmd.maxactive;
+
+	if (KS_HAVE_DIRECT && (asked || node->cmd.via == KS_VIA_DEFAULT)) {
+		ks_btf_args_in_regs(node, res);
+		for (i = 0; i < node->nsyms; i++) {
+			ret = res[i];
+			if (!ret)
+				continue;
+			if (!asked)
+				break;
+			if (ret == -E2BIG)
+				pr_err("%s: %s takes arguments on the stack: use via fprobe or kretprobe\n",
+				       node->cmd.name, node->syms[i]);
+			else if (ret == -EDOM)
+				pr_err("%s: %s is a compiler clone whose arguments need not match the prototype: use via fprobe or kretprobe\n",
+				       node->cmd.name, node->syms[i]);
+			else if (ret == -ENOENT)
+				pr_err("%s: no BTF prototype for %s: the direct backend needs one; use via fprobe or kretprobe\n",
+				       node->cmd.name, node->syms[i]);
+			else
+				pr_err("%s: cannot read the BTF of %s: error %d\n",
+				       node->cmd.name, node->syms[i], ret);
+			return ret == -ENOENT || ret == -E2BIG || ret == -EDOM ?
+			       -EINVAL : ret;
+		}
+		if (i == node->nsyms)
+			node->backend = &ks_direct_backend;
+	}
+	ks_settle_via(node);
+	return 0;
+}
+
+/* node->cmd.via and maxactive as node->backend needs them. */
+static void ks_settle_via(struct ks_node *node)
+{
+	if (KS_HAVE_DIRECT && node->backend == &ks_direct_backend) {
+		node->cmd.via = KS_VIA_DIRECT;
+		node->cmd.maxactive = 0;	/* no pool: state on the stack */
+	} else if (node->backend == &ks_kretprobe_backend) {
+		node->cmd.via = KS_VIA_KRETPROBE;
+	} else if (node->backend != &ks_section_backend) {
+		node->cmd.via = KS_VIA_FPROBE;
+		if (!KS_FPROBE_HAS_POOL)
+			node->cmd.maxactive = 0;	/* shadow stack, no pool */
+	}
+}
+
+/*
+ * ks_backend_fallback() - time @node another way: its direct attach failed
+ * @node: detached, its backend chosen (not asked for) as direct
+ * @err: why the direct attach failed
+ *
+ * A function whose call site another tracer holds for its own direct call
+ * (a BPF fentry/fexit program, a livepatch) cannot be shared: the default
+ * backend then is the next cheapest, fprobe or kretprobe.
+ *
+ * Return: true if @node now has another backend to attach with.
+ */
+static bool ks_backend_fallback(struct ks_node *node, int err)
+{
+	if (!KS_HAVE_DIRECT || err != -EBUSY ||
+	    node->backend != &ks_direct_backend || !node->chosen)
+		return false;
+	node->backend = ks_pick_backend(KS_VIA_DEFAULT);
+	node->cmd.maxactive = node->maxactive;
+	ks_settle_via(node);
+	pr_info("%s: another tracer holds %s for its direct call (a BPF program, a livepatch): timed via %s\n",
+		node->cmd.name, node->syms[0], node->backend->name);
+	return true;
+}
+
+/*
+ * Give an attached @node (and its GAP- node) its debugfs file and list it;
+ * caller holds ks_lock, and destroys @node on failure.
+ */
+static noinline int ks_node_publish(struct ks_node *node)
+{
+	int ret;
+
+	node->dentry = debugfs_create_file(node->cmd.name, 0600, ks_dir, node,
+					   &ks_node_fops);
+	if (IS_ERR(node->dentry)) {
+		ret = PTR_ERR(node->dentry);
+		node->dentry = NULL;
+		pr_err("%s: cannot create debugfs file: error %d\n",
+		       node->cmd.name, ret);
+		return ret;
+	}
+	if (node->gap) {
+		node->gap->dentry = debugfs_create_file(node->gap->cmd.name,
+							0600, ks_dir,
+							node->gap,
+							&ks_node_fops);
+		if (IS_ERR(node->gap->dentry)) {
+			ret = PTR_ERR(node->gap->dentry);
+			node->gap->dentry = NULL;
+			pr_err("%s: cannot create debugfs file: error %d\n",
+			       node->gap->cmd.name, ret);
+			return ret;
+		}
+	}
+	ks_node_list(node);
+	return 0;
+}
+ALLOW_ERROR_INJECTION(ks_node_publish, ERRNO);
+
+/**
+ * ks_via_name() - the backend name of @via, as attach= and _last say it
+ * @via: a resolved backend choice
+ *
+ * Return: its name.
+ */
+const char *ks_via_name(enum ks_via via)
+{
+	const struct ks_backend *b = ks_pick_backend(via);
+
+	return IS_ERR(b) ? "?" : b->name;
+}
+
+/**
+ * ks_node_prepare() - a node for "trace", its symbols and backend settled
+ * @cmd: the parsed command (a single function or section)
+ * @syms: its symbols, KS_NAME_MAX bytes each, found already (ownership
+ *	passes), or NULL to look them up by cmd->name
+ * @nsyms: entries in @syms
+ * @err: the error, when NULL is returned
+ *
+ * Caller holds ks_lock.  Refuses names that are traced already or on the
+ * deny list.
+ * Return: the detached node, or NULL.
+ */
+struct ks_node *ks_node_prepare(const struct ks_cmd *cmd,
+				void *syms, unsigned int nsyms,
+				int *err)
+{
+	const char *why = cmd->via == KS_VIA_SECTION ? NULL :
+			  ks_denied(cmd->name);
+	const struct ks_backend *backend;
+	struct ks_node *node;
+	int ret;
+
+	if (why) {
+		pr_err("%s: not traced: %s\n", cmd->name, why);
+		kfree(syms);
+		*err = -EINVAL;
+		return NULL;
+	}
+	ret = ks_node_room(cmd->name);
+	if (ret) {
+		kfree(syms);
+		*err = ret;
+		return NULL;
+	}
+	backend = ks_pick_backend(cmd->via);
+	if (IS_ERR(backend)) {
+		pr_err("%s: backend not available in this kernel\n", cmd->name);
+		kfree(syms);
+		*err = PTR_ERR(backend);
+		return NULL;
+	}
+	node = ks_node_alloc(cmd, backend);
+	if (IS_ERR(node)) {
+		kfree(syms);
+		*err = PTR_ERR(node);
+		return NULL;
+	}
+	if (syms) {
+		node->syms = syms;
+		node->nsyms = nsyms;
+		ret = 0;
+	} else if (cmd->via == KS_VIA_SECTION) {
+		ret = ks_set_syms(node, cmd->start, cmd->end);
+	} else {
+		ret = ks_resolve_syms(node);
+	}
+	if (!ret)
+		ret = ks_choose_backend(node);
+	if (!ret && cmd->gap)
+		ret = ks_gap_alloc(node);
+	if (ret) {
+		ks_node_destroy(node);
+		*err = ret;
+		return NULL;
+	}
+	node->active = true;
+	return node;
+}
+
+/**
+ * ks_nodes_attach_many() - hook nodes of one backend with one operation
+ * @nodes: prepared nodes whose backend has attach_many
+ * @n: how many
+ *
+ * On failure (a function another tool holds, say) none is hooked, and
+ * ks_node_finish() then tries each alone.
+ */
+void ks_nodes_attach_many(struct ks_node **nodes, unsigned int n)
+{
+	int ret = nodes[0]->backend->attach_many(nodes, n);
+
+	if (ret)
+		pr_info("attaching %u functions at once failed (error %d): one by one\n",
+			n, ret);
+}
+
+/**
+ * ks_node_finish() - attach (if not yet), calibrate and publish a node
+ * @node: from ks_node_prepare()
+ *
+ * Caller holds ks_lock.  On failure @node is destroyed.
+ * Return: 0 or the error.
+ */
+int ks_node_finish(struct ks_node *node)
+{
+	const struct ks_cmd *cmd = &node->cmd;
+	int ret = 0;
+
+	if (!node->priv)
+		ret = node->backend->attach(node);
+	if (ret && ks_backend_fallback(node, ret))
+		ret = node->backend->attach(node);
+	if (ret == -ENOENT) {
+		pr_err("%s: no such function%s; it may have been inlined or renamed\n",
+		       cmd->name, cmd->clones ?
+		       " (nor a .constprop/.isra/.part clone)" : "");
+		goto err;
+	} else if (ret) {
+		if (cmd->via == KS_VIA_SECTION)
+			pr_err("%s: attaching a section from %s to %s failed: error %d\n",
+			       cmd->name, cmd->start, cmd->end, ret);
+		else
+			pr_err("%s: attaching %s to %s%s failed: error %d\n",
+			       cmd->name, node->backend->name, node->syms[0],
+			       node->nsyms > 1 ? " and its clones" : "", ret);
+		goto err;
+	}
+	node->floor = ks_floor(node);
+	ret = ks_node_publish(node);
+	if (ret)
+		goto err;
+	return 0;
+
+err:
+	ks_node_destroy(node);
+	return ret;
+}
+
+/**
+ * ks_trace() - build, attach and publish a node for "trace"
+ * @cmd: a parsed "trace" of one function or section (not a glob)
+ *
+ * Caller holds ks_lock.
+ * Return: 0 or the error (logged).
+ */
+int ks_trace(const struct ks_cmd *cmd)
+{
+	struct ks_node *node;
+	int ret;
+
+	node = ks_node_prepare(cmd, NULL, 0, &ret);
+	return node ? ks_node_finish(node) : ret;
+}
+
+/**
+ * ks_node_create() - make and publish a node its maker records into
+ * @cmd: a parsed "trace NAME bits B": the name and histogram layout
+ * @backend: the maker's hooks (kstats_new(): ks_api.c)
+ *
+ * The node's one symbol is its name.  Takes ks_lock.
+ *
+ * Return: the node, active, with its file and listed, or an ERR_PTR.
+ */
+struct ks_node *ks_node_create(const struct ks_cmd *cmd,
+			       const struct ks_backend *backend)
+{
+	struct ks_node *node;
+	int ret;
+
+	mutex_lock(&ks_lock);
+	ret = ks_node_room(cmd->name);
+	if (ret)
+		goto out;
+	node = ks_node_alloc(cmd, backend);
+	if (IS_ERR(node)) {
+		ret = PTR_ERR(node);
+		goto out;
+	}
+	ks_node_clock_ns(node);	/* the maker's values are in ns */
+	node->active = true;
+	ret = ks_set_syms(node, cmd->name, NULL);
+	if (!ret)
+		ret = node->backend->attach(node);
+	if (!ret)
+		ret = ks_node_publish(node);
+	if (ret)
+		ks_node_destroy(node);
+out:
+	mutex_unlock(&ks_lock);
+	return ret ? ERR_PTR(ret) : node;
+}
