@@ -12,6 +12,9 @@
 #                                   cpu-default: the clock's scenarios on
 #                                   QEMU's default CPU model, no invariant
 #                                   TSC (tests/vm/cpu-default.sh)
+#                                   layers: kmod/'s files call only those
+#                                   below them, read from the objects the
+#                                   vm and arm64 suites built (tests/layers.py)
 #                                   arm64: the selftest and the exact counts
 #                                   on the arm64 kernels (make test-arm64: all)
 #                                   prometheus: kstats -> node_exporter ->
@@ -59,7 +62,7 @@ suite() { # name command...
 	skipped=$((skipped + s))
 }
 
-suites=${*:-unit fuzz cli plots vm cpu-default arm64 prometheus bpf stress ab kbuild bench}
+suites=${*:-unit fuzz cli plots vm cpu-default arm64 layers prometheus bpf stress ab kbuild bench}
 for s in $suites; do
 	case $s in
 	unit)	suite unit make -s -C tests/unit run ;;
@@ -69,6 +72,7 @@ for s in $suites; do
 	vm)	suite vm make -s -j2 vm ;;
 	cpu-default) suite cpu-default tests/vm/cpu-default.sh ;;
 	arm64)	suite arm64 make -s vm-arm64-quick ;;
+	layers)	suite layers /usr/bin/python3 tests/layers.py ;;
 	prometheus) suite prometheus make -s test-prometheus ;;
 	bpf)	suite bpf make -s test-bpf ;;
 	stress)	suite stress env KS_VM_SCENARIO_TIMEOUT=300 tests/vm/stress.sh ;;

@@ -29,6 +29,8 @@
 #                           vmlinux (see kernel_image)
 #   KS_VM_CPU               x86-64 CPU model (default max,+invtsc,...;
 #                           "default": QEMU's own, without invariant TSC)
+#   KS_VM_TCG_THREAD        single (default) or multi: parallel TCG, which
+#                           can run stale patched text (tests/vm/mttcg.sh)
 
 set -u
 
@@ -354,7 +356,7 @@ qemu_cmd() {
 		# threads, a vCPU can run a stale translation of code another
 		# vCPU just patched (ftrace/kprobes text_poke) and trap on an
 		# int3 the kernel already removed.  Real CPUs never do that.
-		QEMU+=(-accel tcg,thread=single -smp "$smp")
+		QEMU+=(-accel "tcg,thread=${KS_VM_TCG_THREAD:-single}" -smp "$smp")
 	fi
 	QEMU+=(-kernel "$(kernel_image "$kver")" -initrd "$WORK/$kver/initramfs.cpio.gz")
 	# shellcheck disable=SC2206

@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The module's layers, read from its built objects: which file calls which.
+
+    tests/layers.py [OBJDIR] [--write]
+
+OBJDIR holds kmod/'s objects (default: every vm/out/KVER/src/kmod that
+make vm-stage built, each checked for cycles; the table is compared with
+the one of most files: a kernel with every backend).  A file calls another when its object uses a
+symbol the other's defines (nm).  The trampolines (ks_tramp*.S) and the
+direct backend's C side (ks_direct.c) call each other by design and count
+as one.  Checks, one TAP line each:
+  - no two files call each other, directly or through others (a cycle);
+  - each kmod/*.c file has at most 600 lines, or says why at its top
+    ("Longer than 600 lines: ...");
+  - docs/architecture.md's layer table (between the "layers:" markers) is
+    what the objects say, floor by floor (--write rewrites it).
+Last line: N passed, N failed.
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOC = os.path.join(TOP, "docs", "architecture.md")
+BEGIN, END = "<!-- layers: begin -->", "<!-- layers: end -->"
+# object -> the unit it belongs to
+UNITS = {"ks_tramp": "ks_direct", "ks_tramp_arm64": "ks_direct"}
+MAX_LINES = 600
+
+results = []
+
+
+def check(desc, ok, detail=""):
+    results.append(ok)
+    print(("ok" if ok else "not ok") + " %d - layers: %s" % (len(results), desc))
+    if not ok and detail:
+        for line in detail.splitlines():
+            print("#   " + line)
+
+
+def objdirs():
+    return sorted(os.path.dirname(k) for k in
+                  glob.glob(os.path.join(TOP, "vm/out/*/src/kmod/kstats.ko")))
+
+
+def graph(d):
+    defs, uses = {}, {}
+    for o in sorted(glob.glob(os.path.join(d, "*.o"))):
+        name = os.path.basename(o)[:-2]
+        if name in ("kstats", "kstats.mod") or name.endswith(".mod"):
+            continue
+        unit = UNITS.get(name, name)
+        out = subprocess.run(["nm", o], capture_output=True, text=True,
+                             check=True).stdout
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 3 and f[1] in "TDBR":
+                defs[f[2]] = unit
+            elif len(f) == 2 and f[0] == "U":
+                uses.setdefault(unit, set()).add(f[1])
+            uses.setdefault(unit, set())
+    g = {u: set() for u in uses}
+    why = {}
+    for u, syms in uses.items():
+        for s in syms:
+            v = defs.get(s)
+            if v and v != u:
+                g[u].add(v)
+                why.setdefault((u, v), []).append(s)
+    return g, why
+
+
+def sccs(g):
+    """Tarjan's strongly connected components."""
+    index, low, stack, on, out, n = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = n[0]
+        n[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(g[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            out.append(sorted(comp))
+
+    for v in sorted(g):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def floors(g):
+    """Floor 0 calls nothing of the module; each file one above its highest callee."""
+    memo = {}
+
+    def fl(v, seen=()):
+        if v not in memo:
+            memo[v] = 0 if not g[v] or v in seen else \
+                1 + max(fl(w, seen + (v,)) for w in g[v])
+        return memo[v]
+
+    by = {}
+    for v in g:
+        by.setdefault(fl(v), []).append(v)
+    return by
+
+
+def table(g):
+    by = floors(g)
+    lines = [BEGIN, "", "| floor | files (each calls only files of lower floors) |",
+             "|---|---|"]
+    for f in sorted(by, reverse=True):
+        names = []
+        for v in sorted(by[f]):
+            names.append("`%s`" % (v + ".c" + (" + ks_tramp*.S" if v == "ks_direct" else "")))
+        lines.append("| %d | %s |" % (f, ", ".join(names)))
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    write = "--write" in sys.argv
+    dirs = args or objdirs()
+    dirs = [d for d in dirs if glob.glob(os.path.join(d, "*.o"))]
+    if not dirs:
+        check("kmod's objects found (make vm-stage)", False, "no objects in %s" % args)
+        print("%d passed, %d failed" % (results.count(True), results.count(False)))
+        return 1
+    best, cyc = None, True
+    for d in dirs:
+        g, why = graph(d)
+        cyc = [c for c in sccs(g) if len(c) > 1]
+        detail = ""
+        for c in cyc:
+            for u in c:
+                for v in c:
+                    if v in g[u]:
+                        detail += "%s -> %s: %s\n" % (u, v, " ".join(sorted(why[(u, v)])[:6]))
+        check("%s: no cycle between kmod/ files (%d files, %d calls between files)"
+              % (os.path.relpath(d, TOP), len(g), sum(len(x) for x in g.values())),
+              not cyc, detail)
+        if not cyc and (best is None or len(g) > len(best)):
+            best = g
+    for c in sorted(glob.glob(os.path.join(TOP, "kmod", "*.c"))):
+        with open(c) as fh:
+            text = fh.read()
+        n = text.count("\n")
+        head = text[:2000]
+        ok = n <= MAX_LINES or "Longer than 600 lines:" in head
+        check("%s: %d lines%s" % (os.path.relpath(c, TOP), n,
+                                   "" if n <= MAX_LINES else ", says why"), ok)
+    if best:
+        want = table(best)
+        with open(DOC) as fh:
+            doc = fh.read()
+        if write and BEGIN in doc:
+            a, b = doc.index(BEGIN), doc.index(END) + len(END)
+            doc = doc[:a] + want + doc[b:]
+            with open(DOC, "w") as fh:
+                fh.write(doc)
+        have = doc[doc.index(BEGIN):doc.index(END) + len(END)] if BEGIN in doc and END in doc else ""
+        check("docs/architecture.md's layer table is the objects' (tests/layers.py --write)",
+              have == want, "want:\n" + want)
+    print("%d passed, %d failed" % (results.count(True), results.count(False)))
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
