@@ -16,12 +16,12 @@
 #include "ks_core.h"
 
 /*
- * @num / @den, fixed point (KS_TSC_SHIFT), or 0 if @den is 0 or the
+ * @num / @den, fixed point (KS_MULT_SHIFT), or 0 if @den is 0 or the
  * factor does not fit 32 bits (ns per cycle of a counter under 3.9 MHz).
  */
 static u32 ks_mult(u64 num, u64 den)
 {
-	u64 m = den ? div64_u64(num << KS_TSC_SHIFT, den) : 0;
+	u64 m = den ? div64_u64(num << KS_MULT_SHIFT, den) : 0;
 
 	return m <= U32_MAX ? m : 0;
 }
@@ -32,7 +32,7 @@ static u32 ks_mult(u64 num, u64 den)
  */
 static bool ks_counter_to_ns(const struct ks_node *node)
 {
-	return node->use_tsc && !node->show_mult && node->to_count;
+	return node->use_counter && !node->show_mult && node->to_count;
 }
 
 /**
@@ -61,7 +61,7 @@ void ks_clock_fall_back(struct ks_node *node)
 		node->cmd.name, KS_COUNTER_NAME);
 	/* a call in the body or a section open now: timed wrong, once */
 	if (ks_counter_to_ns(node)) {
-		WRITE_ONCE(node->use_tsc, false);
+		WRITE_ONCE(node->use_counter, false);
 		WRITE_ONCE(node->to_count, 0);	/* ns as read */
 		node->clock_by = KS_CLOCK_BY_UNSTABLE;
 		return;
@@ -69,7 +69,7 @@ void ks_clock_fall_back(struct ks_node *node)
 	/* its ns turned into the cycles the slots hold */
 	WRITE_ONCE(node->to_count, ks_mult(node->hz, NSEC_PER_SEC));
 	WRITE_ONCE(node->fast, false);
-	WRITE_ONCE(node->use_tsc, false);
+	WRITE_ONCE(node->use_counter, false);
 	node->fell_back = true;
 	node->clock_by = KS_CLOCK_BY_UNSTABLE;
 }
@@ -86,14 +86,14 @@ void ks_clock_setup(struct ks_node *node, const struct ks_cmd *cmd,
 	node->hz = ks_cycles_hz();
 	node->clock_by = KS_CLOCK_BY_LOCAL;
 	if (cmd->clock == KS_CLOCK_TSC) {
-		node->use_tsc = true;	/* cycles, shown as cycles */
+		node->use_counter = true;	/* cycles, shown as cycles */
 		node->clock_by = KS_CLOCK_BY_ASKED;
 		return;
 	}
 	if (rule)
 		node->show_mult = ks_mult(NSEC_PER_SEC, node->hz);
 	if (node->show_mult) {
-		node->use_tsc = true;
+		node->use_counter = true;
 		node->clock_by = rule;
 	} else {
 		node->hz = 0;		/* ns, from local_clock() */
@@ -116,13 +116,13 @@ void ks_clock_ns(struct ks_node *node, const char *rule)
 {
 	node->hz = 0;
 	node->show_mult = 0;
-	node->use_tsc = false;
+	node->use_counter = false;
 	node->to_count = 0;
 	node->clock_by = KS_CLOCK_BY_LOCAL;
 	if (rule)
 		node->to_count = ks_mult(NSEC_PER_SEC, ks_cycles_hz());
 	if (node->to_count) {
-		node->use_tsc = true;
+		node->use_counter = true;
 		node->clock_by = rule;
 	}
 }

@@ -474,7 +474,7 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
 					!c->cpus[0];
 		/* the plain case: the trampoline times and records by itself */
 		nodes[i]->fast = !nodes[i]->filtered && !nodes[i]->gap &&
-				 nodes[i]->use_tsc;
+				 nodes[i]->use_counter;
 	}
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (b)

@@ -76,7 +76,7 @@ u64 ks_floor(const struct ks_node *model)
 	/* in the unit of the text: ns for cycles read as time */
 	*floor = node->show_mult ? mul_u64_u32_shr(pct[KSTATS_P50],
 						   node->show_mult,
-						   KS_TSC_SHIFT) :
+						   KS_MULT_SHIFT) :
 				   pct[KSTATS_P50];
 out:
 	kvfree(all);

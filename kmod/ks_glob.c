@@ -85,7 +85,7 @@ void ks_last_free(void)
 /* ---- trace GLOB ---- */
 
 /* One function a glob matched, with its clones. */
-struct ks_fn {
+struct ks_glob_fn {
 	char name[KS_NAME_MAX];		/* as the node is called */
 	char mod[MODULE_NAME_LEN];	/* "" for vmlinux */
 	unsigned int nsyms;
@@ -105,7 +105,7 @@ struct ks_fn {
 struct ks_match {
 	const char *glob;		/* without its MODULE: */
 	bool clones;
-	struct ks_fn *fns;
+	struct ks_glob_fn *fns;
 	unsigned int n, cap;
 	u32 *index;
 	int skipped;			/* names too long for a node */
@@ -118,7 +118,7 @@ static u32 *ks_fn_slot(struct ks_match *mt, const char *base, const char *mod)
 	u32 h = jhash(base, strlen(base), jhash(mod, strlen(mod), 0));
 
 	for (h &= mask; mt->index[h]; h = (h + 1) & mask) {
-		struct ks_fn *fn = &mt->fns[mt->index[h] - 1];
+		struct ks_glob_fn *fn = &mt->fns[mt->index[h] - 1];
 
 		if (!strcmp(fn->name, base) && !strcmp(fn->mod, mod))
 			break;
@@ -130,7 +130,7 @@ static u32 *ks_fn_slot(struct ks_match *mt, const char *base, const char *mod)
 static int ks_match_grow(struct ks_match *mt)
 {
 	unsigned int cap = mt->cap ? 2 * mt->cap : 64, i;
-	struct ks_fn *fns;
+	struct ks_glob_fn *fns;
 	u32 *index;
 
 	fns = kvcalloc(cap, sizeof(*fns), GFP_KERNEL);
@@ -157,7 +157,7 @@ static int ks_match_one(void *arg, unsigned long ip, const char *name,
 {
 	struct ks_match *mt = arg;
 	char base[KS_NAME_MAX];
-	struct ks_fn *fn;
+	struct ks_glob_fn *fn;
 	unsigned long *ips;
 	u32 *slot;
 
@@ -204,7 +204,7 @@ static int ks_match_one(void *arg, unsigned long ip, const char *name,
 
 static int ks_fn_cmp(const void *a, const void *b)
 {
-	const struct ks_fn *x = a, *y = b;
+	const struct ks_glob_fn *x = a, *y = b;
 	int r = strcmp(x->mod, y->mod);
 
 	return r ? r : strcmp(x->name, y->name);
@@ -243,7 +243,7 @@ static int ks_match(struct ks_match *mt, const char *mod)
 }
 
 /* Make the node of @fn (not attached yet) or say why not. */
-static void ks_glob_prepare(struct ks_fn *fn, const struct ks_cmd *cmd,
+static void ks_glob_prepare(struct ks_glob_fn *fn, const struct ks_cmd *cmd,
 			    bool named_mod)
 {
 	struct ks_cmd c = *cmd;
@@ -344,7 +344,7 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 	}
 	t[3] = ktime_get_ns();
 	for (i = 0; i < mt.n; i++) {
-		struct ks_fn *fn = &mt.fns[i];
+		struct ks_glob_fn *fn = &mt.fns[i];
 
 		if (fn->node)
 			fn->err = ks_node_finish(fn->node);

@@ -82,9 +82,9 @@ struct ks_backend {
  * @fast: the direct trampoline times and records calls itself (no filter,
  *	no sampling, no GAP- node, the TSC as clock)
  * @filtered: any pid/tgid/comm/cpus filter or sampling is set
- * @use_tsc: ks_now() reads the counter (ks_cycles()): clock tsc, or the
+ * @use_counter: ks_now() reads the counter (ks_cycles()): clock tsc, or the
  *	default clock where the counter stands for time (ks_counter_rule())
- * @to_count: 0, or the factor << KS_TSC_SHIFT ks_delta() applies to a
+ * @to_count: 0, or the factor << KS_MULT_SHIFT ks_delta() applies to a
  *	time: counter cycles per ns, turning local_clock()'s ns into the
  *	cycles the slots hold once the counter no longer stands for time
  *	(ks_clock_check()); or ns per counter cycle, for a node whose slots
@@ -109,7 +109,7 @@ struct ks_backend {
  * @maxactive: the instances in flight asked for (cmd.maxactive is 0 where
  *	the backend has no pool)
  * @hz: the counter's frequency when the slots hold counter cycles, else 0
- * @show_mult: ns per counter cycle << KS_TSC_SHIFT when the slots hold
+ * @show_mult: ns per counter cycle << KS_MULT_SHIFT when the slots hold
  *	cycles and the text shows ns (ks_show.c scales them), else 0
  * @fell_back: the counter stopped standing for time while the node
  *	recorded: local_clock() since (ks_clock_check())
@@ -120,8 +120,9 @@ struct ks_backend {
  * @slots_warned: said once that mem_max stops its spares
  * @recursed: direct backend: calls its recursion guard turned away
  *
- * A timed call reads one cache line of it, the fields up to cmd.cpus[0]
- * (a cpus filter adds @cpus): static_asserts in ks_direct.c.
+ * The direct trampoline's plain case reads one cache line of it, the
+ * fields up to cmd.cpus[0] (static_asserts in ks_direct.c); the C path
+ * also reads @gap, and @cpus with a cpus filter, from another.
  */
 struct ks_node {
 	/* read by ks_tramp.S: offsets in ks_direct.h, checked in ks_direct.c */
@@ -132,7 +133,7 @@ struct ks_node {
 	bool filtered;
 	u32 to_count;
 	struct ks_pcpu __percpu *pcpu;
-	bool use_tsc;
+	bool use_counter;
 	struct ks_cmd cmd;		/* bits, buckets, filters first */
 	/* the rest */
 	struct ks_node *gap;
@@ -162,7 +163,7 @@ struct ks_node {
 	atomic_long_t recursed;
 };
 
-#define KS_TSC_SHIFT	24	/* fixed point of to_count and show_mult */
+#define KS_MULT_SHIFT	24	/* fixed point of to_count and show_mult */
 
 struct module;
 
@@ -254,7 +255,7 @@ static __always_inline bool ks_want(struct ks_node *node)
  */
 static __always_inline u64 ks_now(const struct ks_node *node)
 {
-	if (likely(node->use_tsc))
+	if (likely(node->use_counter))
 		return ks_cycles();
 	return local_clock();
 }
@@ -283,8 +284,8 @@ static __always_inline u64 ks_delta(struct ks_node *node, u64 start, u64 end)
 	 * aligned) in every handler that inlines it: 9 to 13 instructions
 	 * more per timed call, measured with make bench.
 	 */
-	return (mul_u32_u32(d, node->to_count) >> KS_TSC_SHIFT) +
-	       (mul_u32_u32(d >> 32, node->to_count) << (32 - KS_TSC_SHIFT));
+	return (mul_u32_u32(d, node->to_count) >> KS_MULT_SHIFT) +
+	       (mul_u32_u32(d >> 32, node->to_count) << (32 - KS_MULT_SHIFT));
 }
 
 /* ks_slots.c */

@@ -22,7 +22,7 @@ struct dentry *ks_dir;		/* /sys/kernel/debug/kstats */
 /* The clock the node reads now: the counter or local_clock(). */
 static const char *ks_clock_name(const struct ks_node *node)
 {
-	return READ_ONCE(node->use_tsc) ? KS_COUNTER_NAME : KS_CLOCK_NAME_LOCAL;
+	return READ_ONCE(node->use_counter) ? KS_COUNTER_NAME : KS_CLOCK_NAME_LOCAL;
 }
 
 /* The unit of the text's figures: cycles only when asked for. */
@@ -36,7 +36,7 @@ static u64 ks_shown(const struct ks_node *node, u64 v)
 {
 	if (!node->show_mult)
 		return v;
-	return mul_u64_u32_shr(v, node->show_mult, KS_TSC_SHIFT);
+	return mul_u64_u32_shr(v, node->show_mult, KS_MULT_SHIFT);
 }
 
 /*

@@ -154,7 +154,7 @@ static int __init kb_init(void)
 	kb_node.cmd.tgid = -1;
 	kb_node.cmd.clock = KS_CLOCK_LOCAL;
 	/* cycles of the TSC, the default wherever the TSC is stable */
-	kb_node.use_tsc = true;
+	kb_node.use_counter = true;
 	kb_node.nslots = kstats_nr_slots(kb_node.cmd.bits, kb_node.cmd.buckets);
 	kb_node.active = true;
 	kb_node.pcpu = alloc_percpu(struct ks_pcpu);
