@@ -11,7 +11,9 @@
  *                                         (N * ARG calls in all)
  *   clone    ks_target_clone(7)           N calls of a static function
  *                                         that gcc clones (.constprop.0)
- *   sleep    ks_target_sleep(ms)          1 call sleeping ARG ms (N ignored)
+ *   sleep    ks_target_sleep(ms)          1 call sleeping ARG ms (N ignored);
+ *                                         the read-only file "sleeping" says
+ *                                         how many are inside its body now
  *   args     ks_target_args6(i, ...)       N calls with six arguments; the
  *                                         write fails (EIO) unless every
  *                                         result is right: arguments and
@@ -212,10 +214,18 @@ static noinline u64 ks_target_isra(const struct kt_pair *a,
 	       (c->x << 16) + (c->y << 20) + (k << 24);
 }
 
-/* Sleeps @ms milliseconds. */
+/* Calls of ks_target_sleep() inside its body now: the file "sleeping". */
+static atomic_t kt_sleeping = ATOMIC_INIT(0);
+
+/*
+ * Sleeps @ms milliseconds, counted in kt_sleeping meanwhile: a witness,
+ * for a test, that the call is inside the (traced) body.
+ */
 static noinline void ks_target_sleep(unsigned int ms)
 {
+	atomic_inc(&kt_sleeping);
 	msleep(ms);
+	atomic_dec(&kt_sleeping);
 }
 
 static unsigned int kt_slow_ns = 20000;
@@ -460,6 +470,7 @@ static int __init kt_init(void)
 		return PTR_ERR(kt_dir);
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		debugfs_create_file(names[i], 0200, kt_dir, (void *)i, &kt_fops);
+	debugfs_create_atomic_t("sleeping", 0400, kt_dir, &kt_sleeping);
 	return 0;
 }
 

@@ -52,7 +52,8 @@ ctl "remove ks_target_mark_a"
 check "trace ks_target_sleep via direct" ctl "trace ks_target_sleep via direct"
 echo "1 1500" > $T/sleep &
 sleeper=$!
-poll 300 'grep -q "^ks_target_sleep direct active 0 0$" $KS_CTL && [ -d /proc/$sleeper ]'
+check "the call is inside the body (the target says so)" \
+	poll 300 '[ "$(cat $T/sleeping)" = 1 ] && grep -q "^ks_target_sleep direct active 0 0$" $KS_CTL'
 check "remove while a call sleeps in the body" ctl "remove ks_target_sleep"
 wait $sleeper
 check "the sleeper came back" "! kill -0 $sleeper 2>/dev/null"
@@ -61,7 +62,7 @@ check "the sleeper came back" "! kill -0 $sleeper 2>/dev/null"
 check "trace ks_target_sleep via direct again" ctl "trace ks_target_sleep via direct"
 echo "1 1500" > $T/sleep &
 sleeper=$!
-sleep 0.2
+check "the call is inside the body again" poll 300 '[ "$(cat $T/sleeping)" = 1 ]'
 check "rmmod kstats with a call in flight" rmmod kstats
 wait $sleeper
 check "sleeper finished after rmmod" "! kill -0 $sleeper 2>/dev/null"
