@@ -16,8 +16,10 @@ pages=${DEMO_PF_PAGES:-4}
 maps=${DEMO_PF_MAPS:-"16 2048"}
 
 # calls ID ARGS...: find_vma calls per ks-pagefault operation, from a run
-# with -n 0 (process start, exec, the -m mappings) and one with -n $n;
-# the node holds the second run afterwards.  Prints nothing; facts ID.*.
+# with -n 0 (process start, exec, the -m mappings) and one with -n $n,
+# each counted exactly: the node times ks-pagefault's calls alone (its
+# comm filter), so no other task's call lands in either run; the node
+# holds the second run afterwards.  Prints nothing; facts ID.*.
 calls() {
 	_c_id=$1
 	shift
@@ -37,7 +39,7 @@ say "[1/3] find_vma under ks-pagefault ($n x mmap $pages pages, fault each in, m
 fact pf.maps "$maps"
 fact pf.n "$n"
 fact pf.pages "$pages"
-demo_trace find_vma bits 3
+demo_trace find_vma bits 3 comm ks-pagefault
 case $? in
 0)	;;
 2)	fail "find_vma exists" "trace find_vma: no such function" ;;
