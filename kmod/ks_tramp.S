@@ -36,6 +36,7 @@
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
 #include "ks_direct.h"
+#include "ks_slot_x86.h"
 
 /*
  * Return-stack depth accounting before each call, as the kernel's own
@@ -205,20 +206,8 @@ SYM_FUNC_START_LOCAL(ks_direct_fast)
 	subq	-16(%rbp), %rax
 	js	.Lks_neg
 .Lks_cycles:
-	/* the slot, as kstats_slot() in hist.h: in cycles (ks_show.c) */
-	movl	KS_NODE_BITS(%r11), %ecx
-	movq	%rax, %rdx
-	btsq	%rcx, %rdx
-	bsrq	%rdx, %rdx
-	subl	%ecx, %edx		/* sh */
-	cmpl	KS_NODE_BUCKETS(%r11), %edx
-	jae	.Lks_over
-	movl	%edx, %esi
-	shll	%cl, %esi		/* sh << bits */
-	movl	%edx, %ecx
-	movq	%rax, %rdi
-	shrq	%cl, %rdi		/* v >> sh */
-	addl	%edi, %esi
+	/* the slot, in cycles (ks_show.c) */
+	KS_SLOT .Lks_over
 .Lks_slot:
 	/*
 	 * This CPU's slots, found and added to with preemption off (as
@@ -286,8 +275,5 @@ SYM_FUNC_START_LOCAL(ks_direct_fast)
 	xorl	%eax, %eax
 	jmp	.Lks_cycles
 .Lks_over:
-	movl	KS_NODE_BUCKETS(%r11), %esi
-	incl	%esi
-	shll	%cl, %esi		/* kstats_overflow_slot() */
-	jmp	.Lks_slot
+	KS_SLOT_OVER .Lks_slot
 SYM_FUNC_END(ks_direct_fast)

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The direct trampoline's slot computation (kmod/ks_slot_x86.h), as a
+ * userspace function for test_slot_asm.c:
+ *   unsigned int ks_test_slot(unsigned long long v, const void *node)
+ * node: bytes whose bits and buckets sit at KS_NODE_BITS and
+ * KS_NODE_BUCKETS, as in struct ks_node (kmod/ks_direct.h).
+ */
+#ifndef __ASSEMBLY__
+#define __ASSEMBLY__ 1
+#endif
+#include "ks_direct.h"
+#include "ks_slot_x86.h"
+
+	.text
+	.globl	ks_test_slot
+	.type	ks_test_slot, @function
+ks_test_slot:
+	movq	%rdi, %rax
+	movq	%rsi, %r11
+	KS_SLOT 2f
+1:	movl	%esi, %eax
+	ret
+2:	KS_SLOT_OVER 1b
+	.size	ks_test_slot, . - ks_test_slot
+	.section .note.GNU-stack, "", @progbits
