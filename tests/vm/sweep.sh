@@ -8,14 +8,15 @@
 # (make test-sweep) every function, which takes an hour or so a kernel.
 #
 #   tests/vm/sweep.sh [-k KVER]... [--full|--short] [--seed N] [--batch B]
-#                     [--workload MS] [--stall S]
+#                     [--workload MS] [--stall S] [--only GLOB,GLOB...]
 #
 # Each kernel boots with 2 vCPUs, an ext4 image on virtio-blk (made here
 # with mkfs.ext4), and oops=panic panic=-1 softlockup_panic=1
 # hung_task_panic=1 with RCU stall warnings on; the guest sets a 30 s
 # hung-task timeout.  A guest that stops (the host timeout, or a console
 # silent for --stall seconds, default 600) fails with the batch it was
-# in.  KSTATS_ARCH=arm64 sweeps the arm64 kernels.  The last line is
+# in.  --only replays one batch: these globs (counts unchecked).
+# KSTATS_ARCH=arm64 sweeps the arm64 kernels.  The last line is
 # "N passed, N failed, N skipped".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,9 +24,9 @@ top=$(cd "$here/../.." && pwd)
 . "$top/scripts/kernels.sh"
 OUT=${KS_VM_OUT:-$top/vm/out}
 
-kvers=() mode=short seed="" batch="" wl="" stall=600
+kvers=() mode=short seed="" batch="" wl="" stall=600 only=""
 usage() {
-	sed -n '12,13p' "$0" | sed 's/^#  *//; s/^/usage: /' >&2
+	sed -n '/^#   tests.vm.sweep.sh/,/^#$/p' "$0" | sed 's/^#//; 1s/^ */usage: /' >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -37,6 +38,7 @@ while [ $# -gt 0 ]; do
 	--batch)	[ $# -ge 2 ] || usage; batch=$2; shift ;;
 	--workload)	[ $# -ge 2 ] || usage; wl=$2; shift ;;
 	--stall)	[ $# -ge 2 ] || usage; stall=$2; shift ;;
+	--only)		[ $# -ge 2 ] || usage; only=$2; shift ;;
 	*)		usage ;;
 	esac
 	shift
@@ -57,6 +59,7 @@ append="ks.sweep=$mode ks.seed=$seed softlockup_panic=1 hung_task_panic=1"
 append="$append rcupdate.rcu_cpu_stall_suppress=0"
 [ -n "$batch" ] && append="$append ks.sweep_batch=$batch"
 [ -n "$wl" ] && append="$append ks.sweep_ms=$wl"
+[ -n "$only" ] && append="$append ks.sweep_only=$only"
 
 work=$OUT/sweep
 mkdir -p "$work"
