@@ -16,6 +16,9 @@
 #   make test-debug      VM tests and fault injection on a KASAN/lockdep/kmemleak kernel
 #   make test-prometheus kstats -> node_exporter -> Prometheus in a VM (in make test)
 #   make test-bpf        kstats beside bpftrace's kfunc: (BPF trampolines) in a VM, every kernel
+#   make test-sweep      kstats on every function ftrace offers, in batches under a mixed
+#                        workload, every kernel, x86-64 then arm64 (about an hour a kernel);
+#                        make test sweeps a seeded sample of 2,000 (tests/vm/sweep.sh --short)
 #   make demo            the three kernel-thread measurements in a VM
 #   make bench           overhead benchmark under QEMU -icount (bench-short: quick;
 #                        bench-arm64: the arm64 kernels)
@@ -158,7 +161,20 @@ test-prometheus: deps-check vm-stage-$(PROM_KVER) vm-tools
 test-bpf: deps-check vm-stage vm-tools
 	tests/vm/bpf.sh $(KVERS)
 
-.PHONY: vm-stress test-stress test-rt test-debug test-prometheus test-bpf
+# The sweep (tests/vm/sweep.sh): every function ftrace offers traced, in
+# batches of globs, each under a mixed workload, then forced via fprobe
+# and via kretprobe on 5,000 of them, on every kernel.  vm-sweep: the
+# short form make test runs (a seeded sample of 2,000, 2-3 minutes a
+# kernel).
+test-sweep: DEPS = arm64
+test-sweep: deps-check vm-stage vm-stage-arm64
+	tests/vm/sweep.sh --full $(addprefix -k ,$(KVERS))
+	KSTATS_ARCH=arm64 tests/vm/sweep.sh --full $(addprefix -k ,$(ARM64_KVERS))
+
+vm-sweep: vm-stage
+	tests/vm/sweep.sh --short $(addprefix -k ,$(KVERS))
+
+.PHONY: vm-stress test-stress test-rt test-debug test-prometheus test-bpf test-sweep vm-sweep
 
 test: DEPS = kbuild arm64
 test: deps-check

@@ -8,7 +8,7 @@
 # Last line: N passed, N failed, N skipped.
 #
 #   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm cpu-default arm64 prometheus
-#                                   bpf stress ab kbuild bench (default: all)
+#                                   bpf stress sweep ab kbuild bench (default: all)
 #                                   cpu-default: the clock's scenarios on
 #                                   QEMU's default CPU model, no invariant
 #                                   TSC (tests/vm/cpu-default.sh)
@@ -25,6 +25,10 @@
 #                                   stress: tests/vm/stress on 4 vCPUs,
 #                                   with the modules vm staged, two CPU
 #                                   hogs beside the VM (tests/vm/stress.sh)
+#                                   sweep: a seeded sample of 2,000 functions
+#                                   traced in batches under a workload, each
+#                                   kernel (tests/vm/sweep.sh --short), with
+#                                   the modules vm staged
 #                                   kbuild: the kernel-build pipeline on
 #                                   the tiny config (tests/kbuild)
 #                                   deb: the packages in clean Debian roots
@@ -62,7 +66,7 @@ suite() { # name command...
 	skipped=$((skipped + s))
 }
 
-suites=${*:-unit fuzz cli plots vm cpu-default arm64 layers prometheus bpf stress ab kbuild bench}
+suites=${*:-unit fuzz cli plots vm cpu-default arm64 layers prometheus bpf stress sweep ab kbuild bench}
 for s in $suites; do
 	case $s in
 	unit)	suite unit make -s -C tests/unit run ;;
@@ -76,6 +80,7 @@ for s in $suites; do
 	prometheus) suite prometheus make -s test-prometheus ;;
 	bpf)	suite bpf make -s test-bpf ;;
 	stress)	suite stress env KS_VM_SCENARIO_TIMEOUT=300 tests/vm/stress.sh ;;
+	sweep)	suite sweep tests/vm/sweep.sh --short ;;
 	ab)	suite ab tests/ab/run.sh ;;
 	kbuild)	suite kbuild tests/kbuild/run.sh ;;
 	bench)	suite bench tests/bench-check.sh ;;
