@@ -28,17 +28,93 @@ int ks_trace_longopts(struct option *lo)
 	return KS_CMD_NR_OPTS;
 }
 
+/* Does the module's parser take @val for option @o? */
+static int ks_opt_takes(const struct ks_cmd_opt *o, const char *val)
+{
+	struct ks_cmd cmd;
+
+	memset(&cmd, 0, sizeof(cmd));
+	return !o->set(&cmd, val);
+}
+
+/*
+ * Why @o refuses @val, into @buf: the values it takes, found by asking the
+ * module's own parser (so the limits stay those of include/kstats/): a
+ * range of numbers, the words of its help it takes, or a length.
+ */
+static void ks_opt_why(const struct ks_cmd_opt *o, const char *val, char *buf,
+		       size_t len)
+{
+	char num[24], word[KS_NAME_MAX + 2], words[KS_CMD_MAX] = "", seen[KS_CMD_MAX] = ",";
+	const char *p, *texts[2] = { o->arg, o->help ? o->help : "" };
+	unsigned long long lo, hi, mid, min;
+	size_t n;
+	int t;
+
+	if (!ks_opt_takes(o, "x") && (ks_opt_takes(o, "0") || ks_opt_takes(o, "1"))) {
+		min = lo = ks_opt_takes(o, "0") ? 0 : 1;
+		hi = 0xffffffffULL;
+		while (lo < hi) {	/* the largest value taken */
+			mid = lo + (hi - lo + 1) / 2;
+			snprintf(num, sizeof(num), "%llu", mid);
+			if (ks_opt_takes(o, num))
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		snprintf(buf, len, "%s not in %llu..%llu", val, min, lo);
+		return;
+	}
+	for (t = 0; t < 2 && !ks_opt_takes(o, "x"); t++) {
+		for (p = texts[t]; *p; p += n ? n : 1) {
+			n = strspn(p, "abcdefghijklmnopqrstuvwxyz");
+			snprintf(word, sizeof(word), ",%.*s,", (int)n, p);
+			if (!n || n >= KS_NAME_MAX || strstr(seen, word))
+				continue;
+			snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen), "%s", word + 1);
+			word[n + 1] = '\0';
+			if (ks_opt_takes(o, word + 1))
+				snprintf(words + strlen(words), sizeof(words) - strlen(words),
+					 "%s%s", words[0] ? ", " : "", word + 1);
+		}
+	}
+	if (words[0]) {
+		snprintf(buf, len, "%s not one of %s", val, words);
+		return;
+	}
+	for (n = 1; n < KS_CMD_MAX; n++) {	/* the longest word taken */
+		memset(words, 'a', n);
+		words[n] = '\0';
+		if (!ks_opt_takes(o, words))
+			break;
+	}
+	if (strlen(val) >= n)
+		snprintf(buf, len, "'%s' is longer than %zu characters", val, n - 1);
+	else if (ks_opt_takes(o, "tp:x"))
+		snprintf(buf, len, "'%s' is not a function or tp:NAME", val);
+	else
+		snprintf(buf, len, "'%s' is not valid", val);
+}
+
 int ks_trace_opt(struct ks_trace_opts *to, int opt, const char *arg)
 {
+	const struct ks_cmd_opt *o;
+	char why[KS_ERR_MAX];
 	const char *key;
 	size_t len;
 
 	if (opt < OPT_TRACE || opt >= OPT_TRACE + KS_CMD_NR_OPTS)
 		return 0;
-	key = ks_cmd_opts[opt - OPT_TRACE].key;
-	/* one word each: the module's parser judges the value */
+	o = &ks_cmd_opts[opt - OPT_TRACE];
+	key = o->key;
+	/* one word each, that the module's parser takes */
 	if (!*arg || strpbrk(arg, " \t\n")) {
-		ks_err("bad value '%s' for --%s (one word expected)", arg, key);
+		ks_err("--%s: '%s' is not one word", key, arg);
+		return -1;
+	}
+	if (!ks_opt_takes(o, arg)) {
+		ks_opt_why(o, arg, why, sizeof(why));
+		ks_err("--%s: %s", key, why);
 		return -1;
 	}
 	len = strlen(to->words);
@@ -91,12 +167,14 @@ static int ks_cmd_check(const char *cmd)
 #define KS_LAST_SHOWN	10
 
 /*
- * What the module's _last says of glob command @cmd, on @f: the refused
+ * What the module's _last says of glob command @cmd, on @f (on stderr
+ * after "kstats: ", as every message there): the refused
  * functions (the first KS_LAST_SHOWN) and the counts.  Nothing when
  * _last is about another command (a later one, from elsewhere).
  */
 static void ks_print_last(FILE *f, const char *cmd)
 {
+	const char *pre = f == stderr ? "kstats: " : "";
 	char path[4096], *text, *line, *next;
 	int refused = 0;
 
@@ -119,9 +197,9 @@ static void ks_print_last(FILE *f, const char *cmd)
 		if (!strncmp(line, "refused ", 8) && ++refused > KS_LAST_SHOWN)
 			continue;
 		if (!strncmp(line, "matched ", 8) && refused > KS_LAST_SHOWN)
-			fprintf(f, "... and %d more refused (%s lists them all)\n",
-				refused - KS_LAST_SHOWN, path);
-		fprintf(f, "%s\n", line);
+			fprintf(f, "%s... and %d more refused (%s lists them all)\n",
+				pre, refused - KS_LAST_SHOWN, path);
+		fprintf(f, "%s%s\n", pre, line);
 	}
 	free(text);
 }
@@ -156,12 +234,15 @@ int cmd_trace(int argc, char **argv)
 	n = ks_trace_longopts(lo);
 	lo[n] = (struct option){ "help", no_argument, NULL, OPT_HELP };
 
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		if (opt == 'h' || opt == OPT_HELP) {
 			ks_help(stdout, "trace");
 			return 0;
 		}
-		if (ks_trace_opt(&to, opt, optarg) != 1)
+		n = ks_trace_opt(&to, opt, optarg);
+		if (!n)
+			ks_bad_opt("trace", opt, argv);
+		if (n < 0)
 			ks_bad_usage("trace", NULL);
 	}
 	if (optind + 1 != argc)

@@ -41,7 +41,7 @@ static int ks_run_args(int argc, char **argv, struct ks_run *r)
 	};
 	struct option lo[KS_CMD_NR_OPTS + 8] = { { 0 } };
 	char *end;
-	int opt, dd;
+	int opt, dd, ret;
 
 	memcpy(lo + ks_trace_longopts(lo), run_lo, sizeof(run_lo));
 	*r = (struct ks_run){ .to.words = "", .runs = 1 };
@@ -52,7 +52,7 @@ static int ks_run_args(int argc, char **argv, struct ks_run *r)
 		}
 	if (dd >= argc - 1)
 		ks_bad_usage("run", "'-- COMMAND' expected");
-	while ((opt = getopt_long(dd, argv, "o:", lo, NULL)) != -1) {
+	while ((opt = getopt_long(dd, argv, ":o:", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			r->out = optarg;
@@ -75,7 +75,10 @@ static int ks_run_args(int argc, char **argv, struct ks_run *r)
 			r->icount = 1;
 			break;
 		default:
-			if (ks_trace_opt(&r->to, opt, optarg) != 1)
+			ret = ks_trace_opt(&r->to, opt, optarg);
+			if (!ret)
+				ks_bad_opt("run", opt, argv);
+			if (ret < 0)
 				ks_bad_usage("run", NULL);
 		}
 	}

@@ -59,7 +59,7 @@ int cmd_show(int argc, char **argv)
 	long only_cpu = -1;
 	__u64 v;
 
-	while ((opt = getopt_long(argc, argv, "f:h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":f:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (ks_set_add(&set, optarg, 0, 0))
@@ -84,7 +84,7 @@ int cmd_show(int argc, char **argv)
 			ks_help(stdout, "show");
 			return 0;
 		default:
-			ks_bad_usage("show", NULL);
+			ks_bad_opt("show", opt, argv);
 		}
 	}
 	for (i = optind; i < argc; i++)
@@ -112,7 +112,7 @@ int cmd_check(int argc, char **argv)
 	struct ks_set set = { 0 };
 	int opt, i, ret = 0;
 
-	while ((opt = getopt_long(argc, argv, "f:h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":f:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (ks_set_add(&set, optarg, 0, KS_PARSE_STRICT))
@@ -123,7 +123,7 @@ int cmd_check(int argc, char **argv)
 			ks_help(stdout, "check");
 			return 0;
 		default:
-			ks_bad_usage("check", NULL);
+			ks_bad_opt("check", opt, argv);
 		}
 	}
 	for (i = optind; i < argc; i++) {

@@ -251,7 +251,7 @@ int cmd_save(int argc, char **argv)
 	int opt, ret, icount = 0, runs = 0, n, many, i;
 	double secs = 1;
 
-	while ((opt = getopt_long(argc, argv, "o:f:i:h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":o:f:i:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			out = optarg;
@@ -280,7 +280,7 @@ int cmd_save(int argc, char **argv)
 			ks_help(stdout, "save");
 			return 0;
 		default:
-			ks_bad_usage("save", NULL);
+			ks_bad_opt("save", opt, argv);
 		}
 	}
 	if (file) {
@@ -420,7 +420,7 @@ int cmd_compare(int argc, char **argv)
 			else
 				ks_bad_usage("compare", "--label takes a name");
 		} else if (a[0] == '-' && a[1]) {
-			ks_err("compare: unknown option '%s'", a);
+			ks_err("compare: unknown option '%s' (kstats compare --help lists them)", a);
 			ks_bad_usage("compare", NULL);
 		} else {
 			if (nf == 1024)
@@ -505,7 +505,7 @@ int cmd_export(int argc, char **argv)
 	unsigned int flags = 0;
 	int opt, fmt = 0, i, j, nn, ret = 0;
 
-	while ((opt = getopt_long(argc, argv, "f:o:h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":f:o:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case OPT_JSON:
 		case OPT_CSV:
@@ -541,7 +541,7 @@ int cmd_export(int argc, char **argv)
 			ks_set_free(&set);
 			return 0;
 		default:
-			ks_bad_usage("export", NULL);
+			ks_bad_opt("export", opt, argv);
 		}
 	}
 	if (!fmt)

@@ -104,7 +104,7 @@ static int ks_top_args(int argc, char **argv, struct ks_top *t)
 
 	*t = (struct ks_top){ .tick = { .interval = 1.0, .count = -1 },
 			      .sort = KS_TOP_TOTAL };
-	while ((opt = getopt_long(argc, argv, "i:n:s:rh", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":i:n:s:rh", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
 			t->tick.interval = strtod(optarg, &end);
@@ -134,7 +134,7 @@ static int ks_top_args(int argc, char **argv, struct ks_top *t)
 			ks_help(stdout, "top");
 			return 1;
 		default:
-			ks_bad_usage("top", NULL);
+			ks_bad_opt("top", opt, argv);
 		}
 	}
 	t->globs = argv + optind;

@@ -41,7 +41,7 @@ static int ks_watch_args(int argc, char **argv, struct ks_watch *w)
 	int opt;
 
 	*w = (struct ks_watch){ .tick = { .interval = 1.0, .count = -1 } };
-	while ((opt = getopt_long(argc, argv, "i:n:h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":i:n:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
 			w->tick.interval = strtod(optarg, &end);
@@ -65,7 +65,7 @@ static int ks_watch_args(int argc, char **argv, struct ks_watch *w)
 			ks_help(stdout, "watch");
 			return 1;
 		default:
-			ks_bad_usage("watch", NULL);
+			ks_bad_opt("watch", opt, argv);
 		}
 	}
 	w->names = argv + optind;

@@ -108,6 +108,9 @@ static int ks_load_file_many(const char *path, unsigned int flags,
 	} else if (!*p) {
 		snprintf(err, sizeof(err), "%s: empty file", path);
 		ret = -1;
+	} else if (*p != '#') {		/* node text starts "# kstats NAME" */
+		snprintf(err, sizeof(err), "%s: not a kstats snapshot", path);
+		ret = -1;
 	} else {
 		*nodes = calloc(1, sizeof(**nodes));
 		ret = *nodes ? ks_parse_text(text, path, flags, *nodes, err, sizeof(err)) : -1;

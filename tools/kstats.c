@@ -21,6 +21,7 @@
  * ks_parse.c only; snapshots by ks_snap.c.  $KSTATS_DEBUGFS overrides
  * /sys/kernel/debug/kstats (used by the tests).
  */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,13 +195,56 @@ static void ks_usage(FILE *f)
 	      "Environment: KSTATS_DEBUGFS (default " KSTATS_DEBUGFS_DEFAULT ")\n", f);
 }
 
-/* Bad usage of @cmd: message, then exit 2. */
+/* Bad usage of @cmd: "kstats: CMD: WHAT" (@what NULL: said already), exit 2. */
 void ks_bad_usage(const char *cmd, const char *what)
 {
 	if (what)
 		ks_err("%s: %s", cmd, what);
-	fprintf(stderr, "kstats: see 'kstats %s --help'\n", cmd);
 	exit(2);
+}
+
+/* getopt_long() refused an argument of @cmd (@opt '?' or ':'): say which, exit 2. */
+void ks_bad_opt(const char *cmd, int opt, char **argv)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "?";
+	char what[128];
+
+	if (optopt > 0 && optopt < 128 && strncmp(arg, "--", 2))
+		snprintf(what, sizeof(what), "-%c", optopt);
+	else
+		snprintf(what, sizeof(what), "%.*s", (int)strcspn(arg, "="), arg);
+	if (opt == ':')
+		ks_err("%s: %s needs a value", cmd, what);
+	else
+		ks_err("%s: unknown option '%s' (kstats %s --help lists them)", cmd, what, cmd);
+	exit(2);
+}
+
+/* Edit distance of @a and @b (Levenshtein), for "did you mean". */
+static size_t ks_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, d[32];
+
+	if (lb >= sizeof(d) / sizeof(d[0]))
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		d[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = d[0];
+
+		d[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = d[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (d[j - 1] + 1 < best)
+				best = d[j - 1] + 1;
+			diag = up;
+			d[j] = best;
+		}
+	}
+	return d[lb];
 }
 
 int main(int argc, char **argv)
@@ -216,7 +260,8 @@ int main(int argc, char **argv)
 		{ "save", cmd_save }, { "compare", cmd_compare },
 		{ "export", cmd_export }, { "check", cmd_check },
 	};
-	size_t i;
+	const char *near = NULL;
+	size_t i, best = (size_t)-1;
 
 	if (argc < 2) {
 		ks_usage(stderr);
@@ -237,10 +282,22 @@ int main(int argc, char **argv)
 		printf("kstats " KS_VERSION "\n");
 		return 0;
 	}
+	opterr = 0;		/* ks_bad_opt() says it, with the kstats: prefix */
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
-	ks_err("unknown command '%s'", argv[1]);
-	ks_usage(stderr);
+	/* the nearest command, when it is near: at most 2 edits, fewer than its length */
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		size_t d = ks_distance(argv[1], cmds[i].name);
+
+		if (d < best && d <= 2 && d < strlen(cmds[i].name)) {
+			best = d;
+			near = cmds[i].name;
+		}
+	}
+	if (near)
+		ks_err("unknown command '%s'; did you mean '%s'?", argv[1], near);
+	else
+		ks_err("unknown command '%s' (kstats --help lists them)", argv[1]);
 	return 2;
 }

@@ -52,11 +52,20 @@ void ks_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ks_help(FILE *f, const char *cmd);
 
 /**
- * ks_bad_usage() - bad usage of @cmd: message, then exit 2
+ * ks_bad_usage() - bad usage of @cmd: one line "kstats: CMD: WHAT", exit 2
  * @cmd:  subcommand name
- * @what: what is wrong, or NULL
+ * @what: what is wrong, or NULL when it has been printed already
  */
 void ks_bad_usage(const char *cmd, const char *what) __attribute__((noreturn));
+
+/**
+ * ks_bad_opt() - getopt_long() refused an argument of @cmd: say which, exit 2
+ * @cmd:  subcommand name
+ * @opt:  what getopt_long() returned: ':' a value is missing (the option
+ *        string starts with ':'), else an unknown option
+ * @argv: the arguments getopt_long() read
+ */
+void ks_bad_opt(const char *cmd, int opt, char **argv) __attribute__((noreturn));
 
 /**
  * ks_trace_longopts() - the long options of the trace options

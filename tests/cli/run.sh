@@ -157,9 +157,29 @@ stop find_vma
 start find_vma
 EOF
 : >"$dbg/_control"
-fails "trace --bits 9 is refused before writing, in the module's words" 1 "bad command 'trace f bits 9': bad value for option" "$K" trace f --bits 9
-fails "trace --via bogus is refused" 1 "bad command 'trace f via bogus': bad value for option" "$K" trace f --via bogus
-fails "trace --comm with a blank is refused" 2 "bad value 'a b' for --comm (one word expected)" "$K" trace f --comm 'a b'
+# one line: the option, the value, what it takes (asked of the module's parser)
+onefails() { # WHAT CODE LINE COMMAND...: exits with CODE, stderr is exactly LINE
+	what=$1 code=$2 line=$3; shift 3
+	r "$@"
+	if [ $rc = "$code" ] && [ "$(cat "$tmp/err")" = "$line" ]; then ok "$what"; else notok "$what (exit $rc, wanted $code and '$line')"; tap_diag "$tmp/err"; fi
+}
+onefails "trace --bits 9: the range, from hist.h through the module's parser" 2 "kstats: --bits: 9 not in 0..8" "$K" trace f --bits 9
+onefails "trace --bits 12" 2 "kstats: --bits: 12 not in 0..8" "$K" trace find_vma --bits 12
+onefails "trace --via ebpf: the backends" 2 "kstats: --via: ebpf not one of direct, fprobe, kretprobe" "$K" trace f --via ebpf
+onefails "trace --clock hpet: the clocks" 2 "kstats: --clock: hpet not one of local, tsc" "$K" trace f --clock hpet
+onefails "trace --gap maybe: yes or no" 2 "kstats: --gap: maybe not one of yes, no" "$K" trace f --gap maybe
+onefails "trace --buckets 65" 2 "kstats: --buckets: 65 not in 1..64" "$K" trace f --buckets 65
+onefails "trace --sample 0" 2 "kstats: --sample: 0 not in 1..1000000" "$K" trace f --sample 0
+onefails "trace --maxactive 5000" 2 "kstats: --maxactive: 5000 not in 1..4096" "$K" trace f --maxactive 5000
+onefails "trace --comm too long" 2 "kstats: --comm: 'abcdefghijklmnop' is longer than 15 characters" "$K" trace f --comm abcdefghijklmnop
+onefails "trace --start ../x" 2 "kstats: --start: '../x' is not a function or tp:NAME" "$K" trace f --start ../x --end y
+onefails "run --bits 9: the same check as trace" 2 "kstats: --bits: 9 not in 0..8" "$K" run f --bits 9 -- true
+onefails "trace --comm with a blank is refused" 2 "kstats: --comm: 'a b' is not one word" "$K" trace f --comm 'a b'
+onefails "trace: a bits and buckets that do not go together: the module's words" 1 "kstats: bad command 'trace f bits 8 buckets 60': buckets too large for bits" "$K" trace f --bits 8 --buckets 60
+onefails "an unknown option: one line, with the prefix" 2 "kstats: show: unknown option '--bogus' (kstats show --help lists them)" "$K" show --bogus
+onefails "an option without its value" 2 "kstats: save: --label needs a value" "$K" save --label
+onefails "a short option without its value" 2 "kstats: show: -f needs a value" "$K" show -f
+onefails "trace: an unknown option" 2 "kstats: trace: unknown option '--bitz' (kstats trace --help lists them)" "$K" trace f --bitz 3
 fails "trace --gap yes with a name too long for GAP- is refused" 1 "name too long for its GAP- node" "$K" trace f234567890123456789012345678901234567890123456789012345678901 --gap yes
 fails "trace --start without --end is refused" 2 "--start and --end go together" "$K" trace f --start a
 fails "trace of a path is refused" 1 "bad command 'trace ../x': invalid name" "$K" trace ../x
@@ -245,7 +265,7 @@ if [ $rc = 0 ] && [ ! -s "$tmp/out" ]; then ok "trace GLOB: a _last about anothe
 printf '# trace kstats_target:kt_gen_* bits 3\nmatched 1028 refused all: more than glob_max 1000\n' >"$dbg/_last"
 fails "trace GLOB -> E2BIG: advice" 1 "more functions than the module's glob_max; nothing was attached" \
 	env KSTATS_TEST_ERRNO=7 "$K" trace 'kstats_target:kt_gen_*' --bits 3
-if grep -qxF "matched 1028 refused all: more than glob_max 1000" "$tmp/err"; then ok "trace GLOB -> E2BIG: the count from _last"; else notok "trace GLOB -> E2BIG: the count"; tap_diag "$tmp/err"; fi
+if grep -qxF "kstats: matched 1028 refused all: more than glob_max 1000" "$tmp/err"; then ok "trace GLOB -> E2BIG: the count from _last"; else notok "trace GLOB -> E2BIG: the count"; tap_diag "$tmp/err"; fi
 fails "trace GLOB -> ENOENT: no function matches" 1 "no function ftrace can trace matches 'nosuch_*'" env KSTATS_TEST_ERRNO=2 "$K" trace 'nosuch_*'
 fails "remove GLOB -> ENOENT: no node matches" 1 "no node matches 'nosuch_*'" env KSTATS_TEST_ERRNO=2 "$K" remove 'nosuch_*'
 fails "ENOSPC: a limit of the module" 1 "a limit of the module is reached" env KSTATS_TEST_ERRNO=28 "$K" trace 'vma_*'
@@ -422,7 +442,11 @@ fails "wrong schema" 1 "schema: 'kstats-snapshot/9' is not supported" "$K" show 
 sed 's/"samples": 200000/"samples": 2e5/' "$tmp/nd.json" >"$tmp/num.json"
 fails "bad number in a snapshot" 1 "node.samples: '2e5' is not an unsigned 64-bit integer" "$K" show -f "$tmp/num.json"
 printf 'hello world\n' >"$tmp/garbage.txt"
-fails "garbage instead of a node" 1 "unexpected line starting with 'hello'" "$K" show -f "$tmp/garbage.txt"
+onefails "garbage instead of a node" 1 "kstats: $tmp/garbage.txt: not a kstats snapshot" "$K" show -f "$tmp/garbage.txt"
+printf '[1, 2]\n' >"$tmp/array.json"
+onefails "a JSON array: not a kstats snapshot" 1 "kstats: $tmp/array.json: not a kstats snapshot" "$K" compare "$tmp/array.json" "$tmp/nd.json"
+printf '# hello\nslot 1 2\n' >"$tmp/slot.txt"
+fails "node text without its header still says what is wrong" 1 "slot row before the '# kstats' header" "$K" show -f "$tmp/slot.txt"
 : >"$tmp/empty.json"
 fails "empty file" 1 "empty file" "$K" compare "$tmp/empty.json"
 
@@ -810,7 +834,16 @@ for c in trace remove start stop reset list show watch top run save compare expo
 	r "$K" "$c" --help
 	if [ $rc = 0 ] && head -1 "$tmp/out" | grep -q "^usage: kstats $c"; then ok "$c --help"; else notok "$c --help"; tap_diag "$tmp/out" "$tmp/err"; fi
 done
-fails "unknown command" 2 "unknown command 'frob'" "$K" frob
+onefails "unknown command: one line" 2 "kstats: unknown command 'frob' (kstats --help lists them)" "$K" frob
+onefails "a mistyped command: the nearest one" 2 "kstats: unknown command 'shwo'; did you mean 'show'?" "$K" shwo
+onefails "a mistyped command: trace" 2 "kstats: unknown command 'tarce'; did you mean 'trace'?" "$K" tarce
+onefails "a mistyped command: compare" 2 "kstats: unknown command 'compaer'; did you mean 'compare'?" "$K" compaer
+# every message on stderr starts with kstats: (ks_err, or a literal "kstats: ")
+if grep -n 'stderr' "$here"/../../tools/*.c | grep -v 'ks_err\|"kstats: \|ks_usage(stderr)\|print_last(stderr\|^[^:]*:[0-9]*: *[/ ]\*\|fputs("kstats: ", stderr)\|vfprintf(stderr, fmt\|fputc(.\\n., stderr)' >"$tmp/unprefixed"; then
+	notok "every message on stderr starts with kstats:"; tap_diag "$tmp/unprefixed"
+else
+	ok "every message on stderr starts with kstats:"
+fi
 man=$here/../../tools/kstats.1
 if command -v groff >/dev/null 2>&1; then
 	r groff -man -Tutf8 -ww -z "$man"
