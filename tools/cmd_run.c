@@ -87,6 +87,8 @@ static int ks_run_args(int argc, char **argv, struct ks_run *r)
 	r->cmd = argv + dd + 1;
 	if (r->nf < 1)
 		ks_bad_usage("run", "NAME expected before --");
+	if (r->out)
+		ks_check_out("run", r->out, ".json", 1, "run");
 	if (r->runs > 1 && !r->out)
 		ks_bad_usage("run", "--runs goes with -o FILE (FILE-1.json, FILE-2.json...)");
 	if (r->to.has_start != r->to.has_end)

@@ -283,6 +283,8 @@ int cmd_save(int argc, char **argv)
 			ks_bad_opt("save", opt, argv);
 		}
 	}
+	if (out)
+		ks_check_out("save", out, ".json", 1, "save");
 	if (file) {
 		struct ks_view node;
 
@@ -373,7 +375,7 @@ static int ks_set_many(const struct ks_set *set)
  * side; @labels: up to two side labels.
  */
 static int ks_compare_sides(struct ks_set *set, int split, const char **labels,
-			    int nl, int fmt)
+			    int nl, int fmt, int force)
 {
 	char la[KS_META_MAX], lb[KS_META_MAX];
 	struct ks_cmp_side a, b;
@@ -382,12 +384,12 @@ static int ks_compare_sides(struct ks_set *set, int split, const char **labels,
 	ks_side_label(lb, sizeof(lb), set, split, nl > 1 ? labels[1] : NULL);
 	a = (struct ks_cmp_side){ la, set->nodes, set->srcs, split };
 	b = (struct ks_cmp_side){ lb, set->nodes + split, set->srcs + split, set->n - split };
-	return ks_cmp_print(stdout, &a, &b, fmt) ? 1 : 0;
+	return ks_cmp_print(stdout, &a, &b, fmt, force) ? 1 : 0;
 }
 
 /*
- * kstats compare A B [C...] [--label L]... [--markdown]
- * kstats compare A... -- B... [--label BASE --label NEW] [--markdown|--json]
+ * kstats compare A B [C...] [--label L]... [--markdown] [--force]
+ * kstats compare A... -- B... [--label BASE --label NEW] [--markdown|--json] [--force]
  */
 int cmd_compare(int argc, char **argv)
 {
@@ -395,6 +397,8 @@ int cmd_compare(int argc, char **argv)
 	char names[64][KS_META_MAX];
 	struct ks_set set = { 0 };
 	int nl = 0, fmt = KS_CMP_TEXT, i, nf = 0, split = -1, ret = 0, node_split = -1;
+	int force = 0;
+	const char *fmt_opt = NULL;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -403,10 +407,15 @@ int cmd_compare(int argc, char **argv)
 			if (split >= 0)
 				ks_bad_usage("compare", "one -- between the two sides");
 			split = nf;
-		} else if (!strcmp(a, "--markdown")) {
-			fmt = KS_CMP_MARKDOWN;
-		} else if (!strcmp(a, "--json")) {
-			fmt = KS_CMP_JSON;
+		} else if (!strcmp(a, "--markdown") || !strcmp(a, "--json")) {
+			if (fmt_opt && strcmp(fmt_opt, a))
+				ks_bad_usage("compare", strcmp(a, "--json") ?
+					     "--json and --markdown: one output format" :
+					     "--markdown and --json: one output format");
+			fmt_opt = a;
+			fmt = strcmp(a, "--json") ? KS_CMP_MARKDOWN : KS_CMP_JSON;
+		} else if (!strcmp(a, "--force")) {
+			force = 1;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			ks_help(stdout, "compare");
 			return 0;
@@ -449,7 +458,7 @@ int cmd_compare(int argc, char **argv)
 	if (ret)
 		goto out;
 	if (split >= 0 || fmt == KS_CMP_JSON || (nf == 2 && ks_set_many(&set))) {
-		ret = ks_compare_sides(&set, node_split, labels, nl, fmt);
+		ret = ks_compare_sides(&set, node_split, labels, nl, fmt, force);
 		goto out;
 	}
 	if (set.n != nf) {
@@ -460,7 +469,9 @@ int cmd_compare(int argc, char **argv)
 	for (i = 1; i < set.n; i++) {
 		const struct ks_view *a = set.nodes[0], *b = set.nodes[i];
 
-		if (a->bits != b->bits) {
+		if (!ks_cmp_same_fn(a, set.srcs[0], b, set.srcs[i], force)) {
+			ret = 1;
+		} else if (a->bits != b->bits) {
 			ks_err("compare: %s has bits=%u but %s has bits=%u: their percentiles have different resolution; record both with the same --bits",
 			       set.srcs[0], a->bits, set.srcs[i], b->bits);
 			ret = 1;
@@ -482,9 +493,29 @@ out:
 	return ret;
 }
 
+/* The export format option @opt as written. */
+static const char *ks_export_fmt_name(int opt)
+{
+	return opt == OPT_JSON ? "--json" : opt == OPT_CSV ? "--csv" : "--prometheus";
+}
+
 /* kstats export --json|--csv|--prometheus [NAME...] [-f FILE]... */
 int cmd_export(int argc, char **argv)
 {
+	/* the options only one format reads: refused with the others */
+	static const struct {
+		int opt, fmt;
+		const char *name, *why;		/* why: said with --csv */
+	} only[] = {
+		{ OPT_TOTAL, OPT_CSV, "--total", "" },
+		{ OPT_PER_CPU, OPT_PROM, "--per-cpu", " (CSV has a row per CPU unless --total)" },
+		{ OPT_SLOTS, OPT_PROM, "--slots", " (CSV has a row per slot)" },
+		{ OPT_LABEL, OPT_JSON, "--label", "" },
+		{ 'o', OPT_PROM, "-o", " (save -o writes snapshots)" },
+	};
+	unsigned int seen = 0;
+	size_t k;
+
 	static const struct option lo[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "csv", no_argument, NULL, OPT_CSV },
@@ -506,12 +537,18 @@ int cmd_export(int argc, char **argv)
 	int opt, fmt = 0, i, j, nn, ret = 0;
 
 	while ((opt = getopt_long(argc, argv, ":f:o:h", lo, NULL)) != -1) {
+		for (k = 0; k < sizeof(only) / sizeof(only[0]); k++)
+			if (opt == only[k].opt)
+				seen |= 1U << k;
 		switch (opt) {
 		case OPT_JSON:
 		case OPT_CSV:
 		case OPT_PROM:
-			if (fmt && fmt != opt)
-				ks_bad_usage("export", "one of --json, --csv, --prometheus");
+			if (fmt && fmt != opt) {
+				snprintf(err, sizeof(err), "%s and %s: one output format",
+					 ks_export_fmt_name(fmt), ks_export_fmt_name(opt));
+				ks_bad_usage("export", err);
+			}
 			fmt = opt;
 			break;
 		case 'f':
@@ -546,8 +583,16 @@ int cmd_export(int argc, char **argv)
 	}
 	if (!fmt)
 		ks_bad_usage("export", "--json, --csv or --prometheus expected");
-	if (strcmp(out, "-") && fmt != OPT_PROM)
-		ks_bad_usage("export", "-o goes with --prometheus (save -o writes snapshots)");
+	for (k = 0; k < sizeof(only) / sizeof(only[0]); k++) {
+		if (!(seen & (1U << k)) || only[k].fmt == fmt)
+			continue;
+		snprintf(err, sizeof(err), "%s goes with %s, not %s%s", only[k].name,
+			 ks_export_fmt_name(only[k].fmt), ks_export_fmt_name(fmt),
+			 fmt == OPT_CSV ? only[k].why : "");
+		ks_bad_usage("export", err);
+	}
+	if (fmt == OPT_PROM)
+		ks_check_out("export", out, ".prom", 0, "--prometheus");
 	for (i = optind; i < argc; i++) {
 		if (strcmp(argv[i], "all")) {
 			if (ks_set_add(&set, argv[i], 1, 0))

@@ -536,26 +536,57 @@ static void ks_cmp_json(FILE *f, const struct ks_cmp_side *a,
 	fputs("  ]\n}\n", f);
 }
 
-int ks_cmp_print(FILE *f, const struct ks_cmp_side *a, const struct ks_cmp_side *b,
-		 int fmt)
+int ks_cmp_same_fn(const struct ks_view *a, const char *sa, const struct ks_view *b,
+		   const char *sb, int force)
 {
+	if (force || !strcmp(a->name, b->name) ||
+	    (a->symbols && b->symbols && a->symbols[0] && !strcmp(a->symbols, b->symbols)))
+		return 1;
+	ks_err("compare: %s is %s but %s is %s: different functions (--force compares them)",
+	       sa, a->name, sb, b->name);
+	return 0;
+}
+
+/* The one function every node of @s is, or NULL when several. */
+static const char *ks_cmp_one_fn(const struct ks_cmp_side *s)
+{
+	int i;
+
+	for (i = 1; i < s->n; i++)
+		if (strcmp(s->nodes[i]->name, s->nodes[0]->name))
+			return NULL;
+	return s->n ? s->nodes[0]->name : NULL;
+}
+
+int ks_cmp_print(FILE *f, const struct ks_cmp_side *a, const struct ks_cmp_side *b,
+		 int fmt, int force)
+{
+	const char *fa = ks_cmp_one_fn(a), *fb = ks_cmp_one_fn(b), *paired = NULL;
+	char both[2 * KS_NAME_MAX + 8];
 	struct ks_fn *fns;
 	int i, j, n = 0, ret = 0, common = 0;
 
+	/* one function a side, two names: the same one (or --force) */
+	if (fa && fb && strcmp(fa, fb)) {
+		if (!ks_cmp_same_fn(a->nodes[0], a->srcs[0], b->nodes[0], b->srcs[0], force))
+			return -1;
+		paired = fb;
+		snprintf(both, sizeof(both), "%s vs %s", fa, fb);
+	}
 	fns = calloc(a->n + b->n, sizeof(*fns));
 	if (!fns)
 		return -1;
-	for (i = 0; i < a->n + b->n; i++) {
+	for (i = 0; i < a->n + (paired ? 0 : b->n); i++) {
 		const char *name = i < a->n ? a->nodes[i]->name : b->nodes[i - a->n]->name;
 
 		for (j = 0; j < n; j++)
-			if (!strcmp(fns[j].name, name))
+			if (!strcmp(fns[j].name, paired ? both : name))
 				break;
 		if (j < n)
 			continue;
-		fns[n].name = name;
+		fns[n].name = paired ? both : name;
 		fns[n].na = ks_cmp_runs(a, name, &fns[n].ra);
-		fns[n].nb = ks_cmp_runs(b, name, &fns[n].rb);
+		fns[n].nb = ks_cmp_runs(b, paired ? paired : name, &fns[n].rb);
 		if (!fns[n].ra || !fns[n].rb || ks_cmp_check(&fns[n])) {
 			ret = -1;
 			n++;

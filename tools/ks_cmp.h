@@ -26,19 +26,37 @@ struct ks_cmp_side {
 };
 
 /**
+ * ks_cmp_same_fn() - may @a and @b be compared: one function?
+ * @a:     a node
+ * @sa:    its file
+ * @b:     another node
+ * @sb:    its file
+ * @force: compare them anyway (--force)
+ *
+ * One function: the same node name, or the same attached symbols.  Every
+ * form of compare asks this, once per pair it would put side by side.
+ *
+ * Return: 1 when they may be compared, 0 when not (printed, one line).
+ */
+int ks_cmp_same_fn(const struct ks_view *a, const char *sa, const struct ks_view *b,
+		   const char *sb, int force);
+
+/**
  * ks_cmp_print() - compare @b against @a and print the result
  * @f:   output
  * @a:   base side
  * @b:   new side
  * @fmt: KS_CMP_TEXT, KS_CMP_MARKDOWN or KS_CMP_JSON
+ * @force: with one function a side, compare them even when they differ
  *
  * Nodes are matched by name; the runs of a function on a side are the
- * files that hold it.  One function in common: a row per figure; several:
+ * files that hold it.  One function a side under two names goes through
+ * ks_cmp_same_fn().  One function in common: a row per figure; several:
  * one entry per function, ranked by the size of the change.
  *
  * Return: 0, or -1 when the sides cannot be compared (printed).
  */
 int ks_cmp_print(FILE *f, const struct ks_cmp_side *a, const struct ks_cmp_side *b,
-		 int fmt);
+		 int fmt, int force);
 
 #endif /* KS_CMP_H */

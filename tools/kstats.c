@@ -101,7 +101,7 @@ static const struct ks_help {
 	  "  -i, --interval S   with --runs: seconds per interval (default 1)\n"
 	  "  --icount           mark the snapshot as QEMU -icount (instructions);\n"
 	  "                     automatic in a guest booted with ks.icount=1\n" },
-	{ "compare", "usage: kstats compare A B [C...] [--label L]... [--markdown]\n"
+	{ "compare", "usage: kstats compare A B [C...] [--label L]... [--markdown] [--force]\n"
 	  "       kstats compare A... -- B... [--label BASE --label NEW] [--markdown|--json]\n"
 	  "A B C: one row per snapshot: count and p10..p99.9, each later row followed\n"
 	  "by its change in % against the first.  Same bits and unit.\n"
@@ -113,7 +113,8 @@ static const struct ks_help {
 	  "  --label L    row name, once per file in order (default: the snapshot's\n"
 	  "               label, else the file name); with --: the two sides' names\n"
 	  "  --markdown   a Markdown table\n"
-	  "  --json       A... -- B... (or A B) as JSON, schema kstats-compare/1\n" },
+	  "  --json       A... -- B... (or A B) as JSON, schema kstats-compare/1\n"
+	  "  --force      compare snapshots of different functions (refused without)\n" },
 	{ "export", "usage: kstats export --json|--csv|--prometheus [NAME...|all] [-f FILE]... [-o OUT]\n"
 	  "  --json         the snapshot document (one source)\n"
 	  "  --csv          function,unit,cpu,slot,lo,hi,count,avg,n,p per non-empty slot\n"
@@ -121,7 +122,7 @@ static const struct ks_help {
 	  "                 one histogram per node, le = 2^k-1 ns (k = 1..40)\n"
 	  "  all            every node _control lists\n"
 	  "  -f, --file F   a snapshot or node text instead of a live node\n"
-	  "  -o, --output F Prometheus: write F.tmp.PID, then rename it to F\n"
+	  "  -o, --output F Prometheus: write F.tmp.PID, then rename it to F (F.prom)\n"
 	  "  --per-cpu      Prometheus: one histogram per CPU (label cpu), no merge\n"
 	  "  --slots        Prometheus: one bucket per slot (many series)\n"
 	  "  --total        CSV: only the merged histogram, no per-CPU rows\n"
@@ -217,6 +218,22 @@ void ks_bad_opt(const char *cmd, int opt, char **argv)
 		ks_err("%s: %s needs a value", cmd, what);
 	else
 		ks_err("%s: unknown option '%s' (kstats %s --help lists them)", cmd, what, cmd);
+	exit(2);
+}
+
+/* Refuse "-o @path" of @cmd unless it ends in @ext; a name without one too unless @bare. */
+void ks_check_out(const char *cmd, const char *path, const char *ext, int bare,
+		  const char *why)
+{
+	const char *base = strrchr(path, '/'), *dot;
+
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (!strcmp(path, "-") || (dot && dot > base && !strcmp(dot, ext)) ||
+	    (bare && (!dot || dot == base)))
+		return;
+	ks_err("%s: -o %s: %s writes %s files only%s", cmd, path, why, ext,
+	       bare ? " (a name without extension is taken as it is)" : "");
 	exit(2);
 }
 

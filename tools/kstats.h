@@ -68,6 +68,17 @@ void ks_bad_usage(const char *cmd, const char *what) __attribute__((noreturn));
 void ks_bad_opt(const char *cmd, int opt, char **argv) __attribute__((noreturn));
 
 /**
+ * ks_check_out() - refuse an output file the writer does not produce, exit 2
+ * @cmd:  subcommand name
+ * @path: the -o argument ("-": stdout, always taken)
+ * @ext:  the one extension written (".json")
+ * @bare: a name without extension is taken too
+ * @why:  who writes (subcommand or format), for the message
+ */
+void ks_check_out(const char *cmd, const char *path, const char *ext, int bare,
+		  const char *why);
+
+/**
  * ks_trace_longopts() - the long options of the trace options
  * @lo: room for KS_CMD_NR_OPTS entries
  *

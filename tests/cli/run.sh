@@ -432,6 +432,19 @@ same "compare --markdown" <<'EOF'
 EOF
 r "$K" compare "$hand" "$tmp/a.json"
 if grep -qxF '# no-debug: 13 samples, p50 and above rest on fewer than 10 samples' "$tmp/out"; then ok "compare notes percentiles resting on fewer than 10 samples"; else notok "compare notes thin tails"; tap_diag "$tmp/out"; fi
+# two different functions: refused by one check in both forms, unless --force
+"$MK" vma_merge 3 11 330 0 110000 90000 >"$tmp/vm.txt"
+"$K" save -f "$tmp/vm.txt" -o "$tmp/vm.json" 2>/dev/null
+onefails "compare A B of two functions is refused" 1 "kstats: compare: $tmp/nd.json is find_vma but $tmp/vm.json is vma_merge: different functions (--force compares them)" "$K" compare "$tmp/nd.json" "$tmp/vm.json"
+if [ ! -s "$tmp/out" ]; then ok "no table printed for two functions"; else notok "no table printed for two functions"; tap_diag "$tmp/out"; fi
+onefails "compare A -- B of two functions: the same one line" 1 "kstats: compare: $tmp/nd.json is find_vma but $tmp/vm.json is vma_merge: different functions (--force compares them)" "$K" compare "$tmp/nd.json" -- "$tmp/vm.json"
+r "$K" compare "$tmp/nd.json" "$tmp/vm.json" --force
+if [ $rc = 0 ] && head -1 "$tmp/out" | grep -q '^# functions differ' && grep -qxF "# vm: vma_merge" "$tmp/out"; then ok "compare A B --force: the table, the functions named"; else notok "compare A B --force"; tap_diag "$tmp/out" "$tmp/err"; fi
+r "$K" compare "$tmp/nd.json" -- "$tmp/vm.json" --force
+if [ $rc = 0 ] && head -1 "$tmp/out" | grep -q '^# find_vma vs vma_merge: '; then ok "compare A -- B --force: both names in the title"; else notok "compare A -- B --force"; tap_diag "$tmp/out" "$tmp/err"; fi
+sed 's/"name": "find_vma"/"name": "fv2"/' "$tmp/nd.json" >"$tmp/fv2.json"
+check "compare A B of two nodes on one symbol: the same function" "$K" compare "$tmp/nd.json" "$tmp/fv2.json"
+onefails "compare --markdown --json: one format" 2 "kstats: compare: --markdown and --json: one output format" "$K" compare --markdown --json "$tmp/nd.json" "$tmp/debug.json"
 fails "compare of different bits is refused" 1 "has bits=3 but $tmp/b4.json has bits=4" "$K" compare "$tmp/nd.json" "$tmp/b4.json"
 if [ ! -s "$tmp/out" ]; then ok "no table printed for different bits"; else notok "no table printed for different bits"; fi
 fails "compare of a missing file" 1 "$tmp/missing.json: No such file or directory" "$K" compare "$tmp/nd.json" "$tmp/missing.json"
@@ -673,6 +686,16 @@ chmod 644 "$dbg/find_vma" "$dbg/_control"
 fails "export -o into an unwritable folder" 1 "$od/kstats.prom.tmp." $asuser "$K" export --prometheus find_vma -o "$od/kstats.prom"
 if grep -q 'Permission denied (.*kstats.prom left as it was)' "$tmp/err" && cmp -s "$od/kstats.prom" "$tmp/p1.prom"; then ok "export -o unwritable: says so, previous file left whole"; else notok "export -o unwritable"; tap_diag "$tmp/err"; fi
 chmod 755 "$od"
+onefails "export -o of another extension" 2 "kstats: export: -o $od/kstats.txt: --prometheus writes .prom files only" "$K" export --prometheus find_vma -o "$od/kstats.txt"
+onefails "export --csv --per-cpu: CSV has it already" 2 "kstats: export: --per-cpu goes with --prometheus, not --csv (CSV has a row per CPU unless --total)" "$K" export --csv --per-cpu find_vma
+onefails "export --csv --slots" 2 "kstats: export: --slots goes with --prometheus, not --csv (CSV has a row per slot)" "$K" export --csv --slots find_vma
+onefails "export --prometheus --total" 2 "kstats: export: --total goes with --csv, not --prometheus" "$K" export --prometheus --total find_vma
+onefails "export --prometheus --label" 2 "kstats: export: --label goes with --json, not --prometheus" "$K" export --prometheus --label x find_vma
+onefails "export --json --per-cpu" 2 "kstats: export: --per-cpu goes with --prometheus, not --json" "$K" export --json --per-cpu find_vma
+onefails "export --json --csv: one format" 2 "kstats: export: --json and --csv: one output format" "$K" export --json --csv find_vma
+onefails "save -o x.pdf: JSON only" 2 "kstats: save: -o $od/x.pdf: save writes .json files only (a name without extension is taken as it is)" "$K" save find_vma -o "$od/x.pdf"
+onefails "run -o x.png: JSON only" 2 "kstats: run: -o x.png: run writes .json files only (a name without extension is taken as it is)" "$K" run -o x.png find_vma -- true
+if [ "$(ls "$od")" = kstats.prom ]; then ok "refused -o: nothing written"; else notok "refused -o: files written"; ls "$od" | tap_diag; fi
 fails "export -o without --prometheus" 2 "-o goes with --prometheus" "$K" export --csv find_vma -o "$od/x.csv"
 fails "export --json of two sources is refused" 1 "one source" "$K" export --json find_vma -f "$hand"
 fails "export without a format" 2 "--json, --csv or --prometheus expected" "$K" export find_vma
