@@ -23,7 +23,7 @@
 . /ks/lib.sh
 set -f			# globs are data here, never file names
 
-mode=short seed="" B=400 sample=2000 pass2="" wl_ms=1000 only="" hung=30
+mode=short seed="" B=400 sample=2000 pass2="" wl_ms=1000 only="" hung=30 hotplug=1
 for a in $(cat /proc/cmdline); do
 	case $a in
 	ks.sweep=*)		mode=${a#*=} ;;
@@ -34,6 +34,7 @@ for a in $(cat /proc/cmdline); do
 	ks.sweep_ms=*)		wl_ms=${a#*=} ;;
 	ks.sweep_only=*)	only=${a#*=} ;;
 	ks.sweep_hung=*)	hung=${a#*=} ;;
+	ks.sweep_hotplug=*)	hotplug=${a#*=} ;;
 	esac
 done
 case $mode in
@@ -77,7 +78,7 @@ workload() {
 	insmod $KS_MODDIR/kstats_target.ko 2>&1 || echo "insmod kstats_target failed"
 	echo 1 > /sys/kernel/debug/kstats_target/empty 2> /dev/null
 	rmmod kstats_target 2>&1 || echo "rmmod kstats_target failed"
-	if [ -e /sys/devices/system/cpu/cpu1/online ]; then
+	if [ "$hotplug" = 1 ] && [ -e /sys/devices/system/cpu/cpu1/online ]; then
 		echo 0 > /sys/devices/system/cpu/cpu1/online || echo "cpu1 offline failed"
 		echo 1 > /sys/devices/system/cpu/cpu1/online || echo "cpu1 online failed"
 	fi
