@@ -397,8 +397,9 @@ int cmd_compare(int argc, char **argv)
 	char names[64][KS_META_MAX];
 	struct ks_set set = { 0 };
 	int nl = 0, fmt = KS_CMP_TEXT, i, nf = 0, split = -1, ret = 0, node_split = -1;
-	int force = 0;
+	int force = 0, wide = 0;
 	const char *fmt_opt = NULL;
+	char err[KS_ERR_MAX];
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -407,13 +408,18 @@ int cmd_compare(int argc, char **argv)
 			if (split >= 0)
 				ks_bad_usage("compare", "one -- between the two sides");
 			split = nf;
-		} else if (!strcmp(a, "--markdown") || !strcmp(a, "--json")) {
-			if (fmt_opt && strcmp(fmt_opt, a))
-				ks_bad_usage("compare", strcmp(a, "--json") ?
-					     "--json and --markdown: one output format" :
-					     "--markdown and --json: one output format");
+		} else if (!strcmp(a, "--markdown") || !strcmp(a, "--json") ||
+			   !strcmp(a, "--wide")) {
+			if (fmt_opt && strcmp(fmt_opt, a)) {
+				snprintf(err, sizeof(err), "%s and %s: one output format",
+					 fmt_opt, a);
+				ks_bad_usage("compare", err);
+			}
 			fmt_opt = a;
-			fmt = strcmp(a, "--json") ? KS_CMP_MARKDOWN : KS_CMP_JSON;
+			fmt = !strcmp(a, "--json") ? KS_CMP_JSON : KS_CMP_MARKDOWN;
+			wide = !strcmp(a, "--wide");
+			if (wide)
+				fmt = KS_CMP_TEXT;
 		} else if (!strcmp(a, "--force")) {
 			force = 1;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -458,6 +464,11 @@ int cmd_compare(int argc, char **argv)
 	if (ret)
 		goto out;
 	if (split >= 0 || fmt == KS_CMP_JSON || (nf == 2 && ks_set_many(&set))) {
+		if (wide) {
+			ks_err("compare: --wide goes with A B [C...] of one function (this table has every row)");
+			ret = 2;
+			goto out;
+		}
 		ret = ks_compare_sides(&set, node_split, labels, nl, fmt, force);
 		goto out;
 	}
@@ -487,7 +498,8 @@ int cmd_compare(int argc, char **argv)
 		ks_label_of(names[i], sizeof(names[i]), set.nodes[i], set.srcs[i]);
 		labels[i] = names[i];
 	}
-	ks_print_compare(stdout, set.nodes, labels, set.n, fmt == KS_CMP_MARKDOWN);
+	ks_print_compare(stdout, set.nodes, labels, set.n, wide ? KS_PRINT_WIDE :
+			 fmt == KS_CMP_MARKDOWN ? KS_PRINT_MARKDOWN : KS_PRINT_PLAIN);
 out:
 	ks_set_free(&set);
 	return ret;

@@ -216,10 +216,13 @@ static int ks_side_icount(const struct ks_cmp_side *s)
 	return s->n > 0;
 }
 
-/* One note line: "# TEXT" in text, "TEXT  " (a Markdown line break) else. */
+/* One note: "# TEXT" wrapped at 72 columns in text, "TEXT  " (a Markdown line break) else. */
 static void ks_note(FILE *f, int md, const char *text)
 {
-	fprintf(f, md ? "%s  \n" : "# %s\n", text);
+	if (md)
+		fprintf(f, "%s  \n", text);
+	else
+		ks_print_wrapped(f, "# ", "# ", text, 72);
 }
 
 /* The notes every table ends with: method, runs, bimodality, units. */
@@ -310,9 +313,17 @@ static void ks_cmp_detail(FILE *f, const struct ks_cmp_side *a,
 			fputs("|\n", f);
 		}
 	} else {
-		fprintf(f, "# %s: latency per call in %s; lower is better\n", fn->name, sc.name);
-		fprintf(f, "# base: %s, %d run%s; new: %s, %d run%s\n", a->label, fn->na,
-			fn->na == 1 ? "" : "s", b->label, fn->nb, fn->nb == 1 ? "" : "s");
+		char line[4 * KS_META_MAX];
+
+		snprintf(line, sizeof(line), "%s: latency per call in %s; lower is better",
+			 fn->name, sc.name);
+		ks_note(f, 0, line);
+		snprintf(line, sizeof(line), "base: %s, %d run%s;", a->label, fn->na,
+			 fn->na == 1 ? "" : "s");
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "%snew: %s, %d run%s", strlen(line) + strlen(b->label) + 14 > 70 ?
+			 "\n# " : " ", b->label, fn->nb, fn->nb == 1 ? "" : "s");
+		fprintf(f, "# %s\n", line);
 		for (c = 0; c < 8; c++) {
 			w[c] = (int)strlen(head[c]);
 			for (i = 0; i < KS_CMP_ROWS; i++)
@@ -381,11 +392,12 @@ static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 		fputs("| function | count base | count new | p50 base | p50 new | p99 base | p99 new | total base | total new | change | verdict |\n"
 		      "|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|:--|\n", f);
 	} else {
-		fprintf(f, "# %d functions, ranked by the change of %s;\n", n,
-			judged_mean ? "the mean" : "p50 (means need 3 runs a side)");
-		fprintf(f, "# lower is better.  First line: base (%s), second: new (%s);\n",
-			a->label, b->label);
-		fputs("# count and total time: per run\n", f);
+		char line[4 * KS_META_MAX];
+
+		snprintf(line, sizeof(line), "%d functions, ranked by the change of %s; lower is better.  First line: base (%s), second: new (%s); count and total time: per run",
+			 n, judged_mean ? "the mean" : "p50 (means need 3 runs a side)",
+			 a->label, b->label);
+		ks_note(f, 0, line);
 		fprintf(f, "%-*s %9s %9s %9s %9s\n", nw, "function / change", "count", "p50",
 			"p99", "total");
 	}

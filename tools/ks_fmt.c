@@ -270,35 +270,76 @@ void ks_print_hist(FILE *f, const struct ks_view *node,
 /* ---- compare ---- */
 
 #define KS_CMP_COLS	(2 + KSTATS_NR_PCT)	/* count, missed, percentiles */
+#define KS_MAIL_WIDTH	72			/* what a review email takes */
 
-/* Relative change of @v against @base as "+12.3%". */
-static void ks_fmt_change(char *buf, size_t len, __u64 v, __u64 base)
+void ks_print_wrapped(FILE *f, const char *first, const char *next,
+		      const char *text, int width)
 {
+	const char *pre = first, *p = text;
+	int col;
+
+	while (*p) {
+		const char *w = p;
+		int n;
+
+		col = fprintf(f, "%s", pre);
+		pre = next;
+		/* words while they fit; one word always */
+		for (n = 0; *w; ) {
+			int len = (int)strcspn(w, " ");
+
+			if (n && col + 1 + len > width)
+				break;
+			col += fprintf(f, "%s%.*s", n++ ? " " : "", len, w);
+			w += len;
+			w += strspn(w, " ");
+		}
+		fputc('\n', f);
+		p = w;
+	}
+}
+
+/* A "# " note of the plain table, wrapped at 72 columns. */
+static void ks_mail_note(FILE *f, const char *text)
+{
+	ks_print_wrapped(f, "# ", "# ", text, KS_MAIL_WIDTH);
+}
+
+/* Relative change of @v against @base: "+12.3%", or "+123%" when @shortf. */
+static void ks_fmt_change(char *buf, size_t len, __u64 v, __u64 base, int shortf)
+{
+	double x;
+
 	if (!base) {
 		snprintf(buf, len, "-");
 		return;
 	}
-	snprintf(buf, len, "%+.1f%%", ((double)v - (double)base) * 100.0 / (double)base);
+	x = ((double)v - (double)base) * 100.0 / (double)base;
+	snprintf(buf, len, shortf && (x >= 99.95 || x <= -99.95) ? "%+.0f%%" : "%+.1f%%", x);
 }
 
 /*
  * Footnote the rows whose highest percentiles rest on fewer than 10
  * samples above them: such tails are single events, not a distribution.
  */
-static void ks_note_thin_tails(FILE *f, int markdown,
+static void ks_note_thin_tails(FILE *f, int style,
 			       struct ks_view *const *nodes,
 			       const char *const *labels, int n)
 {
-	int i, k, notes = 0;
+	int i, k, notes = 0, markdown = style == KS_PRINT_MARKDOWN;
+	char buf[512];
 
 	for (i = 0; i < n; i++) {
 		if (nodes[i]->clamped) {
 			if (markdown && !notes++)
 				fputc('\n', f);
-			fprintf(f, "%s%s: %llu calls recorded as 0 (clamped: %s)%s\n",
-				markdown ? "Note: " : "# ", labels[i],
-				(unsigned long long)nodes[i]->clamped, KS_CLAMPED_WHY,
-				markdown ? ".  " : "");
+			snprintf(buf, sizeof(buf), "%s: %llu calls recorded as 0 (clamped: %s)",
+				 labels[i], (unsigned long long)nodes[i]->clamped, KS_CLAMPED_WHY);
+			if (style == KS_PRINT_PLAIN)
+				ks_mail_note(f, buf);
+			else
+				fprintf(f, "%s%s%s\n", markdown ? "Note: " : "# ", buf,
+					markdown ? ".  " : "");
 		}
 		for (k = 0; k < KSTATS_NR_PCT; k++)
 			if (nodes[i]->samples / 1000 * (1000 - kstats_pct_milli[k]) +
@@ -308,10 +349,12 @@ static void ks_note_thin_tails(FILE *f, int markdown,
 			continue;
 		if (markdown && !notes++)
 			fputc('\n', f);
-		fprintf(f, "%s%s: %llu samples, %s and above rest on fewer than 10 samples%s\n",
-			markdown ? "Note: " : "# ", labels[i],
-			(unsigned long long)nodes[i]->samples, kstats_pct_name[k],
-			markdown ? ".  " : "");
+		snprintf(buf, sizeof(buf), "%s: %llu samples, %s and above rest on fewer than 10 samples",
+			 labels[i], (unsigned long long)nodes[i]->samples, kstats_pct_name[k]);
+		if (style == KS_PRINT_PLAIN)
+			ks_mail_note(f, buf);
+		else
+			fprintf(f, "%s%s%s\n", markdown ? "Note: " : "# ", buf, markdown ? ".  " : "");
 	}
 }
 
@@ -326,15 +369,36 @@ static int ks_all_icount(struct ks_view *const *nodes, int n)
 	return n > 0;
 }
 
-void ks_print_compare(FILE *f, struct ks_view *const *nodes,
-		      const char *const *labels, int n, int markdown)
+/* Is column @k (count, missed, then the percentiles) in the plain table? */
+static int ks_cmp_col(int k, int style, int show_missed)
 {
-	char val[64][KS_CMP_COLS][32], chg[64][KS_CMP_COLS][32];
-	const char *head[KS_CMP_COLS] = { "count", "missed" };
+	if (k == 1)
+		return show_missed && style != KS_PRINT_PLAIN;
+	if (style != KS_PRINT_PLAIN || k < 2)
+		return 1;
+	return k - 2 != KSTATS_P95 && k - 2 != KSTATS_P98;
+}
+
+/* Width of the plain table with a row-name column of @lw. */
+static int ks_cmp_width(const int *width, int lw, int style, int show_missed)
+{
+	int k, w = lw;
+
+	for (k = 0; k < KS_CMP_COLS; k++)
+		if (ks_cmp_col(k, style, show_missed))
+			w += 2 + width[k];
+	return w;
+}
+
+void ks_print_compare(FILE *f, struct ks_view *const *nodes,
+		      const char *const *labels, int n, int style)
+{
+	char val[64][KS_CMP_COLS][32], chg[64][KS_CMP_COLS][32], shortl[64][8];
+	const char *head[KS_CMP_COLS] = { "count", "missed" }, *rows[64];
 	int width[KS_CMP_COLS], lw = (int)strlen("CONFIGURATION");
 	int show_missed = 0, same_name = 1, i, k;
 	struct ks_scale sc;
-	char unitdesc[64];
+	char unitdesc[64], buf[512];
 
 	if (n > 64)
 		n = 64;
@@ -346,6 +410,7 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 		same_name &= !strcmp(nodes[i]->name, nodes[0]->name);
 		if ((int)strlen(labels[i]) > lw)
 			lw = (int)strlen(labels[i]);
+		rows[i] = labels[i];
 		snprintf(val[i][0], 32, "%llu", (unsigned long long)nodes[i]->samples);
 		snprintf(val[i][1], 32, "%llu", (unsigned long long)nodes[i]->missed);
 		chg[i][0][0] = chg[i][1][0] = '\0';
@@ -356,7 +421,7 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 				strcpy(val[i][2 + k], "-");
 			if (nodes[0]->samples && nodes[i]->samples)
 				ks_fmt_change(chg[i][2 + k], 32, nodes[i]->pct[k],
-					      nodes[0]->pct[k]);
+					      nodes[0]->pct[k], style == KS_PRINT_PLAIN);
 			else
 				strcpy(chg[i][2 + k], "-");
 		}
@@ -372,7 +437,7 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 	}
 	snprintf(unitdesc, sizeof(unitdesc), "%s", sc.name);
 
-	if (markdown) {
+	if (style == KS_PRINT_MARKDOWN) {
 		fprintf(f, "**%s**: latency in %s; percentiles are slot means, within %.1f%% (bits %u)",
 			same_name ? nodes[0]->name : "functions differ", unitdesc,
 			nodes[0]->precision_ppm / 10000.0, nodes[0]->bits);
@@ -399,41 +464,75 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 			}
 			fputc('\n', f);
 		}
-		ks_note_thin_tails(f, 1, nodes, labels, n);
+		ks_note_thin_tails(f, style, nodes, labels, n);
 		if (ks_all_icount(nodes, n))
 			fprintf(f, "\nUnits: instructions, QEMU -icount: a \"ns\" is one guest instruction.\n");
 		return;
 	}
 
-	fprintf(f, "# %s: latency in %s; percentiles are slot means, within %.1f%% (bits %u)\n",
-		same_name ? nodes[0]->name : "functions differ", unitdesc,
-		nodes[0]->precision_ppm / 10000.0, nodes[0]->bits);
+	/* plain: rows named A, B... and a legend when the labels do not fit */
+	if (style == KS_PRINT_PLAIN &&
+	    ks_cmp_width(width, lw, style, show_missed) > KS_MAIL_WIDTH) {
+		for (i = 0; i < n; i++) {
+			snprintf(shortl[i], sizeof(shortl[i]), "%c%s", 'A' + i % 26,
+				 i >= 26 ? "'" : "");
+			rows[i] = shortl[i];
+		}
+		lw = (int)strlen("CONFIGURATION");
+	}
+	snprintf(buf, sizeof(buf), style == KS_PRINT_PLAIN ?
+		 "%s: latency in %s; percentiles: slot means within %.1f%% (bits %u)" :
+		 "%s: latency in %s; percentiles are slot means, within %.1f%% (bits %u)",
+		 same_name ? nodes[0]->name : "functions differ", unitdesc,
+		 nodes[0]->precision_ppm / 10000.0, nodes[0]->bits);
+	if (style == KS_PRINT_PLAIN)
+		ks_mail_note(f, buf);
+	else
+		fprintf(f, "# %s\n", buf);
 	fprintf(f, "%-*s", lw, "CONFIGURATION");
 	for (k = 0; k < KS_CMP_COLS; k++)
-		if (k != 1 || show_missed)
+		if (ks_cmp_col(k, style, show_missed))
 			fprintf(f, "  %*s", width[k], head[k]);
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%-*s", lw, labels[i]);
+		fprintf(f, "%-*s", lw, rows[i]);
 		for (k = 0; k < KS_CMP_COLS; k++)
-			if (k != 1 || show_missed)
+			if (ks_cmp_col(k, style, show_missed))
 				fprintf(f, "  %*s", width[k], val[i][k]);
 		fputc('\n', f);
 		if (!i)
 			continue;
 		fprintf(f, "%-*s", lw, "  change");
 		for (k = 0; k < KS_CMP_COLS; k++)
-			if (k != 1 || show_missed)
+			if (ks_cmp_col(k, style, show_missed))
 				fprintf(f, "  %*s", width[k], chg[i][k]);
 		fputc('\n', f);
 	}
-	if (n > 1)
-		fprintf(f, "# change: against %s; changes below %.1f%% are within the histogram resolution\n",
-			labels[0], nodes[0]->precision_ppm / 10000.0);
-	ks_note_thin_tails(f, 0, nodes, labels, n);
+	for (i = 0; rows[0] != labels[0] && i < n; i++) {
+		snprintf(buf, sizeof(buf), "%s: %s", rows[i], labels[i]);
+		ks_mail_note(f, buf);
+	}
+	if (n > 1) {
+		snprintf(buf, sizeof(buf), "change: against %s; changes below %.1f%% are within the histogram resolution",
+			 rows[0], nodes[0]->precision_ppm / 10000.0);
+		if (style == KS_PRINT_PLAIN)
+			ks_mail_note(f, buf);
+		else
+			fprintf(f, "# %s\n", buf);
+	}
+	if (style == KS_PRINT_PLAIN)
+		ks_mail_note(f, "p95, p98 and the missed column: kstats compare --wide");
+	for (i = 0; style == KS_PRINT_PLAIN && i < n; i++) {
+		if (!nodes[i]->missed)
+			continue;
+		snprintf(buf, sizeof(buf), "%s: %llu events missed by the backend, not in the figures",
+			 rows[i], (unsigned long long)nodes[i]->missed);
+		ks_mail_note(f, buf);
+	}
+	ks_note_thin_tails(f, style, nodes, rows, n);
 	if (!same_name) {
 		for (i = 0; i < n; i++)
-			fprintf(f, "# %s: %s\n", labels[i], nodes[i]->name);
+			fprintf(f, "# %s: %s\n", rows[i], nodes[i]->name);
 	}
 	if (ks_all_icount(nodes, n))
 		fprintf(f, "# instructions, QEMU -icount: a \"ns\" is one guest instruction\n");

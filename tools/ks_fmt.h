@@ -82,16 +82,36 @@ void ks_print_cpu_table(FILE *f, const struct ks_view *node);
 void ks_print_hist(FILE *f, const struct ks_view *node,
 		   const struct kstats_slot *slots, int log2);
 
+/* Styles of ks_print_compare(). */
+enum {
+	KS_PRINT_PLAIN,		/* fits a 72-column email: five percentiles */
+	KS_PRINT_MARKDOWN,	/* a Markdown table */
+	KS_PRINT_WIDE,		/* every percentile, missed, one decimal */
+};
+
 /**
  * ks_print_compare() - one row per node: count and percentiles, with the
  * change against the first node
- * @f:        output
- * @nodes:    nodes of one unit and one bits
- * @labels:   row names
- * @n:        number of nodes
- * @markdown: a Markdown table instead of aligned plain text
+ * @f:      output
+ * @nodes:  nodes of one unit and one bits
+ * @labels: row names
+ * @n:      number of nodes
+ * @style:  KS_PRINT_PLAIN (rows named A, B... with a legend when the
+ *          labels would make it wider than 72 columns), KS_PRINT_MARKDOWN
+ *          or KS_PRINT_WIDE
  */
 void ks_print_compare(FILE *f, struct ks_view *const *nodes,
-		      const char *const *labels, int n, int markdown);
+		      const char *const *labels, int n, int style);
+
+/**
+ * ks_print_wrapped() - @text, its words wrapped at @width columns
+ * @f:     output
+ * @first: what the first line starts with ("# ")
+ * @next:  what each following line starts with
+ * @text:  words separated by blanks; a word longer than a line stays whole
+ * @width: columns, prefixes included
+ */
+void ks_print_wrapped(FILE *f, const char *first, const char *next,
+		      const char *text, int width);
 
 #endif /* KS_FMT_H */
