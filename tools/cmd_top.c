@@ -7,7 +7,9 @@
  * is redrawn every interval with ANSI codes only (no curses: it works
  * over ssh in any terminal), and keys change the order.  Otherwise (a
  * pipe, or -n COUNT) each interval prints one header line and one row per
- * node, values as integers in the node's unit, for scripts.
+ * node: in 72 columns for names of up to 24 characters, values with their
+ * units; with --raw every column, values as integers in the node's unit,
+ * for scripts.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -67,6 +69,7 @@ struct ks_top {
 	int nglobs;
 	enum ks_top_col sort;
 	int reverse;
+	int raw;		/* --raw: every column, integers */
 	int live;		/* the terminal view */
 	struct ks_top_node *nodes;
 	int nn;
@@ -95,6 +98,7 @@ static int ks_top_args(int argc, char **argv, struct ks_top *t)
 		{ "count", required_argument, NULL, 'n' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "reverse", no_argument, NULL, 'r' },
+		{ "raw", no_argument, NULL, OPT_RAW },
 		{ "test-tick", required_argument, NULL, OPT_TEST_TICK },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ 0 }
@@ -126,6 +130,9 @@ static int ks_top_args(int argc, char **argv, struct ks_top *t)
 		case 'r':
 			t->reverse = 1;
 			break;
+		case OPT_RAW:
+			t->raw = 1;
+			break;
 		case OPT_TEST_TICK:
 			t->tick.tick_cmd = optarg;
 			break;
@@ -139,7 +146,7 @@ static int ks_top_args(int argc, char **argv, struct ks_top *t)
 	}
 	t->globs = argv + optind;
 	t->nglobs = argc - optind;
-	t->live = t->tick.count < 0 && isatty(STDOUT_FILENO);
+	t->live = t->tick.count < 0 && isatty(STDOUT_FILENO) && !t->raw;
 	return 0;
 }
 
@@ -364,6 +371,57 @@ static void ks_top_line(char *buf, size_t len, const struct ks_top_row *r,
 		 r->reset ? (live ? "  (reset)" : "") : "");
 }
 
+/* The columns of the plain table, after NAME; MISSED only when any missed. */
+enum { KS_TOP_C_CALLS, KS_TOP_C_MISSED, KS_TOP_C_P50, KS_TOP_C_P99, KS_TOP_C_MAX,
+       KS_TOP_C_TOTAL, KS_TOP_C_SHARE, KS_TOP_C_NR };
+
+/* The cells of @r in the plain table. */
+static void ks_top_cells(char cell[KS_TOP_C_NR][32], const struct ks_top_row *r)
+{
+	char v[32];
+
+	snprintf(cell[KS_TOP_C_CALLS], 32, "%llu", (unsigned long long)r->calls);
+	snprintf(cell[KS_TOP_C_MISSED], 32, "%llu", (unsigned long long)r->missed);
+	snprintf(cell[KS_TOP_C_P50], 32, "%s", ks_top_val(v, sizeof(v), r, r->p50, 1));
+	snprintf(cell[KS_TOP_C_P99], 32, "%s", ks_top_val(v, sizeof(v), r, r->p99, 1));
+	snprintf(cell[KS_TOP_C_MAX], 32, "%s", ks_top_val(v, sizeof(v), r, r->max, 1));
+	ks_fmt_value(cell[KS_TOP_C_TOTAL], 32, r->total, r->unit);
+	snprintf(cell[KS_TOP_C_SHARE], 32, "%.1f%%", r->share);
+}
+
+/*
+ * The plain table: names, calls, p50, p99, max, total and share in as
+ * few columns as they take (72 for names of 24 characters), values with
+ * their units.
+ */
+static void ks_top_print_plain(struct ks_top *t)
+{
+	static const char * const head[KS_TOP_C_NR] = {
+		"CALLS", "MISSED", "p50", "p99", "MAX", "TOTAL", "SHARE",
+	};
+	char cell[KS_TOP_C_NR][32];
+	int w[KS_TOP_C_NR], i, c, missed = 0, namew = ks_top_namew(t);
+
+	for (c = 0; c < KS_TOP_C_NR; c++)
+		w[c] = (int)strlen(head[c]);
+	for (i = 0; i < t->nrows; i++) {
+		ks_top_cells(cell, &t->rows[i]);
+		missed |= t->rows[i].missed != 0;
+		for (c = 0; c < KS_TOP_C_NR; c++)
+			if ((int)strlen(cell[c]) > w[c])
+				w[c] = (int)strlen(cell[c]);
+	}
+	for (i = -1; i < t->nrows; i++) {
+		if (i >= 0)
+			ks_top_cells(cell, &t->rows[i]);
+		printf("%-*s", namew, i < 0 ? "NAME" : t->rows[i].name);
+		for (c = 0; c < KS_TOP_C_NR; c++)
+			if (c != KS_TOP_C_MISSED || missed)
+				printf(" %*s", w[c], i < 0 ? head[c] : cell[c]);
+		putchar('\n');
+	}
+}
+
 /* Plain output: one header line, one row per node. */
 static void ks_top_print(struct ks_top *t)
 {
@@ -371,6 +429,11 @@ static void ks_top_print(struct ks_top *t)
 	int i, namew = ks_top_namew(t);
 
 	ks_top_sort(t);
+	if (!t->raw) {
+		ks_top_print_plain(t);
+		fflush(stdout);
+		return;
+	}
 	ks_top_header(line, sizeof(line), namew, 0);
 	printf("%s\n", line);
 	for (i = 0; i < t->nrows; i++) {

@@ -769,8 +769,8 @@ cp -r "$dbg" "$tmp/top0"
 tick="cp '$tmp/s2.txt' '$dbg/find_vma'; cp '$tmp/vm2.txt' '$dbg/vma_merge'; cp '$tmp/kt2.txt' '$dbg/kstats_target:kt_gen_001'"
 # topfake: the fake debugfs as it was before the interval
 topfake() { rm -rf "$dbg"; cp -r "$tmp/top0" "$dbg"; }
-r "$K" top -n 1 -i 2 --test-tick "$tick"
-same "top -n 1: one header, one row per node, ranked by total time" <<'EOF'
+r "$K" top -n 1 -i 2 --raw --test-tick "$tick"
+same "top -n 1 --raw: one header, one row per node, ranked by total time" <<'EOF'
 NAME                          CALLS    CALLS/s   MISSED        p50        p99        MAX          TOTAL  SHARE% UNIT
 find_vma                       3000     1500.0        0        112        288       5632         407588    79.5 ns
 vma_merge                       300      150.0        0        352        832        959         104208    20.3 ns
@@ -784,6 +784,16 @@ done >"$tmp/want-top"
 awk 'NR > 1 { print $2, $5, $6, $8 }' "$tmp/out" >"$tmp/got-top"
 if cmp -s "$tmp/want-top" "$tmp/got-top"; then ok "top: calls, p50, p99 and total == those of the samples added (generated independently)"; else notok "top: figures of the interval"; tap_diag "$tmp/want-top" "$tmp/got-top"; fi
 if grep -q "$(printf '\033')" "$tmp/out"; then notok "top -n 1: no escape codes"; else ok "top -n 1: no escape codes"; fi
+topfake
+r "$K" top -n 1 -i 2 --test-tick "$tick"
+same "top -n 1: for an email, values with their units" <<'EOF'
+NAME                     CALLS    p50    p99     MAX   TOTAL SHARE
+find_vma                  3000 112 ns 288 ns 5.63 us  408 us 79.5%
+vma_merge                  300 352 ns 832 ns  959 ns  104 us 20.3%
+kstats_target:kt_gen_001    20  56 ns  88 ns   88 ns 1.13 us  0.2%
+EOF
+w=$(maxw)
+if [ "$w" -le 72 ]; then ok "top -n 1 with a name of 24 characters: $w columns (<= 72)"; else notok "top -n 1: $w columns"; fi
 for col in calls:find_vma,vma_merge,kstats_target:kt_gen_001 p50:vma_merge,find_vma,kstats_target:kt_gen_001 \
 	   p99:vma_merge,find_vma,kstats_target:kt_gen_001 max:find_vma,vma_merge,kstats_target:kt_gen_001 \
 	   name:find_vma,kstats_target:kt_gen_001,vma_merge share:find_vma,vma_merge,kstats_target:kt_gen_001; do
@@ -797,12 +807,12 @@ r "$K" top -n 1 -s p99 -r --test-tick "$tick"
 got=$(awk 'NR > 1 { printf "%s ", $1 }' "$tmp/out")
 if [ "$got" = "kstats_target:kt_gen_001 find_vma vma_merge " ]; then ok "top -s p99 -r: smallest first"; else notok "top -s p99 -r: $got"; fi
 topfake
-r "$K" top -n 1 'kt_gen_*' 'vma_*' --test-tick "$tick"
+r "$K" top -n 1 --raw 'kt_gen_*' 'vma_*' --test-tick "$tick"
 got=$(awk 'NR > 1 { printf "%s %s %s ", $1, $2, $9 }' "$tmp/out")
 if [ "$got" = "vma_merge 300 98.9 kstats_target:kt_gen_001 20 1.1 " ]; then ok "top GLOB...: matched on the name or after MODULE:, shares of the rows shown"; else notok "top GLOB...: $got"; tap_diag "$tmp/out"; fi
 topfake
-r "$K" top -n 2 -i 0.5 'find*' --test-tick "$tick"
-same "top -n 2: a table per interval; an idle interval shows zeros" <<'EOF'
+r "$K" top -n 2 -i 0.5 --raw 'find*' --test-tick "$tick"
+same "top -n 2 --raw: a table per interval; an idle interval shows zeros" <<'EOF'
 NAME                      CALLS    CALLS/s   MISSED        p50        p99        MAX          TOTAL  SHARE% UNIT
 find_vma                   3000     6000.0        0        112        288       5632         407588   100.0 ns
 
