@@ -170,7 +170,7 @@ static int ks_run_report(const struct ks_run *r, int run)
 			putchar('\n');
 		if (r->runs > 1)
 			printf("# run %d of %d\n", run, r->runs);
-		ks_show_node(node, r->per_cpu, -1, r->log2, 1);
+		ks_show_node(node, r->per_cpu, -1, r->log2, KS_SHOW_HIST);
 		if (r->label)
 			snprintf(node->meta.label, sizeof(node->meta.label), "%s", r->label);
 		ks_meta_timing(&node->meta, r->icount);

@@ -18,16 +18,17 @@
 
 /* Print one node as show does. */
 void ks_show_node(const struct ks_view *node, int per_cpu, long only_cpu,
-			 int log2, int hist)
+		  int log2, int flags)
 {
+	int raw = flags & KS_SHOW_RAW;
 	__u32 c;
 
-	ks_print_summary(stdout, node);
+	ks_print_summary(stdout, node, raw);
 	if (per_cpu) {
 		putchar('\n');
-		ks_print_cpu_table(stdout, node);
+		ks_print_cpu_table(stdout, node, raw);
 	}
-	if (!hist)
+	if (!(flags & KS_SHOW_HIST))
 		return;
 	if (!per_cpu || only_cpu < 0) {
 		printf("\n");
@@ -51,11 +52,12 @@ int cmd_show(int argc, char **argv)
 		{ "cpu", optional_argument, NULL, OPT_CPU },
 		{ "log2", no_argument, NULL, OPT_LOG2 },
 		{ "no-hist", no_argument, NULL, OPT_NOHIST },
+		{ "raw", no_argument, NULL, OPT_RAW },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ 0 }
 	};
 	struct ks_set set = { 0 };
-	int opt, per_cpu = 0, log2 = 0, hist = 1, i, ret = 0;
+	int opt, per_cpu = 0, log2 = 0, flags = KS_SHOW_HIST, i, ret = 0;
 	long only_cpu = -1;
 	__u64 v;
 
@@ -77,7 +79,10 @@ int cmd_show(int argc, char **argv)
 			log2 = 1;
 			break;
 		case OPT_NOHIST:
-			hist = 0;
+			flags &= ~KS_SHOW_HIST;
+			break;
+		case OPT_RAW:
+			flags |= KS_SHOW_RAW;
 			break;
 		case 'h':
 		case OPT_HELP:
@@ -95,7 +100,7 @@ int cmd_show(int argc, char **argv)
 	for (i = 0; i < set.n; i++) {
 		if (i)
 			putchar('\n');
-		ks_show_node(set.nodes[i], per_cpu, only_cpu, log2, hist);
+		ks_show_node(set.nodes[i], per_cpu, only_cpu, log2, flags);
 	}
 	ks_set_free(&set);
 	return ret;

@@ -71,26 +71,54 @@ static void ks_print_cells(FILE *f, const char *const *cells, int n, int w)
 	fputc('\n', f);
 }
 
-void ks_print_summary(FILE *f, const struct ks_view *node)
+/* Width of a value column of @node: the raw one, or what ks_fmt_value() takes. */
+static int ks_col_width(const struct ks_view *node, int raw)
+{
+	if (raw)
+		return ks_value_width(node->unit);
+	return strcmp(node->unit, "ns") ? 15 : 7;	/* "1023 us", "12345678 cycles" */
+}
+
+/* A line of show: as it is (@raw), else wrapped at 80 columns. */
+static void ks_show_line(FILE *f, int raw, const char *text)
+{
+	if (raw)
+		fprintf(f, "%s\n", text);
+	else
+		ks_print_wrapped(f, "", "  ", text, 80);
+}
+
+void ks_print_summary(FILE *f, const struct ks_view *node, int raw)
 {
 	static const char * const head[] = { "samples", "missed", "min", "avg", "max" };
-	char cells[KSTATS_NR_PCT][32];
-	const char *ptr[KSTATS_NR_PCT];
-	int k, w = ks_value_width(node->unit) + 2;
-
+	char cells[KSTATS_NR_PCT][32], line[1024], syms[KS_NAME_MAX + 32];
+	const char *ptr[KSTATS_NR_PCT], *sym;
+	int k, nsym = 0, w = ks_col_width(node, raw) + 2;
 	char hz[32] = "";
 
-	if (node->hz)
+	if (node->hz && raw)
 		snprintf(hz, sizeof(hz), " %llu Hz", (unsigned long long)node->hz);
-	fprintf(f, "%s: %s:%s, clock %s%s (%s%s%s), bits %u, state %s\n",
-		node->name, node->attach[0] ? node->attach : "?",
-		node->symbols && node->symbols[0] ? node->symbols : node->name,
-		node->clock[0] ? node->clock : "?", hz, node->unit,
-		node->slots_unit[0] && strcmp(node->slots_unit, node->unit) ?
-		", recorded in " : "",
-		node->slots_unit[0] && strcmp(node->slots_unit, node->unit) ?
-		node->slots_unit : "", node->bits,
-		node->state[0] ? node->state : "?");
+	sym = node->symbols && node->symbols[0] ? node->symbols : node->name;
+	for (k = 0; sym[k]; k++)
+		nsym += sym[k] == ',';
+	/* 80 columns: the first symbol when not the name, how many more */
+	if (raw)
+		snprintf(syms, sizeof(syms), ":%s", sym);
+	else if (nsym)
+		snprintf(syms, sizeof(syms), ":%.*s +%d more", (int)strcspn(sym, ","), sym, nsym);
+	else if (strcmp(sym, node->name))
+		snprintf(syms, sizeof(syms), ":%s", sym);
+	else
+		syms[0] = '\0';
+	snprintf(line, sizeof(line), "%s: %s%s, clock %s%s (%s%s%s), bits %u, state %s",
+		 node->name, node->attach[0] ? node->attach : "?", syms,
+		 node->clock[0] ? node->clock : "?", hz, node->unit,
+		 node->slots_unit[0] && strcmp(node->slots_unit, node->unit) ?
+		 ", recorded in " : "",
+		 node->slots_unit[0] && strcmp(node->slots_unit, node->unit) ?
+		 node->slots_unit : "", node->bits,
+		 node->state[0] ? node->state : "?");
+	ks_show_line(f, raw, line);
 	if (node->fell_back)
 		fprintf(f, "  the counter went unstable: local_clock() since\n");
 	ks_print_cells(f, head, 5, w);
@@ -119,34 +147,39 @@ void ks_print_summary(FILE *f, const struct ks_view *node)
 	if (node->floor)
 		fprintf(f, "floor %s: what this backend reports for an empty function\n",
 			ks_fmt_value(cells[0], 32, node->floor, node->unit));
-	if (node->missed)
-		fprintf(f, "warning: %llu events were missed by the backend (not in the histogram)\n",
-			(unsigned long long)node->missed);
-	if (node->clamped)
-		fprintf(f, "warning: %llu calls recorded as 0: %s\n",
-			(unsigned long long)node->clamped, KS_CLAMPED_WHY);
+	if (node->missed) {
+		snprintf(line, sizeof(line), "warning: %llu events were missed by the backend (not in the histogram)",
+			 (unsigned long long)node->missed);
+		ks_show_line(f, raw, line);
+	}
+	if (node->clamped) {
+		snprintf(line, sizeof(line), "warning: %llu calls recorded as 0: %s",
+			 (unsigned long long)node->clamped, KS_CLAMPED_WHY);
+		ks_show_line(f, raw, line);
+	}
 	if (node->pid >= 0 || node->tgid >= 0 || node->comm[0] || node->cpulist[0]) {
-		fputs("filters:", f);
+		k = snprintf(line, sizeof(line), "filters:");
 		if (node->pid >= 0)
-			fprintf(f, " pid %d", node->pid);
+			k += snprintf(line + k, sizeof(line) - k, " pid %d", node->pid);
 		if (node->tgid >= 0)
-			fprintf(f, " tgid %d", node->tgid);
+			k += snprintf(line + k, sizeof(line) - k, " tgid %d", node->tgid);
 		if (node->comm[0])
-			fprintf(f, " comm %s", node->comm);
+			k += snprintf(line + k, sizeof(line) - k, " comm %s", node->comm);
 		if (node->cpulist[0])
-			fprintf(f, " cpus %s", node->cpulist);
-		fputs(": only matching calls are recorded\n", f);
+			k += snprintf(line + k, sizeof(line) - k, " cpus %s", node->cpulist);
+		snprintf(line + k, sizeof(line) - k, ": only matching calls are recorded");
+		ks_show_line(f, raw, line);
 	}
 }
 
-void ks_print_cpu_table(FILE *f, const struct ks_view *node)
+void ks_print_cpu_table(FILE *f, const struct ks_view *node, int raw)
 {
-	int k, w = ks_value_width(node->unit);
+	int k, w = ks_col_width(node, raw);
 	__u64 pct[KSTATS_NR_PCT];
 	char buf[32];
 	__u32 c;
 
-	fprintf(f, "%5s %12s", "CPU", "samples");
+	fprintf(f, raw ? "%5s %12s" : "%4s %10s", "CPU", "samples");
 	for (k = 0; k < KSTATS_NR_PCT; k++)
 		fprintf(f, " %*s", w, kstats_pct_name[k]);
 	fputc('\n', f);
@@ -156,10 +189,10 @@ void ks_print_cpu_table(FILE *f, const struct ks_view *node)
 		__u64 total = kstats_total(sl, node->nr_slots);
 
 		if (c < node->nr_cpus)
-			fprintf(f, "%5u", node->cpus[c].cpu);
+			fprintf(f, "%*u", raw ? 5 : 4, node->cpus[c].cpu);
 		else
-			fprintf(f, "%5s", "all");
-		fprintf(f, " %12llu", (unsigned long long)total);
+			fprintf(f, "%*s", raw ? 5 : 4, "all");
+		fprintf(f, " %*llu", raw ? 12 : 10, (unsigned long long)total);
 		kstats_percentiles(sl, node->nr_slots, node->bits, pct);
 		for (k = 0; k < KSTATS_NR_PCT; k++)
 			fprintf(f, " %*s", w, total ? ks_fmt_value(buf, sizeof(buf), pct[k],

@@ -59,15 +59,18 @@ int ks_value_width(const char *unit);
  * ks_print_summary() - header, samples/missed/min/avg/max and percentiles
  * @f:    output
  * @node: node
+ * @raw:  the full header (every attached symbol), wide columns, long
+ *        lines whole; else 80 columns (for ns values)
  */
-void ks_print_summary(FILE *f, const struct ks_view *node);
+void ks_print_summary(FILE *f, const struct ks_view *node, int raw);
 
 /**
  * ks_print_cpu_table() - one line of count and percentiles per CPU
  * @f:    output
  * @node: node
+ * @raw:  the wide columns; else 80 columns (for ns values)
  */
-void ks_print_cpu_table(FILE *f, const struct ks_view *node);
+void ks_print_cpu_table(FILE *f, const struct ks_view *node, int raw);
 
 /**
  * ks_print_hist() - "lo -> hi : count |****|" bars of @slots

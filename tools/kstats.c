@@ -60,13 +60,16 @@ static const struct ks_help {
 	{ "list", "usage: kstats list [GLOB...]\n"
 	  "One line per node (or per node a GLOB matches): name, backend, state,\n"
 	  "samples, missed, p50, p99.\n" },
-	{ "show", "usage: kstats show [NAME...] [-f FILE]... [--cpu[=N]] [--log2]\n"
+	{ "show", "usage: kstats show [NAME...] [-f FILE]... [--cpu[=N]] [--log2] [--raw]\n"
 	  "Summary (samples, missed, min/avg/max, p10..p99.9 in readable units) and a\n"
-	  "bar histogram of a live node NAME or of FILE (a snapshot or node text).\n"
+	  "bar histogram of a live node NAME or of FILE (a snapshot or node text), in\n"
+	  "80 columns.\n"
 	  "  -f, --file FILE   read FILE instead of a live node\n"
 	  "  --cpu[=N]         also a table per CPU and each CPU's histogram (or CPU N)\n"
 	  "  --log2            one histogram line per power of two\n"
-	  "  --no-hist         the summary only\n" },
+	  "  --no-hist         the summary only\n"
+	  "  --raw             every attached symbol in the header, wide columns, long\n"
+	  "                    lines unwrapped (the output before 80 columns)\n" },
 	{ "watch", "usage: kstats watch NAME... [-i SECONDS] [-n COUNT] [--hist]\n"
 	  "Every interval, one line per node with what that interval added: samples,\n"
 	  "rate, missed and the percentiles of the interval's own histogram.\n"

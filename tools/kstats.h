@@ -106,16 +106,20 @@ int ks_trace_opt(struct ks_trace_opts *to, int opt, const char *arg);
  */
 int ks_do_trace(const char *name, const struct ks_trace_opts *to);
 
+/* Flags of ks_show_node(). */
+#define KS_SHOW_HIST	0x1	/* print histograms at all */
+#define KS_SHOW_RAW	0x2	/* the full header, wide columns (show --raw) */
+
 /**
  * ks_show_node() - print one node as show does
  * @node:     the node
  * @per_cpu:  also the table per CPU and each CPU's histogram
  * @only_cpu: with @per_cpu, only this CPU's histogram (-1: all)
  * @log2:     one histogram line per power of two
- * @hist:     print histograms at all
+ * @flags:    KS_SHOW_HIST, KS_SHOW_RAW
  */
 void ks_show_node(const struct ks_view *node, int per_cpu, long only_cpu,
-		  int log2, int hist);
+		  int log2, int flags);
 
 /**
  * ks_save_node() - write a snapshot of @node to @out, atomically

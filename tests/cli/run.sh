@@ -94,12 +94,12 @@ tap "$T" --delta "$tmp/s1.txt" "$tmp/s2.txt" "$tmp/s12.txt"
 # ---- show ----
 fake
 r "$K" show -f "$hand"
-same "show -f: summary, percentiles and bars" <<'EOF'
-find_vma: kretprobe:find_vma, clock local (ns), bits 3, state active
-     samples      missed         min         avg         max
-          13           0       97 ns      184 ns     1.00 us
-         p10         p50         p90         p95         p98         p99       p99.9
-       99 ns      110 ns      200 ns     1.00 us     1.00 us     1.00 us     1.00 us
+same "show -f: summary, percentiles and bars, in 80 columns" <<'EOF'
+find_vma: kretprobe, clock local (ns), bits 3, state active
+  samples   missed      min      avg      max
+       13        0    97 ns   184 ns  1.00 us
+      p10      p50      p90      p95      p98      p99    p99.9
+    99 ns   110 ns   200 ns  1.00 us  1.00 us  1.00 us  1.00 us
 percentiles are slot means, within 12.5% of the true value (bits 3)
 
           ns : count     distribution
@@ -113,18 +113,30 @@ percentiles are slot means, within 12.5% of the true value (bits 3)
  960 -> 1023 : 1         |********                                |
 EOF
 cp "$tmp/out" "$tmp/show-file"
+r "$K" show -f "$hand" --raw
+if [ "$(sed -n '7,$p' "$tmp/out")" = "$(sed -n '7,$p' "$tmp/show-file")" ]; then ok "show --raw: the same histogram"; else notok "show --raw: the same histogram"; tap_diag "$tmp/out"; fi
+if [ "$(sed -n 2,6p "$tmp/out" | tr -s ' ')" = "$(sed -n 2,6p "$tmp/show-file" | tr -s ' ')" ] &&
+   [ "$(head -n 1 "$tmp/out")" = "find_vma: kretprobe:find_vma, clock local (ns), bits 3, state active" ] &&
+   [ "$(sed -n 5p "$tmp/out")" = "       99 ns      110 ns      200 ns     1.00 us     1.00 us     1.00 us     1.00 us" ]; then
+	ok "show --raw: the full header, the same summary in the wide columns"
+else
+	notok "show --raw: the wide columns"; tap_diag "$tmp/out"
+fi
 fake find_vma "$hand"
 r "$K" show find_vma
 if cmp -s "$tmp/out" "$tmp/show-file"; then ok "show NAME reads the live node like show -f"; else notok "show NAME reads the live node like show -f"; fi
 r "$K" show find_vma --cpu=1 --no-hist
+if [ "$(head -n 7 "$tmp/out")" = "$(head -n 7 "$tmp/show-file")" ]; then ok "show --cpu: the same summary first"; else notok "show --cpu: the summary"; tap_diag "$tmp/out"; fi
+r sh -c "'$K' show find_vma --cpu=1 --no-hist | tail -n 5"
 same "show --cpu: per-CPU table" <<'EOF'
-find_vma: kretprobe:find_vma, clock local (ns), bits 3, state active
-     samples      missed         min         avg         max
-          13           0       97 ns      184 ns     1.00 us
-         p10         p50         p90         p95         p98         p99       p99.9
-       99 ns      110 ns      200 ns     1.00 us     1.00 us     1.00 us     1.00 us
-percentiles are slot means, within 12.5% of the true value (bits 3)
 
+ CPU    samples     p10     p50     p90     p95     p98     p99   p99.9
+   0          9  100 ns  110 ns  200 ns  200 ns  200 ns  200 ns  200 ns
+   1          4   97 ns  122 ns 1.00 us 1.00 us 1.00 us 1.00 us 1.00 us
+ all         13   99 ns  110 ns  200 ns 1.00 us 1.00 us 1.00 us 1.00 us
+EOF
+r sh -c "'$K' show find_vma --cpu=1 --no-hist --raw | tail -n 4"
+same "show --cpu --raw: the wide per-CPU table" <<'EOF'
   CPU      samples        p10        p50        p90        p95        p98        p99      p99.9
     0            9     100 ns     110 ns     200 ns     200 ns     200 ns     200 ns     200 ns
     1            4      97 ns     122 ns    1.00 us    1.00 us    1.00 us    1.00 us    1.00 us
@@ -136,6 +148,16 @@ if grep -q '^CPU 1:$' "$tmp/out" && ! grep -q '^CPU 0:' "$tmp/out" &&
 	ok "show --cpu=1 --log2: CPU 1 only, one line per power of two"
 else
 	notok "show --cpu=1 --log2"; tap_diag "$tmp/out"
+fi
+sed 's/attach=kretprobe:find_vma/attach=kretprobe:find_vma,find_vma.constprop.0,find_vma.isra.0/' "$hand" >"$tmp/clones.txt"
+r "$K" show -f "$tmp/clones.txt" --no-hist
+if [ "$(head -1 "$tmp/out")" = "find_vma: kretprobe:find_vma +2 more, clock local (ns), bits 3, state active" ] &&
+   sed 's/clock=local unit=ns/clock=tsc unit=cycles/; s/kstats find_vma/kstats find_vma_tsc/' "$hand" >"$tmp/tsc0.txt" &&
+   "$K" show -f "$tmp/tsc0.txt" --no-hist | head -1 | grep -qxF "find_vma_tsc: kretprobe:find_vma, clock tsc (cycles), bits 3, state active" &&
+   "$K" show -f "$tmp/clones.txt" --no-hist --raw | head -1 | grep -qF 'kretprobe:find_vma,find_vma.constprop.0,find_vma.isra.0, clock'; then
+	ok "show: the attached symbol when not the name, the first and how many more; --raw lists them all"
+else
+	notok "show: attached symbols"; tap_diag "$tmp/out"
 fi
 r "$K" show -f "$tmp/gen-empty.txt"
 if [ $rc = 0 ] && grep -q '(no samples)' "$tmp/out"; then ok "show of an empty node"; else notok "show of an empty node"; tap_diag "$tmp/out" "$tmp/err"; fi
@@ -361,7 +383,9 @@ sed -e 's/ state=active/ state=active pid=4242 comm=ksworker cpus=0-1/' \
     "$hand" >"$tmp/clamped.txt"
 check "a node with clamped calls and filters is consistent" "$K" check -f "$tmp/clamped.txt"
 r "$K" show -f "$tmp/clamped.txt" --no-hist
-if grep -qxF "warning: 3 calls recorded as 0: they ended on a CPU whose clock read earlier than the start's" "$tmp/out" &&
+if grep -qxF "warning: 3 calls recorded as 0: they ended on a CPU whose clock read earlier" "$tmp/out" &&
+   grep -qxF "  than the start's" "$tmp/out" &&
+   "$K" show -f "$tmp/clamped.txt" --no-hist --raw | grep -qxF "warning: 3 calls recorded as 0: they ended on a CPU whose clock read earlier than the start's" &&
    grep -qxF "filters: pid 4242 comm ksworker cpus 0-1: only matching calls are recorded" "$tmp/out"; then
 	ok "show: clamped calls and filters"
 else
@@ -387,7 +411,7 @@ fi
 "$K" save -f "$hand" -o - 2>/dev/null | sed -e 's/kstats-snapshot\/2/kstats-snapshot\/1/' \
 	-e '/"maxactive":/d' -e '/"filters":/d' -e '/"clamped":/d' >"$tmp/v1.json"
 r "$K" show -f "$tmp/v1.json" --no-hist
-if [ $rc = 0 ] && grep -q "^find_vma: kretprobe:find_vma" "$tmp/out"; then ok "a kstats-snapshot/1 file still reads"; else notok "a kstats-snapshot/1 file still reads"; tap_diag "$tmp/out" "$tmp/err"; fi
+if [ $rc = 0 ] && grep -q "^find_vma: kretprobe, clock local" "$tmp/out"; then ok "a kstats-snapshot/1 file still reads"; else notok "a kstats-snapshot/1 file still reads"; tap_diag "$tmp/out" "$tmp/err"; fi
 (cd "$tmp" && "$K" save -f "$hand" --label base >/dev/null 2>&1)
 if [ -f "$tmp/find_vma-base.json" ]; then ok "save without -o: NAME-LABEL.json"; else notok "save without -o: NAME-LABEL.json"; fi
 r "$K" show -f "$tmp/a.json"
@@ -834,7 +858,7 @@ tap "$here/top.sh" "$K"
 # ---- run ----
 fake find_vma "$hand"
 r "$K" run --bits 3 find_vma -- sh -c 'echo child ran'
-if [ $rc = 0 ] && [ "$(head -1 "$tmp/out")" = "child ran" ] && grep -q '^find_vma: kretprobe:find_vma' "$tmp/out"; then ok "run: command output, then the result"; else notok "run: command output, then the result (exit $rc)"; tap_diag "$tmp/out" "$tmp/err"; fi
+if [ $rc = 0 ] && [ "$(head -1 "$tmp/out")" = "child ran" ] && grep -q '^find_vma: kretprobe, clock local' "$tmp/out"; then ok "run: command output, then the result"; else notok "run: command output, then the result (exit $rc)"; tap_diag "$tmp/out" "$tmp/err"; fi
 r cat "$dbg/_control"
 same "run: trace, stop, remove written to _control" <<'EOF'
 trace find_vma bits 3
@@ -858,7 +882,7 @@ if [ $rc = 0 ] && grep -q '"schema": "kstats-snapshot/3"' "$tmp/all-a.json" && [
 r "$K" save 'vma_*' -o - --label base
 if [ "$(grep -c '"name"' "$tmp/out")" = 2 ] && ! grep -q '"name": "find_vma"' "$tmp/out"; then ok "save GLOB: the matching nodes only"; else notok "save GLOB"; tap_diag "$tmp/out"; fi
 r "$K" show -f "$tmp/all-a.json" --no-hist
-if [ "$(grep -c '^[a-z_]*: kretprobe:' "$tmp/out")" = 3 ]; then ok "show -f of a file of many nodes shows each"; else notok "show -f of many nodes"; tap_diag "$tmp/out"; fi
+if [ "$(grep -c '^[a-z_]*: kretprobe, ' "$tmp/out")" = 3 ]; then ok "show -f of a file of many nodes shows each"; else notok "show -f of many nodes"; tap_diag "$tmp/out"; fi
 fails "save -f of a file of many nodes is refused" 1 "holds 3 nodes, one expected" "$K" save -f "$tmp/all-a.json" -o "$tmp/x.json"
 "$MK" vma_merge 3 8 160 0 5000 >"$dbg/vma_merge"
 "$MK" vma_alloc 3 9 103 0 5000 >"$dbg/vma_alloc"
@@ -875,6 +899,17 @@ fi
 r "$K" compare "$tmp/all-a.json" "$tmp/all-b.json" --label abcdefghijklmnopqrstuvwx --label ABCDEFGHIJKLMNOPQRSTUVWX
 w=$(maxw)
 if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -q '^vma_merge ' "$tmp/out"; then ok "compare A B of many nodes, 24-character labels: $w columns (<= 72)"; else notok "compare of many nodes, 24-character labels: $w columns"; tap_diag "$tmp/out"; fi
+# show: 80 columns on every fixture and every snapshot the tests made, --cpu too
+wide=""
+for f in "$FIX"/*.txt "$tmp"/gen-*.txt "$tmp"/*.json "$tmp/clamped.txt"; do
+	case $f in */array.json|*/empty.json|*/trunc.json|*/schema.json|*/num.json) continue ;; esac
+	for o in "" --cpu; do
+		"$K" show -f "$f" $o >"$tmp/out" 2>/dev/null || continue
+		w=$(maxw)
+		[ "$w" -le 80 ] || wide="$wide $(basename "$f")$o:$w"
+	done
+done
+if [ -z "$wide" ]; then ok "show and show --cpu fit 80 columns on every fixture and snapshot ($(ls "$FIX"/*.txt "$tmp"/gen-*.txt "$tmp"/*.json | wc -l) files)"; else notok "show wider than 80:$wide"; fi
 r "$K" compare "$tmp/all-a.json" "$tmp/all-b.json" --markdown
 if grep -q '^| vma_merge | 5000 | 5000 | ' "$tmp/out"; then ok "ranked compare --markdown"; else notok "ranked compare --markdown"; tap_diag "$tmp/out"; fi
 r "$K" save find_vma vma_merge --runs 2 -i 0.01 -o "$tmp/runs.json"
