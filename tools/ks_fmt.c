@@ -110,7 +110,8 @@ void ks_print_summary(FILE *f, const struct ks_view *node, int raw)
 		snprintf(syms, sizeof(syms), ":%s", sym);
 	else
 		syms[0] = '\0';
-	snprintf(line, sizeof(line), "%s: %s%s, clock %s%s (%s%s%s), bits %u, state %s",
+	snprintf(line, sizeof(line), raw ? "%s: %s%s, clock %s%s (%s%s%s), bits %u, state %s" :
+		 "%s: %s%s, clock %s%s (%s%s%s), bits %u, %s",
 		 node->name, node->attach[0] ? node->attach : "?", syms,
 		 node->clock[0] ? node->clock : "?", hz, node->unit,
 		 node->slots_unit[0] && strcmp(node->slots_unit, node->unit) ?
@@ -118,7 +119,7 @@ void ks_print_summary(FILE *f, const struct ks_view *node, int raw)
 		 node->slots_unit[0] && strcmp(node->slots_unit, node->unit) ?
 		 node->slots_unit : "", node->bits,
 		 node->state[0] ? node->state : "?");
-	ks_show_line(f, raw, line);
+	fprintf(f, "%s\n", line);	/* one line: scripts read the lines after by number */
 	if (node->fell_back)
 		fprintf(f, "  the counter went unstable: local_clock() since\n");
 	ks_print_cells(f, head, 5, w);

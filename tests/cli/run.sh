@@ -95,7 +95,7 @@ tap "$T" --delta "$tmp/s1.txt" "$tmp/s2.txt" "$tmp/s12.txt"
 fake
 r "$K" show -f "$hand"
 same "show -f: summary, percentiles and bars, in 80 columns" <<'EOF'
-find_vma: kretprobe, clock local (ns), bits 3, state active
+find_vma: kretprobe, clock local (ns), bits 3, active
   samples   missed      min      avg      max
        13        0    97 ns   184 ns  1.00 us
       p10      p50      p90      p95      p98      p99    p99.9
@@ -151,14 +151,17 @@ else
 fi
 sed 's/attach=kretprobe:find_vma/attach=kretprobe:find_vma,find_vma.constprop.0,find_vma.isra.0/' "$hand" >"$tmp/clones.txt"
 r "$K" show -f "$tmp/clones.txt" --no-hist
-if [ "$(head -1 "$tmp/out")" = "find_vma: kretprobe:find_vma +2 more, clock local (ns), bits 3, state active" ] &&
+if [ "$(head -1 "$tmp/out")" = "find_vma: kretprobe:find_vma +2 more, clock local (ns), bits 3, active" ] &&
    sed 's/clock=local unit=ns/clock=tsc unit=cycles/; s/kstats find_vma/kstats find_vma_tsc/' "$hand" >"$tmp/tsc0.txt" &&
-   "$K" show -f "$tmp/tsc0.txt" --no-hist | head -1 | grep -qxF "find_vma_tsc: kretprobe:find_vma, clock tsc (cycles), bits 3, state active" &&
+   "$K" show -f "$tmp/tsc0.txt" --no-hist | head -1 | grep -qxF "find_vma_tsc: kretprobe:find_vma, clock tsc (cycles), bits 3, active" &&
    "$K" show -f "$tmp/clones.txt" --no-hist --raw | head -1 | grep -qF 'kretprobe:find_vma,find_vma.constprop.0,find_vma.isra.0, clock'; then
 	ok "show: the attached symbol when not the name, the first and how many more; --raw lists them all"
 else
 	notok "show: attached symbols"; tap_diag "$tmp/out"
 fi
+sed 's/kstats find_vma /kstats a_node_name_of_forty_characters_long_xy /' "$hand" >"$tmp/longname.txt"
+r "$K" show -f "$tmp/longname.txt" --no-hist
+if [ "$(sed -n 3p "$tmp/out" | awk '{ print $1, $2 }')" = "13 0" ]; then ok "show: the header stays one line (scripts read line 3 for the samples)"; else notok "show: header lines"; tap_diag "$tmp/out"; fi
 r "$K" show -f "$tmp/gen-empty.txt"
 if [ $rc = 0 ] && grep -q '(no samples)' "$tmp/out"; then ok "show of an empty node"; else notok "show of an empty node"; tap_diag "$tmp/out" "$tmp/err"; fi
 
