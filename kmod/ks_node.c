@@ -128,6 +128,13 @@ static bool ks_reap_once(void)
 			list_move_tail(&node->list, &done);
 	left = !list_empty(&ks_dying);
 	mutex_unlock(&ks_dying_lock);
+	/*
+	 * A call inside the idle loop (do_idle() and what it calls) returns
+	 * only once its CPU leaves idle, which an idle CPU of a quiet
+	 * machine may not do for minutes: have idle CPUs go round once.
+	 */
+	if (left)
+		wake_up_all_idle_cpus();
 	if (list_empty(&done))
 		return left;
 	/* the calls that just left may still be in the trampoline's tail */

@@ -38,6 +38,21 @@ static const char * const ks_deny_noreturn[] = {
 	"kthread_complete_and_exit", "snp_abort", "stop_this_cpu",
 	"__x64_sys_exit", "__x64_sys_exit_group", "__ia32_sys_exit",
 	"__ia32_sys_exit_group", "__arm64_sys_exit", "__arm64_sys_exit_group",
+	/* where a CPU that goes offline ends (objtool's noreturns) */
+	"arch_cpu_idle_dead", "play_dead", "native_play_dead", "hlt_play_dead",
+	"mwait_play_dead", "cpu_die", "cpu_die_early",
+};
+
+/*
+ * Not through the direct backend, which keeps each call on its stack
+ * until it returns: functions that return, but not always.  do_idle()
+ * of a CPU that goes offline never does (the CPU ends in
+ * arch_cpu_idle_dead(), and its idle task starts afresh when it comes
+ * back), so the call would hold the module for ever.  The default backend
+ * takes fprobe or kretprobe for them, whose instances the kernel keeps.
+ */
+static const char * const ks_deny_direct[] = {
+	"do_idle",
 };
 
 /**
@@ -58,6 +73,21 @@ const char *ks_denied(const char *name)
 		if (!strcmp(base, ks_deny_noreturn[i]))
 			return "it never returns";
 	return NULL;
+}
+
+/* Is @name (a symbol, clone suffix allowed) one of ks_deny_direct[]? */
+static bool ks_direct_denied(const char *name)
+{
+	const char *colon = strchr(name, ':');
+	char base[KS_NAME_MAX];
+	unsigned int i;
+
+	strscpy(base, colon ? colon + 1 : name, sizeof(base));
+	base[strcspn(base, ".")] = '\0';
+	for (i = 0; i < ARRAY_SIZE(ks_deny_direct); i++)
+		if (!strcmp(base, ks_deny_direct[i]))
+			return true;
+	return false;
 }
 
 /*
@@ -132,11 +162,16 @@ static int ks_choose_backend(struct ks_node *node)
 		ks_btf_args_in_regs(node, res);
 		for (i = 0; i < node->nsyms; i++) {
 			ret = res[i];
+			if (!ret && ks_direct_denied(node->syms[i]))
+				ret = -ECHILD;
 			if (!ret)
 				continue;
 			if (!asked)
 				break;
-			if (ret == -E2BIG)
+			if (ret == -ECHILD)
+				pr_err("%s: %s may never return (a CPU going offline leaves it for good): the direct backend would keep the module; use via fprobe or kretprobe\n",
+				       node->cmd.name, node->syms[i]);
+			else if (ret == -E2BIG)
 				pr_err("%s: %s takes arguments on the stack: use via fprobe or kretprobe\n",
 				       node->cmd.name, node->syms[i]);
 			else if (ret == -EDOM)
@@ -148,8 +183,8 @@ static int ks_choose_backend(struct ks_node *node)
 			else
 				pr_err("%s: cannot read the BTF of %s: error %d\n",
 				       node->cmd.name, node->syms[i], ret);
-			return ret == -ENOENT || ret == -E2BIG || ret == -EDOM ?
-			       -EINVAL : ret;
+			return ret == -ENOENT || ret == -E2BIG || ret == -EDOM ||
+			       ret == -ECHILD ? -EINVAL : ret;
 		}
 		if (i == node->nsyms)
 			node->backend = &ks_direct_backend;

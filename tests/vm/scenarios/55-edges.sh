@@ -98,6 +98,29 @@ if need_direct "removal and rmmod while a direct call sleeps in the body"; then
 	expect_eq "one log line says what rmmod waited for" \
 		"$(dmesg | grep -c 'kstats: unloading waits for 1 call still inside ks_target_sleep to return')" $((said + 1))
 	check "insmod kstats again" insmod "$KS_MODDIR/kstats.ko"
+
+	# A CPU that goes offline never returns from do_idle() (its idle
+	# task starts afresh): the direct backend refuses it, as that call
+	# would hold the module for ever, and the default takes another.
+	expect_errno "trace do_idle via direct -> EINVAL" EINVAL ctl "trace do_idle via direct"
+	check "the log says why" 'dmesg | tail -n 3 | grep -q "do_idle: do_idle may never return"'
+	check "trace do_idle (the default backend)" ctl "trace do_idle"
+	check "not direct" '! node_field do_idle attach | grep -q "^direct:"'
+	check "do_idle's calls are timed" poll 500 '[ "$(node_field do_idle samples)" -gt 0 ]'
+	C1=/sys/devices/system/cpu/cpu1/online
+	if [ -w $C1 ]; then
+		check "CPU 1 offline and back while do_idle is traced" \
+			'echo 0 > $C1 && echo 1 > $C1'
+	fi
+	check "remove do_idle" ctl "remove do_idle"
+	t0=$(uptime_cs)
+	rmmod kstats &
+	rmmoder=$!
+	check "rmmod kstats returns" poll 3000 '! grep -q "^kstats " /proc/modules'
+	t1=$(uptime_cs)
+	wait $rmmoder
+	expect_range "rmmod took under 10 s (cs)" $((t1 - t0)) 0 999
+	check "insmod kstats again" insmod "$KS_MODDIR/kstats.ko"
 fi
 
 # Resets racing records on both CPUs: every read stays consistent.
