@@ -44,7 +44,7 @@ run $K remove ks_nonexistent_node
 has "remove of a missing node" $err "no node named 'ks_nonexistent_node'"
 
 echo 1000 > $T/empty
-run $K show ks_target_empty
+run $K show ks_target_empty --raw
 expect_eq "show: exit 0" "$rc" 0
 # the clock as the header names it: the TSC (in cycles, shown as ns) where
 # it stands for time, else local_clock()
