@@ -65,6 +65,10 @@ MARK_STYLE = {"p50": ("#000000", "--"), "p90": ("#E69F00", "-."),
 FIGSIZE = (12, 7)
 DPI = 100
 FORMATS = ("png", "svg")
+# what a figure name could ask for that is not written: refused, rather
+# than x.pdf.png
+OTHER_FORMATS = ("pdf", "ps", "eps", "jpg", "jpeg", "tif", "tiff", "webp",
+                 "gif", "bmp", "pgf", "svgz", "raw", "rgba")
 
 # Style and the knobs that make the files reproducible.
 RC = {
@@ -573,6 +577,9 @@ def output_paths(out, formats, kind, snaps, explicit_format):
         out = "%s-%s" % (kind, name)
     stem, ext = os.path.splitext(out)
     ext = ext.lstrip(".").lower()
+    if ext in OTHER_FORMATS:
+        raise SnapshotError("-o %s: writes %s only, not .%s"
+                            % (out, " and ".join("." + f for f in FORMATS), ext))
     if ext in FORMATS:
         if not explicit_format:
             return [out]

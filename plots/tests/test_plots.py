@@ -588,3 +588,22 @@ def test_icount_axis_labels(tmp_path):
             fig = fn(load_all([path]))
             labels = [ax.get_xlabel() + ax.get_ylabel() for ax in fig.axes]
             assert any("instructions, QEMU -icount" in t for t in labels) == want, (kind, labels)
+
+
+@pytest.mark.parametrize("name", ["x.pdf", "x.JPG", "fig.eps"])
+def test_output_extension_not_written_is_refused(name, tmp_path):
+    """-o x.pdf used to write x.pdf.png and x.pdf.svg: one error line now."""
+    res = run_cli("hist", FIXTURES[0], "-o", str(tmp_path / name))
+    assert res.returncode == 2
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1, res.stderr
+    assert re.search(r"writes \.png and \.svg only, not \.(pdf|jpg|eps)", lines[0]), lines[0]
+    assert not glob.glob(str(tmp_path / "*"))
+
+
+def test_output_name_with_a_dot_is_kept(tmp_path):
+    """A name whose dot is not a format's (find_vma-6.12) gets both formats."""
+    res = run_cli("hist", FIXTURES[0], "-o", str(tmp_path / "find_vma-6.12"))
+    assert res.returncode == 0, res.stderr
+    assert sorted(os.path.basename(p) for p in glob.glob(str(tmp_path / "*"))) == \
+        ["find_vma-6.12.png", "find_vma-6.12.svg"]
