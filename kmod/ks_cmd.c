@@ -268,29 +268,44 @@ static int ks_set_maxactive(struct ks_cmd *cmd, const char *val)
  * help is described on one line with the entries after it, up to the next
  * one with help.
  */
+/* A limit of contract.h or hist.h in a message, as written there. */
+#define KS_STR_(x)	#x
+#define KS_STR(x)	KS_STR_(x)
+#define KS_BAD(key, what)	"bad value for " key ": " what
+
 const struct ks_cmd_opt ks_cmd_opts[] = {
 	{ "bits", "B", "fractional bits per power of two, 0..8 (default 3: 12.5%)",
-	  ks_set_bits },
+	  ks_set_bits, KS_BAD("bits", "not in 0.." KS_STR(KSTATS_BITS_MAX)) },
 	{ "buckets", "N", "power-of-two ranges (default 40 - bits: up to 2^40)",
-	  ks_set_buckets },
+	  ks_set_buckets, KS_BAD("buckets", "not in 1.." KS_STR(KS_BUCKETS_MAX)) },
 	{ "via", "BACKEND", "direct, fprobe or kretprobe (default: the cheapest\n"
-	  "the kernel allows for this function)", ks_set_via },
-	{ "start", "A", NULL, ks_set_start },
+	  "the kernel allows for this function)", ks_set_via,
+	  KS_BAD("via", "not one of direct, fprobe, kretprobe") },
+	{ "start", "A", NULL, ks_set_start,
+	  KS_BAD("start", "not a function or tp:NAME") },
 	{ "end", "B", "time from A to B on one CPU; a point is a function\n"
-	  "or a tracepoint tp:NAME / tp:SUBSYSTEM:NAME", ks_set_end },
+	  "or a tracepoint tp:NAME / tp:SUBSYSTEM:NAME", ks_set_end,
+	  KS_BAD("end", "not a function or tp:NAME") },
 	{ "gap", "yes|no", "also GAP-NAME: time between consecutive calls",
-	  ks_set_gap },
-	{ "clock", "CLOCK", "local (ns, default) or tsc (cycles)", ks_set_clock },
-	{ "pid", "N", NULL, ks_set_pid },
-	{ "tgid", "N", NULL, ks_set_tgid },
-	{ "comm", "S", NULL, ks_set_comm },
+	  ks_set_gap, KS_BAD("gap", "not yes or no") },
+	{ "clock", "CLOCK", "local (ns, default) or tsc (cycles)", ks_set_clock,
+	  KS_BAD("clock", "not one of local, tsc") },
+	{ "pid", "N", NULL, ks_set_pid,
+	  KS_BAD("pid", "not in 0.." KS_STR(KS_PID_MAX)) },
+	{ "tgid", "N", NULL, ks_set_tgid,
+	  KS_BAD("tgid", "not in 0.." KS_STR(KS_PID_MAX)) },
+	{ "comm", "S", NULL, ks_set_comm,
+	  KS_BAD("comm", "not shorter than " KS_STR(KS_COMM_MAX) " bytes") },
 	{ "cpus", "LIST", "record only matching calls",
-	  ks_set_cpus },
-	{ "sample", "N", "record 1 call in N", ks_set_sample },
+	  ks_set_cpus,
+	  KS_BAD("cpus", "not shorter than " KS_STR(KS_CPUS_MAX) " bytes") },
+	{ "sample", "N", "record 1 call in N", ks_set_sample,
+	  KS_BAD("sample", "not in 1.." KS_STR(KS_SAMPLE_MAX)) },
 	{ "clones", "yes|no", "also attach the compiler clones (NAME.constprop.0 ...)",
-	  ks_set_clones },
+	  ks_set_clones, KS_BAD("clones", "not yes or no") },
 	{ "maxactive", "N", "instances in flight per symbol: kretprobe, and fprobe\n"
-	  "before 6.14 (drops show as missed)", ks_set_maxactive },
+	  "before 6.14 (drops show as missed)", ks_set_maxactive,
+	  KS_BAD("maxactive", "not in 1.." KS_STR(KS_MAXACTIVE_MAX)) },
 };
 
 static_assert(ARRAY_SIZE(ks_cmd_opts) == KS_CMD_NR_OPTS);
@@ -352,7 +367,7 @@ static int ks_parse_trace_opts(char *s, struct ks_cmd *cmd, const char **why)
 			return -EINVAL;
 		}
 		if (ks_cmd_opts[k].set(cmd, val)) {
-			*why = "bad value for option";
+			*why = ks_cmd_opts[k].bad;
 			return -EINVAL;
 		}
 	}

@@ -92,6 +92,7 @@ struct ks_cmd_opt {
 	const char *arg;
 	const char *help;
 	int (*set)(struct ks_cmd *cmd, const char *val);
+	const char *bad;	/* why a value is refused: names what is allowed */
 };
 
 #define KS_CMD_NR_OPTS	14

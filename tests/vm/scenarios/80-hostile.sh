@@ -123,6 +123,8 @@ expect_eq "witness still active, bits 4" "$(node_field $W state) $(node_field $W
 expect_eq "no node but the witness" "$(grep -v '^#' $KS_CTL | cut -d' ' -f1 | tr '\n' ' ')" "$W "
 check "the NUL refusal is logged" 'dmesg | grep -q "kstats: _control: NUL byte 0x00 at offset 21 of a 28-byte command"'
 check "the offset refusal is logged" 'dmesg | grep -q "kstats: $W: write at offset 3: a command starts at offset 0"'
+check "a bad value's refusal names the option and what it allows" \
+	'dmesg | grep -q "kstats: bad command .trace ks_target_empty bits 9.: bad value for bits: not in 0..8"'
 logged=$(dmesg | grep -c 'kstats: ')
 expect_eq "one log line for each of the $refused refused writes" "$logged" "$refused"
 check "no kernel address in any kstats log line" '! dmesg | grep "kstats: " | grep -qiE "ffff[0-9a-f]{8}"'
