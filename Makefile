@@ -17,7 +17,7 @@
 #   make test-prometheus kstats -> node_exporter -> Prometheus in a VM (in make test)
 #   make test-bpf        kstats beside bpftrace's kfunc: (BPF trampolines) in a VM, every kernel
 #   make test-sweep      kstats on every function ftrace offers, in batches under a mixed
-#                        workload, every kernel, x86-64 then arm64 (about an hour a kernel);
+#                        workload, every kernel, x86-64 then arm64 (40 minutes or so a kernel);
 #                        make test sweeps a seeded sample of 2,000 (tests/vm/sweep.sh --short)
 #   make demo            the three kernel-thread measurements in a VM
 #   make bench           overhead benchmark under QEMU -icount (bench-short: quick;
