@@ -11,7 +11,7 @@
 # Kernel command line knobs: ks.sweep=full|short, ks.seed=N (replays a
 # sample), ks.sweep_batch=B (functions per batch, default 400, under
 # glob_max), ks.sweep_sample=N (short: functions, default 2000),
-# ks.sweep_pass2=N (functions per forced backend, default 5000 full, 400
+# ks.sweep_pass2=N (functions per forced backend, default 5000 full, 250
 # short), ks.sweep_ms=MS (workload per batch, default 1000),
 # ks.sweep_only=GLOB,GLOB... (one batch of these globs, counts unchecked:
 # to replay a batch), ks.sweep_hung=S (the hung-task timeout, default
@@ -39,7 +39,7 @@ for a in $(cat /proc/cmdline); do
 done
 case $mode in
 full)	pass2=${pass2:-5000} unit=$B ;;
-short)	pass2=${pass2:-400} unit=$((B / 4)) ;;
+short)	pass2=${pass2:-250} unit=$((B / 4)) ;;
 *)	fail "ks.sweep=$mode: full or short"; exit 0 ;;
 esac
 [ -n "$seed" ] || seed=$(awk 'BEGIN { srand(); print int(rand() * 1000000) }')
