@@ -63,7 +63,8 @@ static int ks_run(const struct ks_cmd *cmd, const char *line)
 /* Reading _last: what the last glob command did (ks_glob.c). */
 static int ks_last_show_(struct seq_file *m, void *v)
 {
-	mutex_lock(&ks_lock);
+	if (mutex_lock_killable(&ks_lock))
+		return -EINTR;
 	ks_last_show(m);
 	mutex_unlock(&ks_lock);
 	return 0;
@@ -113,7 +114,10 @@ static ssize_t ks_control_write(struct file *file, const char __user *ubuf,
 	if (cmd->verb == KS_VERB_TRACE &&
 	    (cmd->via == KS_VIA_DEFAULT || cmd->via == KS_VIA_DIRECT))
 		ks_btf_prepare();
-	mutex_lock(&ks_lock);
+	/* killable: a removal ahead may wait long for grace periods */
+	ret = mutex_lock_killable(&ks_lock);
+	if (ret)
+		goto out;
 	ret = ks_run(cmd, line);
 	mutex_unlock(&ks_lock);
 out:

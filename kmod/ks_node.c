@@ -330,7 +330,16 @@ static void ks_clock_watch(struct work_struct *work)
 	struct ks_node *node;
 	bool again = false;
 
-	mutex_lock(&ks_lock);
+	/*
+	 * ks_lock may be held for long: a removal waits for RCU Tasks grace
+	 * periods under it, which take many seconds under emulation while
+	 * CPUs go offline and online.  The watch never waits for it: it
+	 * looks again a period later.
+	 */
+	if (!mutex_trylock(&ks_lock)) {
+		ks_clock_watch_start();
+		return;
+	}
 	ks_clock_check();
 	list_for_each_entry(node, &ks_nodes, list)
 		again |= ks_clock_watched(node);

@@ -296,8 +296,9 @@ static int ks_control_show(struct seq_file *m, void *v)
 	struct ks_node *node;
 	int cpu;
 
+	if (mutex_lock_killable(&ks_lock))
+		return -EINTR;
 	seq_puts(m, KS_LIST_HEAD "\n");
-	mutex_lock(&ks_lock);
 	list_for_each_entry(node, &ks_nodes, list) {
 		u64 samples = 0, unslotted = 0;
 
