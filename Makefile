@@ -173,7 +173,7 @@ test-sweep: deps-check vm-stage vm-stage-arm64
 	KSTATS_ARCH=arm64 tests/vm/sweep.sh --full $(addprefix -k ,$(ARM64_KVERS))
 
 vm-sweep: vm-stage
-	tests/vm/sweep.sh --short $(addprefix -k ,$(KVERS))
+	tests/vm/sweep.sh --short --no-hotplug $(addprefix -k ,$(KVERS))
 
 # Why the VM tests run QEMU single-threaded, measured: the short sweep
 # under parallel TCG (tests/vm/mttcg.sh), reporting stale-int3 traps;

@@ -80,7 +80,7 @@ for s in $suites; do
 	prometheus) suite prometheus make -s test-prometheus ;;
 	bpf)	suite bpf make -s test-bpf ;;
 	stress)	suite stress env KS_VM_SCENARIO_TIMEOUT=300 tests/vm/stress.sh ;;
-	sweep)	suite sweep tests/vm/sweep.sh --short ;;
+	sweep)	suite sweep tests/vm/sweep.sh --short --no-hotplug ;;
 	ab)	suite ab tests/ab/run.sh ;;
 	kbuild)	suite kbuild tests/kbuild/run.sh ;;
 	bench)	suite bench tests/bench-check.sh ;;
