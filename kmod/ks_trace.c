@@ -55,6 +55,25 @@ static const char * const ks_deny_direct[] = {
 	"do_idle",
 };
 
+/*
+ * Is @name (a function name, "mod:" prefix or clone suffix allowed) one
+ * of the @n names of @list?
+ */
+static bool ks_named_in(const char *name, const char * const *list,
+			unsigned int n)
+{
+	const char *colon = strchr(name, ':');
+	char base[KS_NAME_MAX];
+	unsigned int i;
+
+	strscpy(base, colon ? colon + 1 : name, sizeof(base));
+	base[strcspn(base, ".")] = '\0';
+	for (i = 0; i < n; i++)
+		if (!strcmp(base, list[i]))
+			return true;
+	return false;
+}
+
 /**
  * ks_denied() - may @name never be traced, and why?
  * @name: a function name, "mod:" prefix or clone suffix allowed
@@ -63,31 +82,14 @@ static const char * const ks_deny_direct[] = {
  */
 const char *ks_denied(const char *name)
 {
-	const char *colon = strchr(name, ':');
-	char base[KS_NAME_MAX];
-	unsigned int i;
-
-	strscpy(base, colon ? colon + 1 : name, sizeof(base));
-	base[strcspn(base, ".")] = '\0';
-	for (i = 0; i < ARRAY_SIZE(ks_deny_noreturn); i++)
-		if (!strcmp(base, ks_deny_noreturn[i]))
-			return "it never returns";
-	return NULL;
+	return ks_named_in(name, ks_deny_noreturn, ARRAY_SIZE(ks_deny_noreturn)) ?
+	       "it never returns" : NULL;
 }
 
 /* Is @name (a symbol, clone suffix allowed) one of ks_deny_direct[]? */
 static bool ks_direct_denied(const char *name)
 {
-	const char *colon = strchr(name, ':');
-	char base[KS_NAME_MAX];
-	unsigned int i;
-
-	strscpy(base, colon ? colon + 1 : name, sizeof(base));
-	base[strcspn(base, ".")] = '\0';
-	for (i = 0; i < ARRAY_SIZE(ks_deny_direct); i++)
-		if (!strcmp(base, ks_deny_direct[i]))
-			return true;
-	return false;
+	return ks_named_in(name, ks_deny_direct, ARRAY_SIZE(ks_deny_direct));
 }
 
 /*
