@@ -47,7 +47,6 @@ void ks_node_list(struct ks_node *node);
 void ks_node_act(struct ks_node *node, enum ks_verb verb);
 void ks_node_remove(struct ks_node *node);
 void ks_node_destroy(struct ks_node *node);
-void ks_nodes_settle(void);
 unsigned int ks_nodes_remove(const char *glob, bool owned);
 void ks_node_delete(struct ks_node *node);
 void ks_reap_wait(void);

@@ -53,7 +53,7 @@ static int ks_module_going(struct notifier_block *nb, unsigned long state,
 			node->cmd.name, mod->name);
 		ks_node_act(node, KS_VERB_STOP);
 		node->backend->detach(node);
-		ks_nodes_settle();
+		ks_backends_settle();
 	}
 	mutex_unlock(&ks_lock);
 	return NOTIFY_DONE;

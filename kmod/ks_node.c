@@ -128,13 +128,6 @@ static bool ks_reap_once(void)
 			list_move_tail(&node->list, &done);
 	left = !list_empty(&ks_dying);
 	mutex_unlock(&ks_dying_lock);
-	/*
-	 * A call inside the idle loop (do_idle() and what it calls) returns
-	 * only once its CPU leaves idle, which an idle CPU of a quiet
-	 * machine may not do for minutes: have idle CPUs go round once.
-	 */
-	if (left)
-		wake_up_all_idle_cpus();
 	if (list_empty(&done))
 		return left;
 	/* the calls that just left may still be in the trampoline's tail */
@@ -163,16 +156,6 @@ static bool ks_node_unhook(struct ks_node *node)
 		return false;
 	node->backend->detach(node);
 	return true;
-}
-
-/**
- * ks_nodes_settle() - after hooks were removed: none of theirs runs
- *
- * Once for any number of ks_node_unhook() or backend detach calls.
- */
-void ks_nodes_settle(void)
-{
-	ks_backends_settle();
 }
 
 /*
@@ -204,7 +187,7 @@ void ks_node_destroy(struct ks_node *node)
 	if (!node)
 		return;
 	if (ks_node_unhook(node))
-		ks_nodes_settle();
+		ks_backends_settle();
 	ks_node_release(node);
 }
 
@@ -248,7 +231,7 @@ unsigned int ks_nodes_remove(const char *glob, bool owned)
 		n++;
 	}
 	if (hooked)
-		ks_nodes_settle();
+		ks_backends_settle();
 	list_for_each_entry_safe(node, tmp, &gone, list) {
 		list_del(&node->list);
 		ks_node_release(node);
@@ -562,7 +545,14 @@ void ks_reap_wait(void)
 	cancel_delayed_work_sync(&ks_reaper);
 	if (ks_reap_once()) {
 		ks_say_dying();
-		while (ks_reap_once())
+		/*
+		 * A call inside the idle loop (what do_idle() calls) returns
+		 * only once its CPU leaves idle, which an idle CPU of a quiet
+		 * machine may not do for minutes: have idle CPUs go round.
+		 */
+		do {
+			wake_up_all_idle_cpus();
 			msleep(KS_REAP_MS);
+		} while (ks_reap_once());
 	}
 }

@@ -53,11 +53,11 @@ static LIST_HEAD(ks_slots_nodes);
 static DEFINE_MUTEX(ks_slots_lock);
 
 static void ks_slots_tend_all(struct work_struct *work);
-static DECLARE_DELAYED_WORK(ks_slots_work, ks_slots_tend_all);
+static DECLARE_WORK(ks_slots_work, ks_slots_tend_all);
 
 static void ks_slots_raise(struct irq_work *iw)
 {
-	queue_delayed_work(system_unbound_wq, &ks_slots_work, 0);
+	queue_work(system_unbound_wq, &ks_slots_work);
 }
 
 static struct irq_work ks_slots_iw = IRQ_WORK_INIT(ks_slots_raise);
@@ -134,18 +134,13 @@ notrace struct kstats_slot *ks_slots_claim(struct ks_node *node)
 
 NOKPROBE_SYMBOL(ks_slots_claim);
 
-/* CPUs of @node with slots, and its spares. */
-static unsigned int ks_slots_count(const struct ks_node *node,
-				   unsigned int *spares)
+/* The spares @node has now. */
+static unsigned int ks_slots_spares(const struct ks_node *node)
 {
 	unsigned int n = 0, i;
-	int cpu;
 
-	for_each_possible_cpu(cpu)
-		n += !!ks_cpu_slots(node, cpu);
-	*spares = 0;
 	for (i = 0; i < KS_SPARES; i++)
-		*spares += !!READ_ONCE(node->spare[i]);
+		n += !!READ_ONCE(node->spare[i]);
 	return n;
 }
 
@@ -163,7 +158,7 @@ static void ks_slots_tend(struct ks_node *node, int coming)
 	int cpu;
 
 	clear_bit(KS_SLOTS_ASKED, &node->slots_flags);
-	ks_slots_count(node, &spares);
+	spares = ks_slots_spares(node);
 	for_each_online_cpu(cpu)
 		want += !ks_cpu_slots(node, cpu);
 	if (coming >= 0 && !cpu_online(coming) && !ks_cpu_slots(node, coming))
@@ -318,7 +313,13 @@ void ks_slots_free(struct ks_node *node)
 u64 ks_slots_bytes(const struct ks_node *node, unsigned int *cpus,
 		   unsigned int *spares)
 {
-	*cpus = ks_slots_count(node, spares);
+	unsigned int n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += !!ks_cpu_slots(node, cpu);
+	*cpus = n;
+	*spares = ks_slots_spares(node);
 	return node->mem;
 }
 
@@ -328,5 +329,5 @@ void ks_slots_exit(void)
 	if (ks_slots_cpuhp >= 0)
 		cpuhp_remove_state_nocalls(ks_slots_cpuhp);
 	irq_work_sync(&ks_slots_iw);
-	cancel_delayed_work_sync(&ks_slots_work);
+	cancel_work_sync(&ks_slots_work);
 }
