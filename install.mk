@@ -50,8 +50,8 @@ install-module: module
 
 install-tools: tools
 	install -D -m 755 tools/kstats $(DESTDIR)$(BINDIR)/kstats
-	install -D -m 644 tools/kstats.1 $(DESTDIR)$(MANDIR)/man1/kstats.1
-	install -D -m 644 tools/kstats.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kstats
+	install -D -m 644 tools/cli/kstats.1 $(DESTDIR)$(MANDIR)/man1/kstats.1
+	install -D -m 644 tools/cli/kstats.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kstats
 	install -D -m 755 -t $(DESTDIR)$(DATADIR) plots/kstats_plot.py
 	install -m 644 $(filter-out plots/kstats_plot.py,$(wildcard plots/*.py)) $(DESTDIR)$(DATADIR)/
 	ln -sf $(DATADIR)/kstats_plot.py $(DESTDIR)$(BINDIR)/kstats-plot
@@ -69,9 +69,10 @@ uninstall:
 # What DKMS builds from: dkms.conf, the kernel sources and the headers
 # they include; no objects.
 dkms-src:
-	install -d $(DKMS_SRC)/kmod $(DKMS_SRC)/include/kstats
+	install -d $(DKMS_SRC)/kmod $(DKMS_SRC)/common $(DKMS_SRC)/include/kstats
 	install -m 644 dkms.conf $(DKMS_SRC)/
 	install -m 644 kmod/Kbuild kmod/Makefile $(filter-out %.mod.c,$(wildcard kmod/*.[chS])) $(DKMS_SRC)/kmod/
+	install -m 644 $(wildcard common/*.c) $(DKMS_SRC)/common/
 	install -m 644 $(wildcard include/kstats/*.h) $(DKMS_SRC)/include/kstats/
 	$(if $(wildcard include/linux/*.h),install -D -m 644 -t $(DKMS_SRC)/include/linux $(wildcard include/linux/*.h))
 
@@ -92,7 +93,7 @@ DEB_OUT ?= deb-out
 deb: DEPS = deb
 deb: deps-check
 	rm -rf $(DEB_OUT) && mkdir -p $(DEB_OUT)/src
-	tar cf - Makefile install.mk dkms.conf debian kmod include tools plots | tar xf - -C $(DEB_OUT)/src
+	tar cf - Makefile install.mk dkms.conf debian kmod common include tools plots | tar xf - -C $(DEB_OUT)/src
 	cd $(DEB_OUT)/src && dpkg-buildpackage -us -uc -b
 	lintian --fail-on error $(DEB_OUT)/*.changes
 

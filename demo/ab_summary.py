@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Summary of make demo-ab (demo/demo-ab.sh): the seeds' three questions,
-answered from the folders tools/kstats-ab wrote, next to the seeds' own
+answered from the folders tools/ab/kstats-ab wrote, next to the seeds' own
 claims.  demo/ab_summary.py DIR"""
 
 import os

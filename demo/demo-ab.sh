@@ -3,7 +3,7 @@
 #
 # make demo-ab: the seeds' three comparisons on kernels built from Debian's
 # linux-source-6.12 (scripts/build-kernel.sh, cached in /var/cache/kstats),
-# each run with tools/kstats-ab under QEMU -icount:
+# each run with tools/ab/kstats-ab under QEMU -icount:
 #   find_vma        no-debug / debug (CONFIG_DEBUG_VM) / debug without
 #                   mmap_assert_locked() in find_vma()
 #   mm              no-debug / debug: every mm function of a set of globs
@@ -72,7 +72,7 @@ ab() { # NAME kstats-ab ARGS...
 	local name=$1
 	shift
 	step "comparison: $name"
-	"$REPO/tools/kstats-ab" -o "$out/$name" "$@" 2>&1 | sed 's/^/    /'
+	"$REPO/tools/ab/kstats-ab" -o "$out/$name" "$@" 2>&1 | sed 's/^/    /'
 }
 status=0
 if want find_vma; then

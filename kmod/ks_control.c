@@ -18,7 +18,7 @@
 #include "ks_core.h"
 #include "ks_glob.h"
 
-static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* ks_cmd.h, contract.h */
+static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* kstats/cmd.h, contract.h */
 
 /* Run one parsed command (as written: @line); caller holds ks_lock. */
 static int ks_run(const struct ks_cmd *cmd, const char *line)

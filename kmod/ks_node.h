@@ -15,7 +15,7 @@
 #include <linux/string.h>
 #include <asm/local64.h>
 #include <kstats/hist.h>
-#include "ks_cmd.h"
+#include <kstats/cmd.h>
 #include "ks_arch.h"
 
 struct ks_node;

@@ -15,7 +15,7 @@
 #include <linux/uaccess.h>
 #include "ks_core.h"
 
-static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* ks_cmd.h, contract.h */
+static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* kstats/cmd.h, contract.h */
 
 struct dentry *ks_dir;		/* /sys/kernel/debug/kstats */
 

@@ -10,7 +10,7 @@ one figure with
 
     python3 plots/kstats_snapshot.py FILE KEY [NODE]   (node.KEY, or pNN)
   Units and their cut-offs are those of the C tool
-(tools/ks_fmt.c): ns, us, ms, s, switching at 10^3, 10^6 and 10^9 ns, with
+(tools/lib/ks_fmt.c): ns, us, ms, s, switching at 10^3, 10^6 and 10^9 ns, with
 the same digits, so a table and a figure of one snapshot read the same.
 """
 
@@ -263,7 +263,7 @@ def check_units(snaps):
     return first.unit
 
 
-# Display units of ns values, as tools/ks_fmt.c picks them.
+# Display units of ns values, as tools/lib/ks_fmt.c picks them.
 NS_SCALES = (("ns", 1), ("us", 1000), ("ms", 1000000), ("s", 1000000000))
 
 

@@ -93,7 +93,7 @@ obj=$CACHE/obj/$series-$cfg_hash
 # kstats built in: its sources are inputs of the variant too
 intree_sum=""
 [ $intree = 1 ] && intree_sum=$(cat "$top"/scripts/kstats-into-tree.sh "$top"/kmod/Kbuild \
-	"$top"/kmod/*.[chS] "$top"/include/kstats/*.h "$top"/include/linux/kstats.h | sha1sum)
+	"$top"/kmod/*.[chS] "$top"/common/*.c "$top"/include/kstats/*.h "$top"/include/linux/kstats.h | sha1sum)
 patch_hash=$( { echo "$series $cfg_hash"; echo "$intree_sum"; cat "${patches[@]}" /dev/null; } |
 	sha1sum | cut -c1-12)
 dest=$CACHE/kernels/$name

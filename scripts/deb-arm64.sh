@@ -22,7 +22,7 @@ in=/var/tmp/kstats-deb-arm64
 }
 rm -rf "${root:?}$in" "$out"
 mkdir -p "$root$in/src" "$out"
-(cd "$top" && tar cf - Makefile install.mk dkms.conf debian kmod include tools plots) |
+(cd "$top" && tar cf - Makefile install.mk dkms.conf debian kmod common include tools plots) |
 	tar xf - -C "$root$in/src"
 ks_in_root "$root" sh -c "cd $in/src && dpkg-buildpackage -aarm64 -us -uc -b" > "$out/build.log" 2>&1 || {
 	tail -n 20 "$out/build.log" >&2

@@ -8,7 +8,8 @@
 #   scripts/kstats-into-tree.sh KSRC
 #
 # writes, into KSRC:
-#   lib/kstats/            kmod/'s sources, with a Makefile made from kmod/Kbuild
+#   lib/kstats/            kmod/'s and common/'s sources, with a Makefile made
+#                          from kmod/Kbuild
 #   include/kstats/*.h     the shared headers (hist.h, contract.h)
 #   include/linux/kstats.h the annotation API
 #   lib/Kconfig.debug      "config KSTATS" (bool, depends on what kmod/Kbuild needs)
@@ -28,7 +29,7 @@ done
 dst=$ksrc/lib/kstats
 mkdir -p "$dst" "$ksrc/include/kstats"
 rm -f "$dst"/*.c "$dst"/*.h "$dst"/*.S
-for f in "$top"/kmod/*.c "$top"/kmod/*.h "$top"/kmod/*.S; do
+for f in "$top"/kmod/*.c "$top"/kmod/*.h "$top"/kmod/*.S "$top"/common/*.c; do
 	case $f in *.mod.c) continue ;; esac
 	cp "$f" "$dst/"
 done
@@ -36,12 +37,13 @@ cp "$top"/include/kstats/*.h "$ksrc/include/kstats/"
 cp "$top"/include/linux/kstats.h "$ksrc/include/linux/kstats.h"
 
 # kmod/Kbuild, built in: the object list and the kernel-API probes stay;
-# the include path and the module-only define go, Kconfig checks the rest.
+# the include path and the module-only define go, Kconfig checks the rest;
+# common/'s objects sit beside kmod/'s.
 {
 	echo "# SPDX-License-Identifier: GPL-2.0"
 	echo "# Made by kstats' scripts/kstats-into-tree.sh from kmod/Kbuild."
 	sed -n -e 's/^obj-m := kstats.o$/obj-$(CONFIG_KSTATS) += kstats.o/p' \
-		-e '/^kstats-/p' -e '/^[ca][cs]flags-y += \$(if/p' "$top/kmod/Kbuild"
+		-e '/^kstats-/{s#\.\./common/##;p}' -e '/^[ca][cs]flags-y += \$(if/p' "$top/kmod/Kbuild"
 } > "$dst/Makefile"
 grep -q '^obj-$(CONFIG_KSTATS) += kstats.o$' "$dst/Makefile" ||
 	{ echo "kstats-into-tree: kmod/Kbuild changed shape: no obj-m line" >&2; exit 1; }

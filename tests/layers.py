@@ -4,17 +4,21 @@
 
     tests/layers.py [OBJDIR] [--write]
 
-OBJDIR holds kmod/'s objects (default: every vm/out/KVER/src/kmod that
+OBJDIR holds kmod/'s objects (and ../common/ beside it those of the
+command grammar, common/ks_cmd.c, named common/ks_cmd here) (default: every vm/out/KVER/src/kmod that
 make vm-stage built, each checked for cycles; the table is compared with
 the one of most files: a kernel with every backend).  A file calls another when its object uses a
 symbol the other's defines (nm).  The trampolines (ks_tramp*.S) and the
 direct backend's C side (ks_direct.c) call each other by design and count
 as one.  Checks, one TAP line each:
   - no two files call each other, directly or through others (a cycle);
-  - each kmod/*.c file has at most 600 lines, or says why at its top
+  - each kmod/*.c and common/*.c file has at most 600 lines, or says why at its top
     ("Longer than 600 lines: ...");
   - docs/architecture.md's layer table (between the "layers:" markers) is
-    what the objects say, floor by floor (--write rewrites it).
+    what the objects say, floor by floor (--write rewrites it);
+  - the folders' direction, from the sources' #include lines: common/
+    includes from include/ only (nothing of kmod/ or tools/), tools/lib/
+    nothing of tools/cli/.
 Last line: N passed, N failed.
 """
 import glob
@@ -48,8 +52,11 @@ def objdirs():
 
 def graph(d):
     defs, uses = {}, {}
-    for o in sorted(glob.glob(os.path.join(d, "*.o"))):
+    common = sorted(glob.glob(os.path.join(d, "..", "common", "*.o")))
+    for o in sorted(glob.glob(os.path.join(d, "*.o"))) + common:
         name = os.path.basename(o)[:-2]
+        if o in common:
+            name = "common/" + name
         if name in ("kstats", "kstats.mod") or name.endswith(".mod"):
             continue
         unit = UNITS.get(name, name)
@@ -133,9 +140,25 @@ def table(g):
     return "\n".join(lines)
 
 
+def includes_below():
+    """common/ and tools/lib/ include nothing from the folders above them."""
+    inc = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+    for folder, ok in (("common", lambda q, h, d: q == "<"),
+                       ("tools/lib", lambda q, h, d: q == "<" or
+                        os.path.exists(os.path.join(d, h)))):
+        bad = []
+        for f in sorted(glob.glob(os.path.join(TOP, folder, "*.[ch]"))):
+            with open(f) as fh:
+                for q, h in inc.findall(fh.read()):
+                    if not ok(q, h, os.path.dirname(f)) or ".." in h:
+                        bad.append("%s: %s" % (os.path.relpath(f, TOP), h))
+        check("%s/ includes only what lies below it" % folder, not bad, "\n".join(bad))
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     write = "--write" in sys.argv
+    includes_below()
     dirs = args or objdirs()
     dirs = [d for d in dirs if glob.glob(os.path.join(d, "*.o"))]
     if not dirs:
@@ -157,7 +180,8 @@ def main():
               not cyc, detail)
         if not cyc and (best is None or len(g) > len(best)):
             best = g
-    for c in sorted(glob.glob(os.path.join(TOP, "kmod", "*.c"))):
+    for c in sorted(glob.glob(os.path.join(TOP, "kmod", "*.c")) +
+                    glob.glob(os.path.join(TOP, "common", "*.c"))):
         with open(c) as fh:
             text = fh.read()
         n = text.count("\n")

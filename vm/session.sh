@@ -13,7 +13,7 @@
 #                 [--qemu-args ARGS] [--kmods NAMES] [-i]
 #
 # tests/vm/run.sh (the VM suite), demo/demo.sh, bench/run.sh and
-# tools/kstats-ab call it; see vm/README.md.  Environment knobs (the
+# tools/ab/kstats-ab call it; see vm/README.md.  Environment knobs (the
 # options add to them or win):
 #   KS_VM_OUT               staged modules and binaries, caches (vm/stage.sh,
 #                           make vm-stage; default vm/out)

@@ -31,10 +31,10 @@ build() {
 	echo "  BUILD   modules for $k"
 	rm -rf "$d/src" "$d/modules" "$d/bench"
 	mkdir -p "$d/src/tests" "$d/src/bench" "$d/modules" "$d/bench"
-	cp -r "$top/kmod" "$top/include" "$d/src/"
+	cp -r "$top/kmod" "$top/common" "$top/include" "$d/src/"
 	cp -r "$top/tests/target" "$top/tests/api" "$d/src/tests/"
 	cp -r "$top/bench/kmod" "$d/src/bench/"
-	rm -f "$d"/src/kmod/*.o "$d"/src/kmod/*.ko "$d"/src/tests/target/*.ko "$d"/src/tests/api/*.ko "$d"/src/bench/kmod/*.ko
+	rm -f "$d"/src/kmod/*.o "$d"/src/common/*.o "$d"/src/kmod/*.ko "$d"/src/tests/target/*.ko "$d"/src/tests/api/*.ko "$d"/src/bench/kmod/*.ko
 	# the target gets BTF split on the kernel's own (tests/target/Makefile);
 	# a kernel built without BTF gets a target without it
 	cfg=$(ks_kconfig "$k")

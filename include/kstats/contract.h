@@ -3,13 +3,13 @@
  * kstats contract: what the module and its readers (the CLI, the tests,
  * and through snapshots the plots) must agree on, written once.
  *
- *   - limits of the _control grammar (kmod/ks_cmd.c checks them, the CLI
+ *   - limits of the _control grammar (common/ks_cmd.c checks them, the CLI
  *     checks with that same parser; tests/cli/contract.c and run.sh feed
  *     every boundary to both);
  *   - the percentiles every report shows, with names and indices;
  *   - the keywords of the node text and the line of the _control listing
  *     (docs/format.md), printed by kmod/ks_show.c and read by the CLI
- *     (tools/ks_parse.c, its list command).
+ *     (tools/lib/ks_parse.c, its list command).
  *
  * Freestanding like hist.h: only <linux/types.h>, nothing to link.
  */
@@ -42,7 +42,7 @@
 /*
  * bits: 0..KSTATS_BITS_MAX, in hist.h with the slot math it bounds.
  * KS_CMD_MAX holds KS_CMD_LONGEST, the longest command of the grammar
- * (kmod/ks_cmd.h), with room for extra blanks.
+ * (include/kstats/cmd.h), with room for extra blanks.
  */
 
 /* ---- percentiles ---- */

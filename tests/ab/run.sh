@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/kstats-ab on every kernel scripts/kernels.sh lists (6.1, 6.12,
+# tools/ab/kstats-ab on every kernel scripts/kernels.sh lists (6.1, 6.12,
 # 7.x): the same trace commands and workload on each, checked against what
 # is known.  ks_target_empty runs exactly N times per workload run on every
 # kernel; should_failslab exists on 6.1 only (compiled out of Debian's 6.12
@@ -42,7 +42,7 @@ kernels_part() {
 		rc=0
 	else
 		rm -rf "$out"
-		"$top/tools/kstats-ab" -o "$out" -r 2 --target -n $N -t "ks_target_empty" -t "should_failslab" \
+		"$top/tools/ab/kstats-ab" -o "$out" -r 2 --target -n $N -t "ks_target_empty" -t "should_failslab" \
 			-w "echo $N > /sys/kernel/debug/kstats_target/empty" "${specs[@]}" > "$out.log" 2>&1
 		rc=$?
 	fi
@@ -85,7 +85,7 @@ glob_part() {
 		rc=0
 	else
 		rm -rf "$g"
-		"$top/tools/kstats-ab" -o "$g" -r 3 --target --top 5 -t 'kt_gen_0[0-3]* bits 3' \
+		"$top/tools/ab/kstats-ab" -o "$g" -r 3 --target --top 5 -t 'kt_gen_0[0-3]* bits 3' \
 			-t 'kt_gen_slow_* bits 5' -w "$wl" same="$k" again="$k" slow="$k" > "$g.log" 2>&1
 		rc=$?
 	fi

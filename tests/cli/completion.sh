@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/kstats.bash-completion in a real shell: tmux runs 'bash --norc'
+# tools/cli/kstats.bash-completion in a real shell: tmux runs 'bash --norc'
 # with the completion sourced, the test types a line and Tab, and reads
 # the screen (tmux capture-pane).  A fake debugfs ($KSTATS_DEBUGFS) lists
 # two nodes in _control, a fake tracefs ($KSTATS_TRACEFS) three functions
@@ -13,7 +13,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 K=${1:-$here/../../tools/kstats}
-comp=$here/../../tools/kstats.bash-completion
+comp=$here/../../tools/cli/kstats.bash-completion
 if ! command -v tmux >/dev/null 2>&1 || ! command -v bash >/dev/null 2>&1; then
 	echo "ok - completion: skipped (apt-get install tmux)"
 	exit 0

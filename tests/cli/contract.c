@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The boundaries of include/kstats/contract.h, judged by the module's own
- * command parser (kmod/ks_cmd.c, built here through tools/ks_shim.h).
+ * command parser (common/ks_cmd.c, built here through include/kstats/shim.h).
  *
  * Prints one line per case:
  *
@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../kmod/ks_cmd.c"
+#include "../../common/ks_cmd.c"
 
 #define KS_LINE_MAX	(2 * KS_CMD_MAX)
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kstats/hist.h"
+#include <kstats/hist.h>
 
 /* Value @i of CPU @cpu: mostly 60..160 ns, a tail to a few us. */
 static __u64 value(unsigned long seed, unsigned int cpu, unsigned long i,

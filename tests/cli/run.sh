@@ -212,7 +212,7 @@ if [ -s "$dbg/_control" ]; then notok "refused commands wrote nothing"; tap_diag
 
 # ---- one contract: the CLI and the module's parser agree on every limit ----
 # tests/cli/contract prints each boundary of include/kstats/contract.h with
-# what the contract wants and what kmod/ks_cmd.c says; the CLI must agree.
+# what the contract wants and what common/ks_cmd.c says; the CLI must agree.
 agree=0 disagree=0
 set -f
 "$here/contract" >"$tmp/cases"
@@ -947,12 +947,12 @@ onefails "a mistyped command: the nearest one" 2 "kstats: unknown command 'shwo'
 onefails "a mistyped command: trace" 2 "kstats: unknown command 'tarce'; did you mean 'trace'?" "$K" tarce
 onefails "a mistyped command: compare" 2 "kstats: unknown command 'compaer'; did you mean 'compare'?" "$K" compaer
 # every message on stderr starts with kstats: (ks_err, or a literal "kstats: ")
-if grep -n 'stderr' "$here"/../../tools/*.c | grep -v 'ks_err\|"kstats: \|ks_usage(stderr)\|print_last(stderr\|^[^:]*:[0-9]*: *[/ ]\*\|fputs("kstats: ", stderr)\|vfprintf(stderr, fmt\|fputc(.\\n., stderr)' >"$tmp/unprefixed"; then
+if grep -n 'stderr' "$here"/../../tools/cli/*.c "$here"/../../tools/lib/*.c | grep -v 'ks_err\|"kstats: \|ks_usage(stderr)\|print_last(stderr\|^[^:]*:[0-9]*: *[/ ]\*\|fputs("kstats: ", stderr)\|vfprintf(stderr, fmt\|fputc(.\\n., stderr)' >"$tmp/unprefixed"; then
 	notok "every message on stderr starts with kstats:"; tap_diag "$tmp/unprefixed"
 else
 	ok "every message on stderr starts with kstats:"
 fi
-man=$here/../../tools/kstats.1
+man=$here/../../tools/cli/kstats.1
 if command -v groff >/dev/null 2>&1; then
 	r groff -man -Tutf8 -ww -z "$man"
 	if [ $rc = 0 ] && [ ! -s "$tmp/err" ]; then ok "man page: groff -man -ww without warnings"; else notok "man page: groff warnings"; tap_diag "$tmp/err"; fi

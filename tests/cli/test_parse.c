@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the CLI's parsers: tools/ks_parse.c (node text) and
- * tools/ks_snap.c with tools/ks_json.c (snapshots).  Prints "ok - WHAT" / "not ok - WHAT"
+ * Unit tests of the CLI's parsers: tools/lib/ks_parse.c (node text) and
+ * tools/lib/ks_snap.c with tools/lib/ks_json.c (snapshots).  Prints "ok - WHAT" / "not ok - WHAT"
  * lines; run.sh numbers them.
  *
  *   test_parse FIXTURE.txt...              every fixture: strict parse,

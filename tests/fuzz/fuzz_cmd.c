@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the module's control-command parser, kmod/ks_cmd.c
- * itself (built through tools/ks_shim.h as the unit tests do).
+ * libFuzzer target: the module's control-command parser, common/ks_cmd.c
+ * itself (built through include/kstats/shim.h as the unit tests do).
  *
  * Each input is one write(): checked as text (ks_cmd_text()) the way the
  * module's write handler does, then parsed, whatever the text check says
@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "../../kmod/ks_cmd.c"
+#include "../../common/ks_cmd.c"
 
 #define KS_FUZZ_MAX	4096	/* bytes of one input (the module takes 256) */
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the CLI's node-file parser (tools/ks_parse.c), which
+ * libFuzzer target: the CLI's node-file parser (tools/lib/ks_parse.c), which
  * reads node text captured on other machines and passed around.
  *
  * Each input is parsed leniently and strictly.  A node that parses must
  * have a consistent layout; it then goes through the snapshot writer and
- * reader (tools/ks_snap.c) and must come back with the same histograms,
+ * reader (tools/lib/ks_snap.c) and must come back with the same histograms,
  * and through ks_view_delta() against itself.
  */
 #include <stdint.h>

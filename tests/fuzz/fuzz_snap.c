@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the CLI's snapshot reader (tools/ks_snap.c, on the
- * JSON parser of tools/ks_json.c), which reads files users attach to
+ * libFuzzer target: the CLI's snapshot reader (tools/lib/ks_snap.c, on the
+ * JSON parser of tools/lib/ks_json.c), which reads files users attach to
  * emails.  A snapshot that reads must have a consistent layout and survive
  * a write and a second read with the same histograms.
  */

@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make test's test of the kernel-build pipeline (scripts/build-kernel.sh,
-# kstats built into a tree, tools/kstats-ab on kernels built from source),
+# kstats built into a tree, tools/ab/kstats-ab on kernels built from source),
 # on the smallest kernel that boots and traces (kernels/tiny.config), from
 # Debian's linux-source-6.12:
 #   tiny         tinyconfig + kernels/tiny.config; kstats is a module
 #   tiny-kstats  the same object tree, kstats built in (-k) and find_vma()
 #                annotated with the API (kernels/patches/
 #                find_vma-kstats-section.patch): node find_vma_section
-# Then tools/kstats-ab traces find_vma on both under -icount, with the
+# Then tools/ab/kstats-ab traces find_vma on both under -icount, with the
 # same page-fault workload, and measures find_vma_section where it exists.
 # Checks: both build, the variant shares the tree and leaves the source
 # pristine, a rebuild of an unchanged variant costs nothing, the annotated
@@ -75,7 +75,7 @@ esac
 # The same measurement on both, as a review would take it.
 ab=$out/ab
 rm -rf "$ab"
-"$top/tools/kstats-ab" -o "$ab" -r 2 -t "find_vma" -t "find_vma_section" \
+"$top/tools/ab/kstats-ab" -o "$ab" -r 2 -t "find_vma" -t "find_vma_section" \
 	-w "ks-pagefault -n $N -p 4 -m 64 -t kernel" plain=tiny annotated=tiny-kstats > "$out/ab.log" 2>&1
 rc=$?
 expect "kstats-ab exit status" $rc 0

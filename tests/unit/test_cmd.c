@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the control-command parser: kmod/ks_cmd.c itself, built
- * in userspace through ks_shim.h.  TAP lines, one per command checked.
+ * Unit tests of the control-command parser: common/ks_cmd.c itself, built
+ * in userspace through include/kstats/shim.h.  TAP lines, one per command checked.
  */
 #include <stdio.h>
-#include "../../kmod/ks_cmd.c"
+#include "../../common/ks_cmd.c"
 #include "../tap.h"
 
 static void report(int good, const char *line, const char *detail)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The statistics of kstats compare (tools/ks_stats.c) proven on noise:
+ * The statistics of kstats compare (tools/lib/ks_stats.c) proven on noise:
  * synthetic runs drawn from known distributions, over many seeds.
  *
  * One run: NSAMP latencies from a log-normal (median 1000 ns, sigma 0.5),

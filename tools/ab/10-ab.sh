@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The guest side of tools/kstats-ab: one kernel, the same trace commands
+# The guest side of tools/ab/kstats-ab: one kernel, the same trace commands
 # and workload as on every other kernel of the comparison.  _env.sh
 # (written by kstats-ab) sets AB_TRACES (one "NAME [OPTIONS]" per line),
 # AB_WORKLOAD (a shell command), AB_RUNS, AB_OPS (operations per run when

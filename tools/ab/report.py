@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""The report of tools/kstats-ab: one folder per kernel label (ab.facts,
+"""The report of tools/ab/kstats-ab: one folder per kernel label (ab.facts,
 NAME.rR.json snapshots, config, info) in, report.md + tables + plots +
 verdicts.json (tools/ab/verdicts.py) out.
 
@@ -8,7 +8,7 @@ For each traced function: the snapshot of the median run of each kernel
 (NAME-LABEL.json), `kstats compare --markdown` over them (NAME-compare.md),
 a CDF overlay and percentile bars (kstats_plot.py), and a verdict per
 kernel against the first from `kstats compare --json` over every run of
-both (tools/ks_stats.c, docs/statistics.md): the change of the mean and
+both (tools/lib/ks_stats.c, docs/statistics.md): the change of the mean and
 of p50 with the 95% bounds of each, better, worse or not measurable
 (lower is better).  A function missing on a kernel is reported as absent,
 never as zero.
@@ -243,7 +243,7 @@ def run_paths(k, fn):
 def judge(a, fn, base_label, base_paths, r, paths):
     """Set @r's verdict against the reference's runs: `kstats compare --json`.
 
-    The statistics are those of kstats compare (tools/ks_stats.c,
+    The statistics are those of kstats compare (tools/lib/ks_stats.c,
     docs/statistics.md): every run of each side, a 95% interval per side,
     a verdict only where the two intervals do not overlap.  Returns 0, or
     1 when compare failed (the row then says so).

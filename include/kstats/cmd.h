@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kstats control-command parser: turns one line written to _control into a
+ * The control-command parser of common/ks_cmd.c: turns one line written to _control into a
  * struct ks_cmd.  Pure string handling, no allocation, no global state, so
  * the same source is built into the module, into tools/kstats (which
  * checks a command before writing it) and into the userspace tests, through
- * tools/ks_shim.h for the kernel string helpers.
+ * include/kstats/shim.h for the kernel string helpers.
  */
 #ifndef _KSTATS_CMD_H
 #define _KSTATS_CMD_H
@@ -12,7 +12,7 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #else
-#include "ks_shim.h"
+#include <kstats/shim.h>
 #endif
 
 #include <kstats/contract.h>	/* the limits: KS_NAME_MAX, KS_SAMPLE_MAX... */

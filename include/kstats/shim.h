@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The few kernel helpers kmod/ks_cmd.c uses, for building the very same
+ * The few kernel helpers common/ks_cmd.c uses, for building the very same
  * parser source in userspace: into tools/kstats (which checks a command
  * before writing it), tests/unit/test_cmd.c and tests/fuzz/fuzz_cmd.c.
  * Semantics follow the kernel's.

@@ -31,7 +31,7 @@
 #include <linux/errno.h>
 #endif
 #include <kstats/hist.h>
-#include "ks_cmd.h"
+#include <kstats/cmd.h>
 
 static const char ks_seps[] = " \t\n";
 

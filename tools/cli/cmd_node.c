@@ -2,7 +2,7 @@
 /*
  * kstats trace, remove, start, stop, reset and list: the nodes' life,
  * through _control.  A trace command is checked with the module's own
- * parser (kmod/ks_cmd.c) before it is written, so a bad one fails here
+ * parser (common/ks_cmd.c) before it is written, so a bad one fails here
  * with the module's words.
  */
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ks_cmd.h"
+#include <kstats/cmd.h>
 #include "ks_ctl.h"
 #include "ks_fmt.h"
 #include "ks_load.h"

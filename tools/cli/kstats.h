@@ -13,13 +13,10 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "ks_cmd.h"
+#include <kstats/cmd.h>
 #include "ks_parse.h"
 
-#define KS_VERSION	"0.1"
-#define KS_ERR_MAX	1024
 #define KS_SAVE_MAX	4096		/* nodes in one saved file */
-#define KS_TIMING_ICOUNT "qemu-icount"	/* meta.timing of an -icount guest */
 
 /*
  * getopt_long() values of the long options without a short form: first
@@ -38,12 +35,6 @@ struct ks_trace_opts {
 	char words[KS_CMD_MAX];
 	int has_start, has_end;
 };
-
-/**
- * ks_err() - print "kstats: MSG" on stderr
- * @fmt: printf format of MSG
- */
-void ks_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /**
  * ks_help() - print the help of a subcommand

@@ -12,11 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ks_cmd.h"
+#include <kstats/cmd.h>
 #include "ks_ctl.h"
 #include "ks_load.h"
 #include "ks_snap.h"
-#include "kstats.h"
+#include "ks_parse.h"
 
 /* Meta for a node read now on this machine. */
 static void ks_meta_now(struct ks_meta *m, const char *label, time_t when)

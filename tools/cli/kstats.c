@@ -22,25 +22,12 @@
  * /sys/kernel/debug/kstats (used by the tests).
  */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ks_ctl.h"
 #include "kstats.h"
-
-/* Print "kstats: MSG" on stderr. */
-void ks_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("kstats: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 /* ---- help texts ---- */
 

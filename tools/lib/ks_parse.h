@@ -52,6 +52,12 @@ int ks_fail(const struct ks_errbuf *e, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /**
+ * ks_err() - print "kstats: MSG" on stderr
+ * @fmt: printf format of MSG
+ */
+void ks_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/**
  * ks_parse_u64() - strict decimal unsigned 64-bit number
  * @s:   text, digits only
  * @out: value

@@ -66,6 +66,17 @@ int ks_fail(const struct ks_errbuf *e, int line, const char *fmt, ...)
 	return -1;
 }
 
+void ks_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("kstats: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 int ks_parse_u64(const char *s, __u64 *out)
 {
 	__u64 v = 0;

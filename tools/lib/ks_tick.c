@@ -9,7 +9,7 @@
 
 #include "ks_load.h"
 #include "ks_tick.h"
-#include "kstats.h"
+#include "ks_parse.h"
 
 volatile sig_atomic_t ks_tick_stop;
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ks_cmd.h"
+#include <kstats/cmd.h>
 #include "ks_ctl.h"
 #include "ks_fmt.h"
 #include "ks_load.h"

@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ks_cmd.h"
-#include "kstats/contract.h"
+#include <kstats/cmd.h>
+#include <kstats/contract.h>
 #include "ks_ctl.h"
 
 const char *ks_root(void)

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kstats.h"
 #include "ks_cmp.h"
 #include "ks_fmt.h"
 #include "ks_json.h"

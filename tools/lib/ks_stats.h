@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ks_stats: the statistics behind every verdict of kstats compare (and so
- * of tools/kstats-ab and the demo, which call it).  Pure functions, no
+ * of tools/ab/kstats-ab and the demo, which call it).  Pure functions, no
  * I/O; the method, its formulas and references are docs/statistics.md.
  *
  *  - a percentile's interval: distribution-free, from order statistics of
@@ -17,7 +17,7 @@
 #define KS_STATS_H
 
 #include <linux/types.h>
-#include "kstats/hist.h"
+#include <kstats/hist.h>
 
 #define KS_STATS_ALPHA		0.05	/* each side's interval: 95% */
 #define KS_STATS_MIN_RUNS	3	/* runs a side for a verdict on means */
