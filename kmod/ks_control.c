@@ -7,7 +7,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/glob.h>
 #include <linux/module.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -33,7 +32,7 @@ static int ks_run(const struct ks_cmd *cmd, const char *line)
 		n = ks_nodes_remove(glob ? cmd->name : NULL, false);
 	else if (cmd->all || glob)
 		list_for_each_entry_safe(node, tmp, &ks_nodes, list) {
-			if (glob && !glob_match(cmd->name, node->cmd.name))
+			if (glob && !ks_node_matches(cmd->name, node->cmd.name))
 				continue;
 			ks_node_act(node, cmd->verb);
 			n++;

@@ -48,6 +48,7 @@ void ks_node_act(struct ks_node *node, enum ks_verb verb);
 void ks_node_remove(struct ks_node *node);
 void ks_node_destroy(struct ks_node *node);
 unsigned int ks_nodes_remove(const char *glob, bool owned);
+bool ks_node_matches(const char *glob, const char *name);
 void ks_node_delete(struct ks_node *node);
 void ks_reap_wait(void);
 void ks_clock_check(void);

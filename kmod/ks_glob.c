@@ -95,6 +95,7 @@ struct ks_glob_fn {
 	struct ks_node *node;
 	const char *why;		/* refused, or NULL */
 	int err;
+	bool qualify;			/* the node is called MODULE:NAME */
 };
 
 /*
@@ -242,6 +243,44 @@ static int ks_match(struct ks_match *mt, const char *mod)
 	return ret < 0 ? ret : 0;
 }
 
+static int ks_fn_name_cmp(const void *a, const void *b)
+{
+	const struct ks_glob_fn *x = *(struct ks_glob_fn * const *)a;
+	const struct ks_glob_fn *y = *(struct ks_glob_fn * const *)b;
+	int r = strcmp(x->name, y->name);
+
+	return r ? r : strcmp(x->mod, y->mod);
+}
+
+/*
+ * A name matched in more than one place (vmlinux and a module, or two
+ * modules: static functions of the same name): the modules' nodes are
+ * called MODULE:NAME, as "trace MODULE:GLOB" calls them, so that each
+ * is traced rather than the second refused as already traced.
+ */
+static int ks_qualify_shared_names(struct ks_match *mt)
+{
+	struct ks_glob_fn **by;
+	unsigned int i;
+
+	if (mt->n < 2)
+		return 0;
+	by = kvmalloc_array(mt->n, sizeof(*by), GFP_KERNEL);
+	if (!by)
+		return -ENOMEM;
+	for (i = 0; i < mt->n; i++)
+		by[i] = &mt->fns[i];
+	sort(by, mt->n, sizeof(*by), ks_fn_name_cmp, NULL);
+	for (i = 1; i < mt->n; i++) {
+		if (strcmp(by[i - 1]->name, by[i]->name))
+			continue;
+		by[i - 1]->qualify = by[i - 1]->mod[0];
+		by[i]->qualify = by[i]->mod[0];
+	}
+	kvfree(by);
+	return 0;
+}
+
 /* Make the node of @fn (not attached yet) or say why not. */
 static void ks_glob_prepare(struct ks_glob_fn *fn, const struct ks_cmd *cmd,
 			    bool named_mod)
@@ -249,6 +288,7 @@ static void ks_glob_prepare(struct ks_glob_fn *fn, const struct ks_cmd *cmd,
 	struct ks_cmd c = *cmd;
 	struct ks_node *node;
 
+	named_mod |= fn->qualify;
 	fn->why = ks_denied(fn->name);
 	if (fn->why) {
 		fn->err = -EINVAL;
@@ -321,6 +361,9 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 	t[1] = ktime_get_ns();
 	/* by name; mt.index, which points into the unsorted order, is done */
 	sort(mt.fns, mt.n, sizeof(*mt.fns), ks_fn_cmp, NULL);
+	ret = colon ? 0 : ks_qualify_shared_names(&mt);
+	if (ret)
+		goto out;
 	batch = kvcalloc(mt.n, sizeof(*batch), GFP_KERNEL);
 	if (!batch) {
 		ret = -ENOMEM;
@@ -351,9 +394,13 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 		if (fn->err) {
 			refused++;
 			first = first ?: fn->err;
-			ks_last_say("refused %s%s%s: %s\n", fn->mod,
-				    fn->mod[0] ? ":" : "", fn->name,
-				    fn->why ?: "attach failed (see the kernel log)");
+			ks_last_say("refused %s%s%s: ", fn->mod,
+				    fn->mod[0] ? ":" : "", fn->name);
+			if (fn->why)
+				ks_last_say("%s\n", fn->why);
+			else
+				ks_last_say("attach failed (%pe, see the kernel log)\n",
+					    ERR_PTR(fn->err));
 			continue;
 		}
 		ok++;

@@ -206,6 +206,23 @@ void ks_node_remove(struct ks_node *node)
 }
 
 /**
+ * ks_node_matches() - does a verb's @glob name the node called @name?
+ * @glob: a glob
+ * @name: a node's name: a function's, or MODULE:FUNCTION
+ *
+ * A glob without a module matches a node by its function's name, so that
+ * what "trace GLOB" made (a module's function whose name vmlinux also has
+ * is called MODULE:NAME) a verb on GLOB reaches.
+ */
+bool ks_node_matches(const char *glob, const char *name)
+{
+	const char *colon = strchr(name, ':');
+
+	return glob_match(glob, name) ||
+	       (colon && !strchr(glob, ':') && glob_match(glob, colon + 1));
+}
+
+/**
  * ks_nodes_remove() - remove many nodes, waiting for their hooks once
  * @glob: only the nodes whose name matches it, or NULL for every node
  * @owned: also those whose owner removes them (backend->owner_removes)
@@ -222,7 +239,7 @@ unsigned int ks_nodes_remove(const char *glob, bool owned)
 
 	list_for_each_entry_safe(node, tmp, &ks_nodes, list) {
 		if ((!owned && node->backend->owner_removes) ||
-		    (glob && !glob_match(glob, node->cmd.name)))
+		    (glob && !ks_node_matches(glob, node->cmd.name)))
 			continue;
 		list_move_tail(&node->list, &gone);
 		hash_del(&node->by_name);

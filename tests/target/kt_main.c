@@ -73,6 +73,18 @@ static noinline void ks_target_empty(void)
 }
 
 /*
+ * Shares its name with fs/proc/base.c's static function, as static
+ * functions of modules and of vmlinux often do: a glob that matches both
+ * traces both, the module's as kstats_target:proc_pid_cmdline_read
+ * (45-glob).
+ */
+static noinline int proc_pid_cmdline_read(unsigned int k)
+{
+	asm volatile("" ::: "memory");
+	return k;
+}
+
+/*
  * Busy-waits until @ns nanoseconds have passed on both clocks kstats may
  * read: local_clock() and the CPU's counter at its rate.  The call takes at
  * least @ns by construction, whichever clock times it and whatever the
@@ -344,7 +356,8 @@ static int kt_patch(bool on)
 }
 
 enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP, KT_SECTION,
-	KT_UNWIND, KT_ARGS, KT_PART, KT_ISRA, KT_GEN, KT_HOLD, KT_PATCH };
+	KT_UNWIND, KT_ARGS, KT_PART, KT_ISRA, KT_GEN, KT_HOLD, KT_PATCH,
+	KT_DUP };
 
 static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			size_t count, loff_t *ppos)
@@ -395,6 +408,9 @@ static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			break;
 		case KT_CLONE:
 			ks_target_clone(7);
+			break;
+		case KT_DUP:
+			kt_sink += proc_pid_cmdline_read(i);
 			break;
 		case KT_SLEEP:
 			ks_target_sleep(arg);
@@ -461,7 +477,7 @@ static int __init kt_init(void)
 		[KT_SLEEP] = "sleep", [KT_SECTION] = "section",
 		[KT_UNWIND] = "unwind", [KT_ARGS] = "args",
 		[KT_PART] = "part", [KT_ISRA] = "isra", [KT_GEN] = "gen",
-		[KT_HOLD] = "hold", [KT_PATCH] = "patch",
+		[KT_HOLD] = "hold", [KT_PATCH] = "patch", [KT_DUP] = "dup",
 	};
 	unsigned long i;
 

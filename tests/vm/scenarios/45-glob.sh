@@ -109,6 +109,29 @@ expect_errno "a node past mem_max -> ENOSPC" ENOSPC ctl "trace ks_target_empty"
 check "the log says so" 'dmesg | tail -n 3 | grep -q "ks_target_empty: would take the nodes. memory past mem_max (0 MiB"'
 echo 256 > $M
 
+# One name in vmlinux and in a module (static functions of the same
+# name): both traced, the module's node called MODULE:NAME.
+D=proc_pid_cmdline_read
+if grep -q "^$D\$" $AFF && grep -q "^$D \[kstats_target\]" $AFF; then
+	check "trace ${D%?}? (vmlinux and kstats_target)" ctl "trace ${D%?}? bits 3"
+	check "_last: 2 matched, 2 attached" "grep -q '^matched 2 attached 2 refused 0' $LAST"
+	expect_eq "nodes $D and kstats_target:$D" \
+		"$(nodes $D) $(nodes kstats_target:$D)" "1 1"
+	echo 7 > $T/dup
+	expect_eq "kstats_target:$D: the module's 7 calls" \
+		"$(node_field kstats_target:$D samples)" 7
+	v0=$(node_field $D samples)
+	cat /proc/self/cmdline > /dev/null
+	v1=$(node_field $D samples)
+	expect_range "$D: vmlinux's, from reading /proc/self/cmdline ($v0 -> $v1)" \
+		$((v1 - v0)) 1 4
+	expect_eq "and the module's still 7" "$(node_field kstats_target:$D samples)" 7
+	check "remove ${D%?}?" ctl "remove ${D%?}?"
+	expect_eq "both gone" "$(nodes $D) $(nodes kstats_target:$D)" "0 0"
+else
+	skip "one name in vmlinux and kstats_target" "ftrace lists no vmlinux $D here"
+fi
+
 # Over a thousand nodes attached, then rmmod.
 echo 2000 > $P
 check "trace kstats_target:kt_gen_* ($NALL)" ctl "trace kstats_target:kt_gen_* bits 3"
