@@ -386,9 +386,17 @@ if ! grep -q "^kstats " /proc/modules; then
 	expect_range "unreclaimable slab after rmmod: ${sunr0} -> ${sunr1} KiB, grew less than 8 MiB" \
 		$((sunr1 - sunr0)) -1000000 8192
 else
+	# the tasks whose kernel stack is inside kstats or the function it
+	# waits for: where the calls that did not return sleep
+	waits=$(dmesg | grep -E 'kstats: unloading waits' | tail -1)
+	wfn=$(echo "$waits" | sed -n 's/.* still inside \([^ ]*\) .*/\1/p')
+	for p in /proc/[0-9]*; do
+		grep -qE "\[kstats\]|${wfn:-kstats_}" $p/stack 2> /dev/null || continue
+		echo "$(cat $p/comm) (${p#/proc/}): $(tr '\n' ' ' < $p/stack | cut -c1-400)"
+	done > $S/sleepers 2>&1
 	fail "rmmod kstats returns within 120 s" "$(cat $S/rmmod.out)" \
 		"$(dmesg | grep -E 'kstats: unloading waits' | tail -3)" \
-		"$(ps -o pid,stat,comm 2> /dev/null | grep -w D | head -5)"
+		"$(head -8 $S/sleepers)"
 	skip "unreclaimable slab after rmmod" "kstats still loaded"
 fi
 t_end=$(cut -d' ' -f1 /proc/uptime)
