@@ -15,7 +15,8 @@
  *
  * NAME: 1..KS_NAME_MAX-1 characters of [A-Za-z0-9_.:-]; "_control" and
  * "all" are reserved.  "mod:sym" names a symbol of module mod.
- * A NAME with *, ? or [...] in it is a glob (ks_glob.c): trace makes one
+ * A NAME with *, ? or [...] in it is a glob (include/kstats/glob.h; the
+ * module's kmod/ks_glob.c runs trace GLOB): trace makes one
  * node per matching function ("mod:glob": that module's), the other verbs
  * act on every node whose name matches.
  *
@@ -30,6 +31,7 @@
 #include <linux/string.h>
 #include <linux/errno.h>
 #endif
+#include <kstats/glob.h>
 #include <kstats/hist.h>
 #include <kstats/cmd.h>
 
@@ -105,7 +107,7 @@ bool ks_glob_valid(const char *name)
 
 		if (i >= KS_NAME_MAX - 1)
 			return false;
-		if (c == '*' || c == '?' || c == '[')
+		if (ks_glob_char(c))
 			glob = true;
 		else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 			   (c >= '0' && c <= '9') || c == '_' || c == '.' ||

@@ -26,17 +26,6 @@ static unsigned int glob_max = 1000;
 module_param(glob_max, uint, 0644);
 MODULE_PARM_DESC(glob_max, "functions one trace GLOB may match (default 1000)");
 
-/**
- * ks_is_glob() - is @name a glob (a *, ? or [ in it)?
- * @name: a node name
- *
- * Return: true if so.
- */
-bool ks_is_glob(const char *name)
-{
-	return strpbrk(name, "*?[");
-}
-
 /* ---- _last: what the last glob command did ---- */
 
 #define KS_LAST_SIZE	(64 * 1024)

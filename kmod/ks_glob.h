@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* kstats globs (ks_glob.c) and _last. */
-#ifndef _KSTATS_GLOB_H
-#define _KSTATS_GLOB_H
+#ifndef _KSTATS_KS_GLOB_H
+#define _KSTATS_KS_GLOB_H
 
 #include <linux/seq_file.h>
+#include <kstats/glob.h>	/* ks_is_glob() */
 #include "ks_node.h"
 
-bool ks_is_glob(const char *name);
 int ks_glob_trace(const struct ks_cmd *cmd, const char *line);
 void ks_last_show(struct seq_file *m);
 void ks_last_free(void);
 
-#endif /* _KSTATS_GLOB_H */
+#endif /* _KSTATS_KS_GLOB_H */

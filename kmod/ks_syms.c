@@ -23,6 +23,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <kstats/glob.h>
 #include "ks_core.h"
 #include "ks_compat.h"
 
@@ -128,8 +129,7 @@ int ks_ftrace_each(const char *pattern, const char *mod,
 
 		hlist_for_each_entry(e, &h->buckets[i], hlist) {
 			ks_ip_name(e->ip, name, &m);
-			if (!strchr(pattern, '*') && !strchr(pattern, '?') &&
-			    !strchr(pattern, '[') ? strcmp(name, pattern) :
+			if (!ks_is_glob(pattern) ? strcmp(name, pattern) :
 			    !glob_match(pattern, name)) {
 				pr_err("ftrace matched %ps for '%s': its filter is not what kstats knows\n",
 				       (void *)e->ip, pattern);

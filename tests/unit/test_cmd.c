@@ -72,9 +72,26 @@ static void text(const char *desc, const char *buf, size_t len, long want)
 	report(!ret && (cond), line, ret ? why : "fields: " #cond);	\
 } while (0)
 
+/* include/kstats/glob.h: what makes a name a glob, as the grammar sees it. */
+static void test_is_glob(void)
+{
+	static const char *const globs[] = { "vma_*", "f?o", "x[ab]", "*", "m:[!a]*" };
+	static const char *const names[] = { "find_vma", "ext4:ext4_map_blocks", "a.b-c", "" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(globs); i++)
+		tap_result(ks_is_glob(globs[i]) && ks_glob_valid(globs[i]),
+			   "glob: '%s' is a glob, and a valid one", globs[i]);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		tap_result(!ks_is_glob(names[i]) && !ks_glob_valid(names[i]),
+			   "glob: '%s' is not a glob", names[i]);
+}
+
 int main(void)
 {
 	char longname[80];
+
+	test_is_glob();
 
 	/* defaults */
 	GOOD("trace find_vma", cmd.verb == KS_VERB_TRACE &&

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <kstats/glob.h>
 #include "ks_cmp.h"
 #include "ks_ctl.h"
 #include "ks_export.h"
@@ -117,7 +118,7 @@ static int ks_save_names(char **args, int nargs, char **out, int max, int *many)
 
 	*many = nargs > 1;
 	for (i = 0; i < nargs; i++) {
-		int glob = !strcmp(args[i], "all") || strpbrk(args[i], "*?[");
+		int glob = !strcmp(args[i], "all") || ks_is_glob(args[i]);
 
 		if (!glob) {
 			if (n < max)
