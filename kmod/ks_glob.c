@@ -49,7 +49,7 @@ static void ks_last_start(const char *line)
 	if (!ks_last)
 		ks_last = kvmalloc(KS_LAST_SIZE, GFP_KERNEL);
 	ks_last_len = 0;
-	ks_last_say("# %s\n", line);
+	ks_last_say(KS_LAST_HEAD, line);
 }
 
 /**
@@ -334,7 +334,7 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 		pr_err("%s: matches %s%u functions, more than glob_max (%u)\n",
 		       cmd->name, ret == -E2BIG ? "over " : "",
 		       ret == -E2BIG ? KS_MATCH_MAX : mt.n, glob_max);
-		ks_last_say("matched %u refused all: more than glob_max %u\n",
+		ks_last_say(KS_LAST_TOO_MANY,
 			    ret == -E2BIG ? KS_MATCH_MAX : mt.n, glob_max);
 		ret = -E2BIG;
 		goto out;
@@ -343,7 +343,7 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 		goto out;
 	if (!mt.n) {
 		pr_err("%s: matches no function ftrace can trace\n", cmd->name);
-		ks_last_say("matched 0\n");
+		ks_last_say(KS_LAST_NONE);
 		ret = -ENOENT;
 		goto out;
 	}
@@ -383,7 +383,7 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 		if (fn->err) {
 			refused++;
 			first = first ?: fn->err;
-			ks_last_say("refused %s%s%s: ", fn->mod,
+			ks_last_say(KS_LAST_REFUSED_FN, fn->mod,
 				    fn->mod[0] ? ":" : "", fn->name);
 			if (fn->why)
 				ks_last_say("%s\n", fn->why);
@@ -400,10 +400,10 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 	pr_debug("%s: %u functions: match %llu us, prepare %llu us, hook %llu us, publish %llu us\n",
 		 cmd->name, mt.n, (t[1] - t[0]) / 1000, (t[2] - t[1]) / 1000,
 		 (t[3] - t[2]) / 1000, (t[4] - t[3]) / 1000);
-	ks_last_say("matched %u attached %u refused %u", mt.n, ok, refused);
+	ks_last_say(KS_LAST_DONE, mt.n, ok, refused);
 	for (i = 0; i < KS_VIA_SECTION; i++)
 		if (by[i])
-			ks_last_say(" %s %u", ks_via_name(i), by[i]);
+			ks_last_say(KS_LAST_DONE_VIA, ks_via_name(i), by[i]);
 	ks_last_say("\n");
 	pr_info("%s: %u functions matched, %u attached, %u refused (%s_last)\n",
 		cmd->name, mt.n, ok, refused, "/sys/kernel/debug/kstats/");

@@ -7,9 +7,10 @@
  *     checks with that same parser; tests/cli/contract.c and run.sh feed
  *     every boundary to both);
  *   - the percentiles every report shows, with names and indices;
- *   - the keywords of the node text and the line of the _control listing
- *     (docs/format.md), printed by kmod/ks_show.c and read by the CLI
- *     (tools/lib/ks_parse.c, its list command).
+ *   - the keywords of the node text, the line of the _control listing and
+ *     the lines of _last (docs/format.md), printed by kmod/ks_show.c and
+ *     kmod/ks_glob.c and read by the CLI (tools/lib/ks_parse.c the node
+ *     text, tools/lib/ks_ctl.c the listing and _last).
  *
  * Freestanding like hist.h: only <linux/types.h>, nothing to link.
  */
@@ -146,5 +147,25 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_LIST_HEAD	"# name backend state samples missed"
 /* NAME BACKEND STATE(KS_STATE_*) SAMPLES MISSED, blank-separated */
 #define KS_LIST_ROW	"%s %s %s %llu %llu"
+#define KS_LIST_FIELDS	5
+
+/* ---- _last: what the last trace GLOB did (docs/format.md) ---- */
+
+/*
+ * "# COMMAND" (the line as written), then one line per function refused,
+ * then one closing line:
+ *   refused [MOD:]FUNCTION: WHY
+ *   matched N attached N refused N[ BACKEND N]...   (attached by backend)
+ *   matched N refused all: WHY                      (nothing tried)
+ *   matched 0
+ */
+#define KS_LAST_HEAD	"# %s\n"
+#define KS_LAST_REFUSED	"refused"
+#define KS_LAST_MATCHED	"matched"
+#define KS_LAST_REFUSED_FN	KS_LAST_REFUSED " %s%s%s: "	/* then WHY, newline */
+#define KS_LAST_DONE	KS_LAST_MATCHED " %u attached %u " KS_LAST_REFUSED " %u"
+#define KS_LAST_DONE_VIA " %s %u"
+#define KS_LAST_TOO_MANY KS_LAST_MATCHED " %u " KS_LAST_REFUSED " all: more than glob_max %u\n"
+#define KS_LAST_NONE	KS_LAST_MATCHED " 0\n"
 
 #endif /* _KSTATS_CONTRACT_H */

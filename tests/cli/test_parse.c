@@ -272,6 +272,27 @@ static void bad_snap(const char *json, const char *what, const char *from,
 }
 
 /* Broken variants of a known-good node and snapshot. */
+/* The _control listing's rows, read by ks_list_row() (KS_LIST_ROW). */
+static void test_list_row(void)
+{
+	static const char *const bad[] = {
+		KS_LIST_HEAD, "", "f direct active 1", "f direct active 1 2 3",
+		"f direct active -1 0", "f direct active 1 x",
+		"a_name_of_sixty_four_characters_which_is_one_more_than_allowed_x direct active 1 2",
+	};
+	struct ks_list_row r;
+	char line[128];
+	unsigned int i;
+
+	snprintf(line, sizeof(line), KS_LIST_ROW, "vma_*x", "direct", KS_STATE_ACTIVE,
+		 12ULL, 3ULL);
+	check(!ks_list_row(line, &r) && !strcmp(r.name, "vma_*x") &&
+	      !strcmp(r.backend, "direct") && !strcmp(r.state, KS_STATE_ACTIVE) &&
+	      r.samples == 12 && r.missed == 3, "list row: '%s' read back", line);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		check(ks_list_row(bad[i], &r), "list row: '%s' is not a row", bad[i]);
+}
+
 static void test_builtin(const char *path)
 {
 	char err[1024], *text = ks_text_read(path, NULL), *json = NULL, *extra;
@@ -489,6 +510,7 @@ int main(int argc, char **argv)
 	int i;
 
 	if (argc > 2 && !strcmp(argv[1], "--builtin")) {
+		test_list_row();
 		test_builtin(argv[2]);
 	} else if (argc > 4 && !strcmp(argv[1], "--delta")) {
 		test_delta(argv[2], argv[3], argv[4]);

@@ -175,33 +175,19 @@ static int ks_cmd_check(const char *cmd)
 static void ks_print_last(FILE *f, const char *cmd)
 {
 	const char *pre = f == stderr ? "kstats: " : "";
-	char path[4096], *text, *line, *next;
-	int refused = 0;
+	struct ks_last last;
+	int i;
 
-	snprintf(path, sizeof(path), "%s/_last", ks_root());
-	text = ks_text_read(path, NULL);
-	if (!text)
+	if (ks_last_read(cmd, &last))
 		return;
-	next = strchr(text, '\n');
-	if (text[0] != '#' || !next || strncmp(text + 2, cmd, strlen(cmd)) ||
-	    text + 2 + strlen(cmd) != next) {
-		free(text);
-		return;
-	}
-	for (line = next + 1; *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = line + strlen(line);
-		if (!strncmp(line, "refused ", 8) && ++refused > KS_LAST_SHOWN)
-			continue;
-		if (!strncmp(line, "matched ", 8) && refused > KS_LAST_SHOWN)
-			fprintf(f, "%s... and %d more refused (%s lists them all)\n",
-				pre, refused - KS_LAST_SHOWN, path);
-		fprintf(f, "%s%s\n", pre, line);
-	}
-	free(text);
+	for (i = 0; i < last.nrefused && i < KS_LAST_SHOWN; i++)
+		fprintf(f, "%s%s\n", pre, last.refused[i]);
+	if (last.nrefused > KS_LAST_SHOWN)
+		fprintf(f, "%s... and %d more refused (%s/_last lists them all)\n",
+			pre, last.nrefused - KS_LAST_SHOWN, ks_root());
+	if (last.done)
+		fprintf(f, "%s%s\n", pre, last.done);
+	ks_last_free(&last);
 }
 
 /* Send "trace NAME OPTS", checked first; prints the error. */
@@ -281,16 +267,16 @@ int cmd_verb(int argc, char **argv)
 	return ret;
 }
 
-/* One line of list. */
-struct ks_list_row {
-	char name[KS_META_MAX], backend[64], state[64], p50[32], p99[32];
-	__u64 samples, missed;
+/* One line of list: a row of _control and two percentiles. */
+struct ks_list_line {
+	struct ks_list_row row;
+	char p50[32], p99[32];
 };
 
 /* kstats list [GLOB...] */
 int cmd_list(int argc, char **argv)
 {
-	struct ks_list_row *rows = NULL, *r, *p;
+	struct ks_list_line *rows = NULL, *r, *p;
 	char *text, *line, *next;
 	int i, n = 0, namew = 24;
 
@@ -302,7 +288,6 @@ int cmd_list(int argc, char **argv)
 	if (!text)
 		return 1;
 	for (line = text; line && *line; line = next) {
-		char s1[32], s2[32];
 		struct ks_view node;
 
 		next = strchr(line, '\n');
@@ -314,32 +299,30 @@ int cmd_list(int argc, char **argv)
 		rows = p;
 		r = &rows[n];
 		memset(r, 0, sizeof(*r));
-		if (*line == '#' ||
-		    sscanf(line, "%127s %63s %63s %31s %31s", r->name, r->backend, r->state,
-			   s1, s2) != 5 ||
-		    ks_parse_u64(s1, &r->samples) || ks_parse_u64(s2, &r->missed) ||
-		    !ks_name_match(argv + 1, argc - 1, r->name))
+		if (ks_list_row(line, &r->row) ||
+		    !ks_name_match(argv + 1, argc - 1, r->row.name))
 			continue;
 		strcpy(r->p50, "-");
 		strcpy(r->p99, "-");
-		if (!ks_load_live(r->name, KS_LOAD_QUIET, &node)) {
+		if (!ks_load_live(r->row.name, KS_LOAD_QUIET, &node)) {
 			if (node.samples) {
 				ks_fmt_value(r->p50, sizeof(r->p50), node.pct[KSTATS_P50], node.unit);
 				ks_fmt_value(r->p99, sizeof(r->p99), node.pct[KSTATS_P99], node.unit);
 			}
 			ks_view_free(&node);
 		}
-		if ((int)strlen(r->name) > namew)
-			namew = (int)strlen(r->name);
+		if ((int)strlen(r->row.name) > namew)
+			namew = (int)strlen(r->row.name);
 		n++;
 	}
 	free(text);
 	printf("%-*s %-11s %-8s %12s %8s %10s %10s\n", namew, "NAME", "BACKEND",
 		       "STATE", "SAMPLES", "MISSED", "p50", "p99");
 	for (i = 0; i < n; i++)
-		printf("%-*s %-11s %-8s %12llu %8llu %10s %10s\n", namew, rows[i].name,
-		       rows[i].backend, rows[i].state, (unsigned long long)rows[i].samples,
-		       (unsigned long long)rows[i].missed, rows[i].p50, rows[i].p99);
+		printf("%-*s %-11s %-8s %12llu %8llu %10s %10s\n", namew, rows[i].row.name,
+		       rows[i].row.backend, rows[i].row.state,
+		       (unsigned long long)rows[i].row.samples,
+		       (unsigned long long)rows[i].row.missed, rows[i].p50, rows[i].p99);
 	free(rows);
 	if (!n)
 		fprintf(stderr, argc > 1 ? "kstats: no node matches\n" :

@@ -20,6 +20,7 @@
 #include <kstats/cmd.h>
 #include <kstats/contract.h>
 #include "ks_ctl.h"
+#include "ks_parse.h"
 
 const char *ks_root(void)
 {
@@ -307,7 +308,8 @@ char *ks_ctl_read_control(char *err, size_t errlen)
 
 char **ks_ctl_names(int *n, char *err, size_t errlen)
 {
-	char name[KS_NAME_MAX + 1], **names = NULL, **p;
+	struct ks_list_row r;
+	char **names = NULL, **p;
 	char *text, *line, *next;
 
 	*n = 0;
@@ -319,12 +321,10 @@ char **ks_ctl_names(int *n, char *err, size_t errlen)
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		/* "NAME BACKEND STATE SAMPLES MISSED"; '#' lines are comments */
-		if (*line == '#' || sscanf(line, "%64s", name) != 1 ||
-		    strlen(name) >= KS_NAME_MAX)
+		if (ks_list_row(line, &r))
 			continue;
 		p = realloc(names, (*n + 2) * sizeof(*names));
-		if (!p || !(p[*n] = strdup(name))) {
+		if (!p || !(p[*n] = strdup(r.name))) {
 			names = p ? p : names;
 			ks_ctl_names_free(names);
 			names = NULL;
@@ -346,4 +346,56 @@ void ks_ctl_names_free(char **names)
 	for (p = names; p && *p; p++)
 		free(*p);
 	free(names);
+}
+
+int ks_list_row(const char *line, struct ks_list_row *r)
+{
+	char name[KS_NAME_MAX + 1], s1[32], s2[32], rest[2];
+
+	if (*line == '#' ||
+	    sscanf(line, "%64s %31s %31s %31s %31s %1s", name, r->backend, r->state,
+		   s1, s2, rest) != KS_LIST_FIELDS ||
+	    strlen(name) >= KS_NAME_MAX ||
+	    ks_parse_u64(s1, &r->samples) || ks_parse_u64(s2, &r->missed))
+		return -1;
+	memcpy(r->name, name, strlen(name) + 1);
+	return 0;
+}
+
+int ks_last_read(const char *cmd, struct ks_last *last)
+{
+	char path[4096], head[2 * KS_CMD_MAX], *line, *next, **p;
+
+	memset(last, 0, sizeof(*last));
+	snprintf(path, sizeof(path), "%s/_last", ks_root());
+	snprintf(head, sizeof(head), KS_LAST_HEAD, cmd);
+	last->text = ks_text_read(path, NULL);
+	if (!last->text || strncmp(last->text, head, strlen(head))) {
+		ks_last_free(last);
+		return -1;
+	}
+	for (line = last->text + strlen(head); *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		if (!strncmp(line, KS_LAST_REFUSED " ", strlen(KS_LAST_REFUSED) + 1)) {
+			p = realloc(last->refused, (last->nrefused + 1) * sizeof(*p));
+			if (!p)
+				break;
+			last->refused = p;
+			last->refused[last->nrefused++] = line;
+		} else if (!strncmp(line, KS_LAST_MATCHED " ", strlen(KS_LAST_MATCHED) + 1)) {
+			last->done = line;
+		}
+	}
+	return 0;
+}
+
+void ks_last_free(struct ks_last *last)
+{
+	free(last->refused);
+	free(last->text);
+	memset(last, 0, sizeof(*last));
 }

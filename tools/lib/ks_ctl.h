@@ -7,6 +7,8 @@
 #define KS_CTL_H
 
 #include <stddef.h>
+#include <linux/types.h>
+#include <kstats/contract.h>
 
 #define KSTATS_DEBUGFS_DEFAULT	"/sys/kernel/debug/kstats"
 
@@ -65,5 +67,49 @@ char *ks_ctl_read_control(char *err, size_t errlen);
  * @names: the array, or NULL
  */
 void ks_ctl_names_free(char **names);
+
+/* One row of the _control listing (KS_LIST_ROW in contract.h). */
+struct ks_list_row {
+	char name[KS_NAME_MAX], backend[32], state[32];
+	__u64 samples, missed;
+};
+
+/**
+ * ks_list_row() - read one line of the _control listing
+ * @line: the line, without its newline
+ * @r:    filled when it is a row
+ *
+ * The one reader of KS_LIST_ROW: KS_LIST_FIELDS blank-separated words,
+ * NAME BACKEND STATE SAMPLES MISSED.
+ *
+ * Return: 0 for a row, -1 for a comment, a blank line or anything else.
+ */
+int ks_list_row(const char *line, struct ks_list_row *r);
+
+/* What _last says of one trace GLOB (the KS_LAST_* lines of contract.h). */
+struct ks_last {
+	char *text;		/* the file, split into lines */
+	char **refused;		/* each "refused [MOD:]FUNCTION: WHY" line */
+	int nrefused;
+	const char *done;	/* the closing "matched N ..." line, or NULL */
+};
+
+/**
+ * ks_last_read() - read _last, if it is about @cmd
+ * @cmd:  the command written to _control ("trace GLOB OPTIONS")
+ * @last: filled on success (free with ks_last_free())
+ *
+ * The one reader of _last.
+ *
+ * Return: 0, or -1 when _last cannot be read or tells of another command
+ * (a later one, from elsewhere).
+ */
+int ks_last_read(const char *cmd, struct ks_last *last);
+
+/**
+ * ks_last_free() - free what ks_last_read() filled
+ * @last: the result
+ */
+void ks_last_free(struct ks_last *last);
 
 #endif /* KS_CTL_H */
