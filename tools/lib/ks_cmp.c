@@ -432,15 +432,24 @@ static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 
 /* ---- JSON ---- */
 
-static void ks_jnum(FILE *f, double v)
+/* A figure of compare --json: "%.6g", null when infinite or not a number. */
+static void ks_jnum(struct ks_jw *w, const char *key, double v)
 {
-	if (isinf(v) || isnan(v))
-		fputs("null", f);
-	else
-		fprintf(f, "%.6g", v);
+	ks_jw_key(w, key);
+	ks_jw_num(w, "%.6g", v);
 }
 
-static void ks_jrow(FILE *f, const struct ks_row *r, const char *name, int last)
+/* [LO, HI] */
+static void ks_jci(struct ks_jw *w, const char *key, double lo, double hi)
+{
+	ks_jw_key(w, key);
+	ks_jw_arr(w, KS_JW_INLINE);
+	ks_jw_num(w, "%.6g", lo);
+	ks_jw_num(w, "%.6g", hi);
+	ks_jw_end(w);
+}
+
+static void ks_jrow(struct ks_jw *w, const struct ks_row *r, const char *name)
 {
 	static const struct { unsigned int bit; const char *word; } notes[] = {
 		{ KS_WHY_OVERLAP, "intervals overlap" },
@@ -450,101 +459,119 @@ static void ks_jrow(FILE *f, const struct ks_row *r, const char *name, int last)
 		{ KS_WHY_BIMODAL_A, "base runs bimodal" },
 		{ KS_WHY_BIMODAL_B, "new runs bimodal" },
 	};
+	int no_ci = r->why & (KS_WHY_FEW_RUNS | KS_WHY_EMPTY);
 	size_t i;
-	int k = 0;
 
-	fprintf(f, "      { \"figure\": \"%s\", \"base\": ", name);
-	ks_jnum(f, r->base);
-	fputs(", \"new\": ", f);
-	ks_jnum(f, r->new);
-	fputs(", \"base_sd_pct\": ", f);
-	ks_jnum(f, r->base_sd_pct < 0 ? INFINITY : r->base_sd_pct);
-	fputs(", \"new_sd_pct\": ", f);
-	ks_jnum(f, r->new_sd_pct < 0 ? INFINITY : r->new_sd_pct);
-	fputs(",\n        \"base_ci\": [", f);
-	ks_jnum(f, r->base_ci.lo);
-	fputs(", ", f);
-	ks_jnum(f, r->base_ci.hi);
-	fputs("], \"new_ci\": [", f);
-	ks_jnum(f, r->new_ci.lo);
-	fputs(", ", f);
-	ks_jnum(f, r->new_ci.hi);
-	fputs("], \"change_pct\": ", f);
-	ks_jnum(f, r->why & KS_WHY_EMPTY ? INFINITY : r->change_pct);
-	fputs(", \"change_ci\": [", f);
-	ks_jnum(f, r->why & (KS_WHY_FEW_RUNS | KS_WHY_EMPTY) ? INFINITY : r->change_ci.lo);
-	fputs(", ", f);
-	ks_jnum(f, r->why & (KS_WHY_FEW_RUNS | KS_WHY_EMPTY) ? INFINITY : r->change_ci.hi);
-	fprintf(f, "],\n        \"verdict\": \"%s\", \"notes\": [", ks_verdict_name(r->verdict));
+	ks_jw_obj(w, KS_JW_INLINE);
+	ks_jw_kstr(w, "figure", name);
+	ks_jnum(w, "base", r->base);
+	ks_jnum(w, "new", r->new);
+	ks_jnum(w, "base_sd_pct", r->base_sd_pct < 0 ? INFINITY : r->base_sd_pct);
+	ks_jnum(w, "new_sd_pct", r->new_sd_pct < 0 ? INFINITY : r->new_sd_pct);
+	ks_jci(w, "base_ci", r->base_ci.lo, r->base_ci.hi);
+	ks_jci(w, "new_ci", r->new_ci.lo, r->new_ci.hi);
+	ks_jnum(w, "change_pct", r->why & KS_WHY_EMPTY ? INFINITY : r->change_pct);
+	ks_jci(w, "change_ci", no_ci ? INFINITY : r->change_ci.lo,
+	       no_ci ? INFINITY : r->change_ci.hi);
+	ks_jw_kstr(w, "verdict", ks_verdict_name(r->verdict));
+	ks_jw_key(w, "notes");
+	ks_jw_arr(w, KS_JW_INLINE);
 	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
 		if (r->why & notes[i].bit)
-			fprintf(f, "%s\"%s\"", k++ ? ", " : "", notes[i].word);
-	fprintf(f, "] }%s\n", last ? "" : ",");
+			ks_jw_str(w, notes[i].word);
+	ks_jw_end(w);
+	ks_jw_end(w);
 }
 
-static void ks_jside(FILE *f, const char *key, const struct ks_fn *fn, int side)
+static void ks_jside(struct ks_jw *w, const char *key, const struct ks_fn *fn, int side)
 {
 	const struct ks_view *r0 = side ? (fn->nb ? fn->rb[0] : NULL) : (fn->na ? fn->ra[0] : NULL);
 	const struct kstats_slot *m = side ? fn->mb : fn->ma;
 	__u64 t;
 
-	fprintf(f, "    \"%s\": ", key);
+	ks_jw_key(w, key);
 	if (!r0) {
-		fputs("null,\n", f);
+		ks_jw_null(w);
 		return;
 	}
 	t = kstats_total(m, r0->nr_slots);
-	fprintf(f, "{ \"runs\": %d, \"count\": ", side ? fn->nb : fn->na);
-	ks_jnum(f, side ? fn->count_b : fn->count_a);
-	fputs(", \"total\": ", f);
-	ks_jnum(f, side ? fn->total_b : fn->total_a);
-	fprintf(f, ", \"p50\": %llu, \"p99\": %llu },\n",
-		(unsigned long long)kstats_percentile(m, r0->nr_slots, r0->bits, t, 500),
-		(unsigned long long)kstats_percentile(m, r0->nr_slots, r0->bits, t, 990));
+	ks_jw_obj(w, KS_JW_INLINE);
+	ks_jw_key(w, "runs");
+	ks_jw_int(w, side ? fn->nb : fn->na);
+	ks_jnum(w, "count", side ? fn->count_b : fn->count_a);
+	ks_jnum(w, "total", side ? fn->total_b : fn->total_a);
+	ks_jw_ku64(w, "p50", kstats_percentile(m, r0->nr_slots, r0->bits, t, 500));
+	ks_jw_ku64(w, "p99", kstats_percentile(m, r0->nr_slots, r0->bits, t, 990));
+	ks_jw_end(w);
+}
+
+/* One side's label and timing. */
+static void ks_jlabel(struct ks_jw *w, const char *key, const char *label, int icount)
+{
+	ks_jw_key(w, key);
+	ks_jw_obj(w, KS_JW_INLINE);
+	ks_jw_kstr(w, "label", label);
+	ks_jw_kstr(w, "timing", icount ? KS_TIMING_ICOUNT : "");
+	ks_jw_end(w);
 }
 
 static void ks_cmp_json(FILE *f, const struct ks_cmp_side *a,
 			const struct ks_cmp_side *b, const struct ks_fn *fns, int n)
 {
-	int i, k, ia = ks_side_icount(a), ib = ks_side_icount(b);
+	struct ks_jw w;
+	char only[16];
+	int i, k;
 
-	fputs("{\n  \"schema\": \"kstats-compare/1\",\n", f);
-	fprintf(f, "  \"alpha\": %.2f,\n  \"min_runs\": %d,\n  \"lower_is_better\": true,\n",
-		KS_STATS_ALPHA, KS_STATS_MIN_RUNS);
-	fputs("  \"base\": { \"label\": ", f);
-	ks_json_str(f, a->label);
-	fprintf(f, ", \"timing\": \"%s\" },\n  \"new\": { \"label\": ",
-		ia ? KS_TIMING_ICOUNT : "");
-	ks_json_str(f, b->label);
-	fprintf(f, ", \"timing\": \"%s\" },\n", ib ? KS_TIMING_ICOUNT : "");
-	fputs("  \"functions\": [\n", f);
+	ks_jw_init(&w, f);
+	ks_jw_obj(&w, 0);
+	ks_jw_kstr(&w, "schema", "kstats-compare/1");
+	ks_jw_key(&w, "alpha");
+	ks_jw_num(&w, "%.2f", KS_STATS_ALPHA);
+	ks_jw_key(&w, "min_runs");
+	ks_jw_int(&w, KS_STATS_MIN_RUNS);
+	ks_jw_key(&w, "lower_is_better");
+	ks_jw_bool(&w, 1);
+	ks_jlabel(&w, "base", a->label, ks_side_icount(a));
+	ks_jlabel(&w, "new", b->label, ks_side_icount(b));
+	ks_jw_key(&w, "functions");
+	ks_jw_arr(&w, 0);
 	for (i = 0; i < n; i++) {
 		const struct ks_fn *fn = &fns[i];
 		const struct ks_view *r0 = fn->na ? fn->ra[0] : fn->rb[0];
-		int both = fn->na && fn->nb;
 
-		fputs("   {\n    \"name\": ", f);
-		ks_json_str(f, fn->name);
-		fprintf(f, ",\n    \"unit\": \"%s\", \"bits\": %u, \"precision_pct\": %.4g,\n",
-			r0->unit, r0->bits, 100.0 / (1 << r0->bits));
-		ks_jside(f, "base", fn, 0);
-		ks_jside(f, "new", fn, 1);
-		if (!both) {
-			fprintf(f, "    \"judged_by\": null, \"change_pct\": null, \"verdict\": \"only in %s\", \"rows\": []\n",
-				fn->na ? "base" : "new");
+		ks_jw_obj(&w, 0);
+		ks_jw_kstr(&w, "name", fn->name);
+		ks_jw_kstr(&w, "unit", r0->unit);
+		ks_jw_ku64(&w, "bits", r0->bits);
+		ks_jw_key(&w, "precision_pct");
+		ks_jw_num(&w, "%.4g", 100.0 / (1 << r0->bits));
+		ks_jside(&w, "base", fn, 0);
+		ks_jside(&w, "new", fn, 1);
+		if (!fn->na || !fn->nb) {
+			ks_jw_key(&w, "judged_by");
+			ks_jw_null(&w);
+			ks_jw_key(&w, "change_pct");
+			ks_jw_null(&w);
+			snprintf(only, sizeof(only), "only in %s", fn->na ? "base" : "new");
+			ks_jw_kstr(&w, "verdict", only);
+			ks_jw_key(&w, "rows");
+			ks_jw_arr(&w, KS_JW_INLINE);
+			ks_jw_end(&w);
 		} else {
-			fprintf(f, "    \"judged_by\": \"%s\", \"change_pct\": ", ks_row_name(fn->key));
-			ks_jnum(f, fn->rows[fn->key].why & KS_WHY_EMPTY ? INFINITY :
+			ks_jw_kstr(&w, "judged_by", ks_row_name(fn->key));
+			ks_jnum(&w, "change_pct", fn->rows[fn->key].why & KS_WHY_EMPTY ? INFINITY :
 				fn->rows[fn->key].change_pct);
-			fprintf(f, ", \"verdict\": \"%s\",\n    \"rows\": [\n",
-				ks_verdict_name(fn->rows[fn->key].verdict));
+			ks_jw_kstr(&w, "verdict", ks_verdict_name(fn->rows[fn->key].verdict));
+			ks_jw_key(&w, "rows");
+			ks_jw_arr(&w, 0);
 			for (k = 0; k < KS_CMP_ROWS; k++)
-				ks_jrow(f, &fn->rows[k], ks_row_name(k), k + 1 == KS_CMP_ROWS);
-			fputs("    ]\n", f);
+				ks_jrow(&w, &fn->rows[k], ks_row_name(k));
+			ks_jw_end(&w);
 		}
-		fprintf(f, "   }%s\n", i + 1 < n ? "," : "");
+		ks_jw_end(&w);
 	}
-	fputs("  ]\n}\n", f);
+	ks_jw_end(&w);
+	ks_jw_end(&w);
 }
 
 int ks_cmp_same_fn(const struct ks_view *a, const char *sa, const struct ks_view *b,

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ks_json: the JSON of snapshots.  Writing: strings and "key": "value"
- * pairs (ks_snap.c lays the document out).  Reading: a small parser into
+ * ks_json: the JSON of snapshots and comparisons.  Writing: struct ks_jw,
+ * which nests containers and places commas, line breaks and indentation
+ * (ks_snap.c and ks_cmp.c say what goes in them).  Reading: a small parser into
  * a tree of objects, arrays, strings, numbers, true/false/null; numbers
  * are kept as text, for the schema to judge.
  */
+#include <assert.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +18,7 @@
 /* ---- writing ---- */
 
 /* Write @s as a JSON string. */
-void ks_json_str(FILE *f, const char *s)
+static void ks_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -35,13 +38,121 @@ void ks_json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* Write a "KEY": "VALUE" pair at @indent. */
-void ks_json_kv(FILE *f, int indent, const char *key, const char *v,
-		       int last)
+void ks_jw_init(struct ks_jw *w, FILE *f)
 {
-	fprintf(f, "%*s\"%s\": ", indent, "", key);
-	ks_json_str(f, v);
-	fputs(last ? "\n" : ",\n", f);
+	memset(w, 0, sizeof(*w));
+	w->f = f;
+}
+
+void ks_jw_key(struct ks_jw *w, const char *key)
+{
+	w->key = key;
+}
+
+/* What goes before a value: the comma, the line break and indent, the key. */
+static void ks_jw_sep(struct ks_jw *w)
+{
+	if (w->depth) {
+		struct ks_jw_level *c = &w->c[w->depth - 1];
+
+		if (c->inl)
+			fputs(c->n ? ", " : c->close == '}' ? " " : "", w->f);
+		else
+			fprintf(w->f, "%s\n%*s", c->n ? "," : "", 2 * w->depth, "");
+		c->n++;
+	}
+	if (w->key) {
+		ks_json_str(w->f, w->key);
+		fputs(": ", w->f);
+		w->key = NULL;
+	}
+}
+
+static void ks_jw_open(struct ks_jw *w, char open, char close, int flags)
+{
+	ks_jw_sep(w);
+	fputc(open, w->f);
+	assert(w->depth < KS_JW_DEPTH);
+	w->c[w->depth].close = close;
+	w->c[w->depth].inl = !!(flags & KS_JW_INLINE);
+	w->c[w->depth].n = 0;
+	w->depth++;
+}
+
+void ks_jw_obj(struct ks_jw *w, int flags)
+{
+	ks_jw_open(w, '{', '}', flags);
+}
+
+void ks_jw_arr(struct ks_jw *w, int flags)
+{
+	ks_jw_open(w, '[', ']', flags);
+}
+
+void ks_jw_end(struct ks_jw *w)
+{
+	struct ks_jw_level *c;
+
+	if (!w->depth)
+		return;
+	c = &w->c[--w->depth];
+	if (c->inl)
+		fputs(c->n && c->close == '}' ? " }" : c->close == '}' ? "}" : "]", w->f);
+	else
+		fprintf(w->f, "\n%*s%c", 2 * w->depth, "", c->close);
+	if (!w->depth)
+		fputc('\n', w->f);
+}
+
+void ks_jw_str(struct ks_jw *w, const char *s)
+{
+	ks_jw_sep(w);
+	ks_json_str(w->f, s);
+}
+
+void ks_jw_u64(struct ks_jw *w, unsigned long long v)
+{
+	ks_jw_sep(w);
+	fprintf(w->f, "%llu", v);
+}
+
+void ks_jw_int(struct ks_jw *w, long long v)
+{
+	ks_jw_sep(w);
+	fprintf(w->f, "%lld", v);
+}
+
+void ks_jw_num(struct ks_jw *w, const char *fmt, double v)
+{
+	ks_jw_sep(w);
+	if (isinf(v) || isnan(v))
+		fputs("null", w->f);
+	else
+		fprintf(w->f, fmt, v);
+}
+
+void ks_jw_bool(struct ks_jw *w, int v)
+{
+	ks_jw_sep(w);
+	fputs(v ? "true" : "false", w->f);
+}
+
+void ks_jw_null(struct ks_jw *w)
+{
+	ks_jw_sep(w);
+	fputs("null", w->f);
+}
+
+void ks_jw_kstr(struct ks_jw *w, const char *key, const char *s)
+{
+	ks_jw_key(w, key);
+	ks_jw_str(w, s);
+}
+
+void ks_jw_ku64(struct ks_jw *w, const char *key, unsigned long long v)
+{
+	ks_jw_key(w, key);
+	ks_jw_u64(w, v);
 }
 
 /* ---- reading ---- */

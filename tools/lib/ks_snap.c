@@ -4,7 +4,7 @@
  * read too).
  *
  * This file holds the schema; ks_json.c reads JSON into a tree and writes
- * its strings.  The reader walks the tree: numbers must be unsigned
+ * it (struct ks_jw).  The reader walks the tree: numbers must be unsigned
  * integers that fit in 64 bits; everything the schema names must be there
  * with the right type; slot bounds must be the ones hist.h gives for the
  * snapshot's bits/buckets.  Unknown keys are ignored.
@@ -18,152 +18,151 @@
 
 /* ---- writing ---- */
 
-/* Write one slot object; @cpu < 0 for the merged ("total") list. */
-static void ks_json_slot(FILE *f, const struct ks_view *node, __u32 s,
-			 const struct kstats_slot *sl, long cpu, int last)
+/* One slot object; @cpu < 0 for the merged ("total") list. */
+static void ks_put_slot(struct ks_jw *w, const struct ks_view *node, __u32 s,
+			 const struct kstats_slot *sl, long cpu)
 {
-	fprintf(f, "      { \"slot\": %u, \"lo\": %llu, \"hi\": %llu, ", s,
-		(unsigned long long)kstats_slot_lo(s, node->bits),
-		(unsigned long long)kstats_slot_hi(s, node->bits, node->buckets));
-	if (cpu >= 0)
-		fprintf(f, "\"cpu\": %ld, ", cpu);
-	fprintf(f, "\"count\": %llu, \"avg\": %llu }%s\n",
-		(unsigned long long)sl->count,
-		(unsigned long long)kstats_slot_mean(sl), last ? "" : ",");
-}
-
-/* Write a "KEY": VALUE pair of the node object. */
-static void ks_json_u64(FILE *f, const char *key, __u64 v)
-{
-	fprintf(f, "    \"%s\": %llu,\n", key, (unsigned long long)v);
+	ks_jw_obj(w, KS_JW_INLINE);
+	ks_jw_ku64(w, "slot", s);
+	ks_jw_ku64(w, "lo", kstats_slot_lo(s, node->bits));
+	ks_jw_ku64(w, "hi", kstats_slot_hi(s, node->bits, node->buckets));
+	if (cpu >= 0) {
+		ks_jw_key(w, "cpu");
+		ks_jw_int(w, cpu);
+	}
+	ks_jw_ku64(w, "count", sl->count);
+	ks_jw_ku64(w, "avg", kstats_slot_mean(sl));
+	ks_jw_end(w);
 }
 
 /* The "meta" object of a document (timing only when set). */
-static void ks_json_meta(FILE *f, const struct ks_meta *m)
+static void ks_put_meta(struct ks_jw *w, const struct ks_meta *m)
 {
-	fputs("  \"meta\": {\n", f);
-	ks_json_kv(f, 4, "kernel", m->kernel, 0);
-	ks_json_kv(f, 4, "date", m->date, 0);
-	ks_json_kv(f, 4, "hostname", m->hostname, 0);
-	ks_json_kv(f, 4, "tool", m->tool, 0);
-	ks_json_kv(f, 4, "label", m->label, !m->timing[0]);
+	ks_jw_key(w, "meta");
+	ks_jw_obj(w, 0);
+	ks_jw_kstr(w, "kernel", m->kernel);
+	ks_jw_kstr(w, "date", m->date);
+	ks_jw_kstr(w, "hostname", m->hostname);
+	ks_jw_kstr(w, "tool", m->tool);
+	ks_jw_kstr(w, "label", m->label);
 	if (m->timing[0])
-		ks_json_kv(f, 4, "timing", m->timing, 1);
-	fputs("  },\n", f);
+		ks_jw_kstr(w, "timing", m->timing);
+	ks_jw_end(w);
 }
 
-/* The members of one node object, at the indentation of a single-node document. */
-static void ks_json_node(FILE *f, const struct ks_view *node)
+/* One node object. */
+static void ks_put_node(struct ks_jw *w, const struct ks_view *node)
 {
 	const char *sym = node->symbols ? node->symbols : "";
-	__u32 c, s, left;
+	__u32 c, s;
 	int k;
 
-	ks_json_kv(f, 4, "name", node->name, 0);
-	ks_json_kv(f, 4, "attach", node->attach, 0);
-	fputs("    \"symbols\": [", f);
+	ks_jw_obj(w, 0);
+	ks_jw_kstr(w, "name", node->name);
+	ks_jw_kstr(w, "attach", node->attach);
+	ks_jw_key(w, "symbols");
+	ks_jw_arr(w, KS_JW_INLINE);
 	while (*sym) {
 		size_t n = strcspn(sym, ",");
 		char buf[KS_NAME_MAX * 2];
 
 		snprintf(buf, sizeof(buf), "%.*s", (int)n, sym);
-		ks_json_str(f, buf);
+		ks_jw_str(w, buf);
 		sym += n;
-		if (*sym == ',' && *++sym)
-			fputs(", ", f);
+		if (*sym == ',')
+			sym++;
 	}
-	fputs("],\n", f);
-	ks_json_kv(f, 4, "clock", node->clock, 0);
+	ks_jw_end(w);
+	ks_jw_kstr(w, "clock", node->clock);
 	if (node->hz)
-		ks_json_u64(f, "hz", node->hz);
-	ks_json_kv(f, 4, "unit", node->unit, 0);
+		ks_jw_ku64(w, "hz", node->hz);
+	ks_jw_kstr(w, "unit", node->unit);
 	if (node->slots_unit[0])
-		ks_json_kv(f, 4, "slots_unit", node->slots_unit, 0);
-	ks_json_u64(f, "bits", node->bits);
-	ks_json_u64(f, "buckets", node->buckets);
-	ks_json_u64(f, "sample", node->sample);
-	ks_json_u64(f, "maxactive", node->maxactive);
-	fputs("    \"filters\": {", f);
-	k = 0;
-	if (node->pid >= 0)
-		fprintf(f, "%s \"pid\": %d", k++ ? "," : "", node->pid);
-	if (node->tgid >= 0)
-		fprintf(f, "%s \"tgid\": %d", k++ ? "," : "", node->tgid);
-	if (node->comm[0]) {
-		fprintf(f, "%s \"comm\": ", k++ ? "," : "");
-		ks_json_str(f, node->comm);
+		ks_jw_kstr(w, "slots_unit", node->slots_unit);
+	ks_jw_ku64(w, "bits", node->bits);
+	ks_jw_ku64(w, "buckets", node->buckets);
+	ks_jw_ku64(w, "sample", node->sample);
+	ks_jw_ku64(w, "maxactive", node->maxactive);
+	ks_jw_key(w, "filters");
+	ks_jw_obj(w, KS_JW_INLINE);
+	if (node->pid >= 0) {
+		ks_jw_key(w, "pid");
+		ks_jw_int(w, node->pid);
 	}
-	if (node->cpulist[0]) {
-		fprintf(f, "%s \"cpus\": ", k++ ? "," : "");
-		ks_json_str(f, node->cpulist);
+	if (node->tgid >= 0) {
+		ks_jw_key(w, "tgid");
+		ks_jw_int(w, node->tgid);
 	}
-	fputs(k ? " },\n" : "},\n", f);
-	ks_json_kv(f, 4, "state", node->state, 0);
-	ks_json_u64(f, "samples", node->samples);
-	ks_json_u64(f, "missed", node->missed);
-	ks_json_u64(f, "min", node->min);
-	ks_json_u64(f, "avg", node->avg);
-	ks_json_u64(f, "max", node->max);
-	ks_json_u64(f, "floor", node->floor);
-	ks_json_u64(f, "clamped", node->clamped);
-	fputs("    \"percentiles\": {", f);
+	if (node->comm[0])
+		ks_jw_kstr(w, "comm", node->comm);
+	if (node->cpulist[0])
+		ks_jw_kstr(w, "cpus", node->cpulist);
+	ks_jw_end(w);
+	ks_jw_kstr(w, "state", node->state);
+	ks_jw_ku64(w, "samples", node->samples);
+	ks_jw_ku64(w, "missed", node->missed);
+	ks_jw_ku64(w, "min", node->min);
+	ks_jw_ku64(w, "avg", node->avg);
+	ks_jw_ku64(w, "max", node->max);
+	ks_jw_ku64(w, "floor", node->floor);
+	ks_jw_ku64(w, "clamped", node->clamped);
+	ks_jw_key(w, "percentiles");
+	ks_jw_obj(w, KS_JW_INLINE);
 	for (k = 0; k < KSTATS_NR_PCT; k++)
-		fprintf(f, " \"%s\": %llu%s", kstats_pct_name[k],
-			(unsigned long long)node->pct[k],
-			k + 1 < KSTATS_NR_PCT ? "," : " },\n");
-	ks_json_u64(f, "precision_ppm", node->precision_ppm);
-	ks_json_kv(f, 4, "estimate", node->estimate, 0);
-	ks_json_u64(f, "ncpus", node->ncpus);
+		ks_jw_ku64(w, kstats_pct_name[k], node->pct[k]);
+	ks_jw_end(w);
+	ks_jw_ku64(w, "precision_ppm", node->precision_ppm);
+	ks_jw_kstr(w, "estimate", node->estimate);
+	ks_jw_ku64(w, "ncpus", node->ncpus);
 
-	left = 0;
-	for (c = 0; c < node->nr_cpus; c++)
-		for (s = 0; s < node->nr_slots; s++)
-			left += node->cpus[c].slots[s].count != 0;
-	fputs("    \"slots\": [\n", f);
+	ks_jw_key(w, "slots");
+	ks_jw_arr(w, 0);
 	for (c = 0; c < node->nr_cpus; c++)
 		for (s = 0; s < node->nr_slots; s++)
 			if (node->cpus[c].slots[s].count)
-				ks_json_slot(f, node, s, &node->cpus[c].slots[s],
-					     node->cpus[c].cpu, !--left);
-	fputs("    ],\n", f);
-
-	left = 0;
-	for (s = 0; s < node->nr_slots; s++)
-		left += node->total[s].count != 0;
-	fputs("    \"total\": [\n", f);
+				ks_put_slot(w, node, s, &node->cpus[c].slots[s],
+					     node->cpus[c].cpu);
+	ks_jw_end(w);
+	ks_jw_key(w, "total");
+	ks_jw_arr(w, 0);
 	for (s = 0; s < node->nr_slots; s++)
 		if (node->total[s].count)
-			ks_json_slot(f, node, s, &node->total[s], -1, !--left);
-	fputs("    ]\n", f);
+			ks_put_slot(w, node, s, &node->total[s], -1);
+	ks_jw_end(w);
+	ks_jw_end(w);
 }
 
 int ks_snap_write(FILE *f, const struct ks_view *node)
 {
-	fputs("{\n", f);
-	fprintf(f, "  \"schema\": \"%s\",\n", KS_SNAP_SCHEMA);
-	ks_json_meta(f, &node->meta);
-	fputs("  \"node\": {\n", f);
-	ks_json_node(f, node);
-	fputs("  }\n}\n", f);
+	struct ks_jw w;
+
+	ks_jw_init(&w, f);
+	ks_jw_obj(&w, 0);
+	ks_jw_kstr(&w, "schema", KS_SNAP_SCHEMA);
+	ks_put_meta(&w, &node->meta);
+	ks_jw_key(&w, "node");
+	ks_put_node(&w, node);
+	ks_jw_end(&w);
 	return ferror(f) ? -1 : 0;
 }
 
 int ks_snap_write_many(FILE *f, struct ks_view *const *nodes, int n)
 {
+	struct ks_jw w;
 	int i;
 
 	if (n == 1)
 		return ks_snap_write(f, nodes[0]);
-	fputs("{\n", f);
-	fprintf(f, "  \"schema\": \"%s\",\n", KS_SNAP_SCHEMA_MANY);
-	ks_json_meta(f, &nodes[0]->meta);
-	fputs("  \"nodes\": [\n", f);
-	for (i = 0; i < n; i++) {
-		fputs("  {\n", f);
-		ks_json_node(f, nodes[i]);
-		fprintf(f, "  }%s\n", i + 1 < n ? "," : "");
-	}
-	fputs("  ]\n}\n", f);
+	ks_jw_init(&w, f);
+	ks_jw_obj(&w, 0);
+	ks_jw_kstr(&w, "schema", KS_SNAP_SCHEMA_MANY);
+	ks_put_meta(&w, &nodes[0]->meta);
+	ks_jw_key(&w, "nodes");
+	ks_jw_arr(&w, 0);
+	for (i = 0; i < n; i++)
+		ks_put_node(&w, nodes[i]);
+	ks_jw_end(&w);
+	ks_jw_end(&w);
 	return ferror(f) ? -1 : 0;
 }
 
