@@ -8,7 +8,8 @@ through kstats_snapshot.py) and draws one of four figures as PNG (1200x700) and 
 
   hist  latency histogram of each capture, p50/p90/p99 marked
   cdf   CDF overlay of the captures, with a log-scale tail (1 - CDF) panel
-  pct   grouped bars of p10..p99.9 per capture (`kstats compare` as a figure)
+  pct   p10..p99.9, a linear panel each, a bar per capture (`kstats compare`
+        as a figure)
   cpu   per-CPU heatmap, CPU x slot, log colour scale
 
   kstats_plot.py {hist,cdf,pct,cpu} SNAPSHOT... [-o OUT] [--format png,svg]
@@ -25,6 +26,7 @@ kstats_snapshot.py's.
 """
 
 import argparse
+import hashlib
 import math
 import os
 import sys
@@ -46,14 +48,36 @@ from matplotlib.colors import LogNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 import numpy as np  # noqa: E402
 
+import kstats_snapshot  # noqa: E402
 from kstats_snapshot import (  # noqa: E402
-    PCT_FRACTION, PCT_NAMES, U64_MAX, Snapshot, SnapshotError, check_units,
-    display_unit, fmt_precision, fmt_value, is_many, load_snapshot)
+    NS_SCALES, PCT_FRACTION, PCT_NAMES, U64_MAX, Snapshot, SnapshotError,
+    check_units, display_unit, fmt_precision, fmt_value, is_many,
+    load_snapshot, unit_words)
 
 PROG = "kstats_plot"
 
+
+def plot_version():
+    """The plotting code's version: the start of a SHA-256 of this file
+    and of kstats_snapshot.py, which draw every figure.  Stamped into each
+    figure's metadata, so a figure that older code drew is told apart
+    (plots/tests/test_figures.py checks docs/figures and demo/figures).
+    """
+    h = hashlib.sha256()
+    for path in (os.path.realpath(__file__), kstats_snapshot.__file__):
+        with open(path, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:12]
+
+
+PLOT_VERSION = plot_version()
+
 # The percentiles marked on the histogram.
 HIST_MARKS = ("p50", "p90", "p99")
+
+# Calls a percentile needs behind it before a figure marks it: at least
+# one call beyond it (p99: 100, p99.9: 1,000).
+MIN_SAMPLES = {p: int(round(1 / (1 - q))) for p, q in PCT_FRACTION.items()}
 
 # Okabe-Ito, ordered for contrast on white (yellow last but one).
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#E69F00",
@@ -83,9 +107,10 @@ RC = {
     "figure.dpi": DPI,
     "savefig.dpi": DPI,
 }
+# PNG: a tEXt chunk "Software" = "kstats_plot VERSION"; SVG: dc:creator.
 METADATA = {
-    "png": {"Software": PROG},
-    "svg": {"Creator": PROG, "Date": None},
+    "png": {"Software": "%s %s" % (PROG, PLOT_VERSION)},
+    "svg": {"Creator": "%s %s" % (PROG, PLOT_VERSION), "Date": None},
 }
 
 def slot_span(row):
@@ -237,10 +262,10 @@ def _icount(snaps):
 
 
 def _xlabel(dunit, snaps=()):
-    """The latency axis's label; says so when a "ns" is one guest instruction."""
-    if snaps and _icount(snaps):
-        return "latency per call (%s = instructions, QEMU -icount)" % dunit
-    return "latency per call (%s)" % dunit
+    """The latency axis's label; under -icount, the instructions a unit is."""
+    div = dict(NS_SCALES).get(dunit, 1)
+    return "latency per call (%s)" % unit_words(dunit, div,
+                                                bool(snaps) and _icount(snaps))
 
 
 def hist_figure(snaps, labels=None):
@@ -248,7 +273,8 @@ def hist_figure(snaps, labels=None):
 
     Bars span each slot's [lo, hi + 1) on a log x axis in the display unit,
     bar height is the slot count; p50/p90/p99 are vertical lines labelled
-    with their values.  The bars of panel i are axes[i].containers[0]; the
+    with their values, each where enough calls stand behind it
+    (enough_samples()).  The bars of panel i are axes[i].containers[0]; the
     markers have gids hist<i>-<pct> and hist<i>-<pct>-label.  Returns the
     Figure.
     """
@@ -279,7 +305,8 @@ def hist_figure(snaps, labels=None):
             ax.yaxis.set_major_formatter(ticker.FuncFormatter(_fmt_tick))
             ax.set_title(label, loc="left", fontweight="bold")
             span = math.log(xhi / xlo)
-            for j, name in enumerate(HIST_MARKS):
+            marks = [m for m in HIST_MARKS if enough_samples(snap, m)]
+            for j, name in enumerate(marks):
                 v = snap.percentiles[name]
                 x = max(v, 0.5) / div     # 0 sits with the value-0 slot
                 colour, style = MARK_STYLE[name]
@@ -353,7 +380,7 @@ def cdf_figure(snaps, labels=None):
                     label=label, gid="cdf%d" % i)
             tax.plot(xs, tail, color=colour, linestyle=style, linewidth=1.8,
                      label=label, gid="tail%d" % i)
-            pts = ("p99", "p99.9")
+            pts = [p for p in ("p99", "p99.9") if enough_samples(snap, p)]
             tax.plot([snap.percentiles[p] / div for p in pts],
                      [1 - PCT_FRACTION[p] for p in pts], linestyle="none",
                      marker="o", markersize=5, color=colour,
@@ -383,7 +410,8 @@ def cdf_figure(snaps, labels=None):
                  linewidth=0.6)
         tax.set_ylabel("fraction of calls > x  (1 − CDF, log)")
         tax.set_xlabel(_xlabel(dunit, snaps))
-        tax.set_title("tail: dots mark p99 and p99.9", loc="left",
+        tax.set_title("tail: dots mark p99 (100 calls or more) and p99.9"
+                      " (1,000 or more)", loc="left",
                       fontweight="bold")
         _legend(fig, ax, n)
         fig.suptitle(title_text(snaps, "latency CDF", dunit),
@@ -393,81 +421,91 @@ def cdf_figure(snaps, labels=None):
     return fig
 
 
-def _fit_log_top(ax, renderer, texts, heights_px_extra):
-    """Raise the log y limit of @ax so every rotated text stays inside."""
-    bbox = ax.get_window_extent(renderer)
-    H = bbox.height
-    bot, top = ax.get_ylim()
-    lb = math.log10(bot)
-    need = math.log10(top) - lb
-    for (text, v, off) in texts:
-        if v <= bot:
-            continue
-        h = text.get_window_extent(renderer).height + off + heights_px_extra
-        room = H - h
-        if room <= H * 0.2:
-            room = H * 0.2
-        need = max(need, (math.log10(v) - lb) * H / room)
-    ax.set_ylim(bot, 10 ** (lb + need))
+def enough_samples(snap, name):
+    """True when @snap has calls beyond its percentile @name: p99 needs
+    100 calls, p99.9 1,000 (MIN_SAMPLES).  Below that, the percentile is
+    the slowest call or close to it, and no tail marker is drawn for it.
+    """
+    return snap.node["samples"] >= MIN_SAMPLES[name]
+
+
+def _fit_top(ax, renderer, texts, extra_px):
+    """Raise the linear y limit of @ax so every rotated text stays inside."""
+    H = ax.get_window_extent(renderer).height
+    top = ax.get_ylim()[1]
+    for (text, v) in texts:
+        h = text.get_window_extent(renderer).height + extra_px
+        room = max(H - h, H * 0.2)
+        top = max(top, v * H / room)
+    ax.set_ylim(0, top)
 
 
 def pct_figure(snaps, labels=None):
-    """Grouped bars of p10..p99.9, one bar per snapshot in each group.
+    """p10..p99.9 of each snapshot: one panel per percentile, one bar per
+    snapshot in each, on a linear axis from 0, so that a bar twice as tall
+    is a time twice as long.
 
-    Bar heights are the snapshot's percentiles in the display unit on a log
-    y axis; each bar carries its value, and for every capture after the
-    first, the change relative to the first.  The bars of capture i are
-    axes[0].containers[i]; value labels have gids pct<i>-<pct>-label.
-    Returns the Figure.
+    Each bar carries its value and, for every capture after the first, the
+    change relative to the first.  A percentile with too few calls behind
+    it (enough_samples()) gets no bar, only the label "n<N".  Panel k
+    (axes[k]) is PCT_NAMES[k]; its bars are axes[k].containers[0], one per
+    capture; labels have gids pct<i>-<pct>-label.  Returns the Figure.
     """
     snaps, labels, dunit, div = _prepare(snaps, labels)
     n = len(snaps)
     with matplotlib.rc_context(RC):
         fig, bottom = _new_figure(n + 1)
-        ax = fig.subplots(1, 1)
-        fig.subplots_adjust(left=0.07, right=0.98, top=0.86, bottom=bottom)
-        width = 0.8 / n
-        fontsize = 9 if n <= 3 else (8 if n <= 5 else 7)
-        base = snaps[0].percentiles
-        group = np.arange(len(PCT_NAMES))
-        texts = []
-        for i, (snap, label) in enumerate(zip(snaps, labels)):
-            x = group + (i - (n - 1) / 2.0) * width
-            vals = [snap.percentiles[p] for p in PCT_NAMES]
-            heights = [v / div for v in vals]
-            ax.bar(x, heights, width=width * 0.92,
-                   color=PALETTE[i % len(PALETTE)], label=label,
-                   edgecolor="white", linewidth=0.4)
-            for xi, h, v, p in zip(x, heights, vals, PCT_NAMES):
-                s = fmt_value(v, div)
-                if i and base[p]:
-                    s += " (%+.0f%%)" % ((v / base[p] - 1) * 100)
-                t = ax.annotate(s, xy=(xi, h), xytext=(0, 3),
-                                textcoords="offset points", rotation=90,
-                                ha="center", va="bottom", fontsize=fontsize,
-                                gid="pct%d-%s-label" % (i, p))
-                texts.append((t, h, 3 * DPI / 72.0))
-        ax.set_yscale("log")
-        vals = [s.percentiles[p] / div for s in snaps for p in PCT_NAMES]
-        pos = [v for v in vals if v > 0] or [1.0 / div]
-        ax.set_ylim(min(pos) / 2.0, max(pos) * 1.1)
-        ax.yaxis.set_major_formatter(ticker.FuncFormatter(_fmt_tick))
-        ax.yaxis.set_minor_formatter(ticker.NullFormatter())
-        ax.set_xticks(group)
-        ax.set_xticklabels(PCT_NAMES)
-        ax.set_xlim(-0.5, len(PCT_NAMES) - 0.5)
-        ax.set_xlabel("percentile")
-        ax.set_ylabel(_xlabel(dunit, snaps)[:-1] + ", log)")
-        ax.grid(True, axis="y", which="major", color="#dddddd",
-                linewidth=0.6)
-        ax.set_axisbelow(True)
-        _fit_log_top(ax, fig.canvas.get_renderer(), texts, 4)
-        _legend(fig, ax, n)
+        axes = fig.subplots(1, len(PCT_NAMES), squeeze=False)[0]
+        fig.subplots_adjust(left=0.06, right=0.99, top=0.84, bottom=bottom,
+                            wspace=0.45)
+        fontsize = 9 if n <= 2 else (8 if n <= 4 else 7)
+        base = snaps[0]
+        colours = [PALETTE[i % len(PALETTE)] for i in range(n)]
+        renderer = fig.canvas.get_renderer()
+        for ax, p in zip(axes, PCT_NAMES):
+            ok = [enough_samples(s, p) for s in snaps]
+            heights = [s.percentiles[p] / div if k else 0
+                       for s, k in zip(snaps, ok)]
+            bars = ax.bar(range(n), heights, width=0.8, color=colours,
+                          edgecolor="white", linewidth=0.4)
+            texts = []
+            for i, (snap, h, k) in enumerate(zip(snaps, heights, ok)):
+                v = snap.percentiles[p]
+                if not k:
+                    s = "n<%s" % "{:,}".format(MIN_SAMPLES[p])
+                else:
+                    s = fmt_value(v, div)
+                    if i and base.percentiles[p] and enough_samples(base, p):
+                        s += " (%+.0f%%)" % ((v / base.percentiles[p] - 1)
+                                             * 100)
+                txt = ax.annotate(s, xy=(i, h), xytext=(0, 3),
+                                  textcoords="offset points", rotation=90,
+                                  ha="center", va="bottom", fontsize=fontsize,
+                                  color="#000000" if k else "#777777",
+                                  gid="pct%d-%s-label" % (i, p))
+                texts.append((txt, h))
+            ax.set_xlim(-0.6, n - 0.4)
+            ax.set_xticks([])
+            ax.set_title(p, fontweight="bold")
+            top = max(heights) or 1.0 / div
+            ax.set_ylim(0, top * 1.05)
+            ax.yaxis.set_major_locator(ticker.MaxNLocator(nbins=4))
+            ax.yaxis.set_major_formatter(ticker.FuncFormatter(_fmt_tick))
+            ax.grid(True, axis="y", color="#dddddd", linewidth=0.6)
+            ax.set_axisbelow(True)
+            _fit_top(ax, renderer, texts, 3 * DPI / 72.0 + 4)
+            if p == PCT_NAMES[0]:
+                legend_bars = bars
+        axes[0].set_ylabel(_xlabel(dunit, snaps))
+        fig.legend(legend_bars.patches, labels, loc="upper center",
+                   frameon=False, ncol=min(n, 6), bbox_to_anchor=(0.5, 0.945),
+                   fontsize=10)
         fig.suptitle(title_text(snaps, "latency percentiles", dunit),
                      x=0.01, y=0.985, ha="left", fontsize=12)
         ppm = max(s.node["precision_ppm"] for s in snaps)
         lines = ["each percentile is within %s (slot precision): smaller "
-                 "changes are measurement error; changes are relative to %s"
+                 "changes are measurement error; changes are relative to %s;"
+                 " n<N: fewer calls than the percentile needs"
                  % (fmt_precision(ppm), labels[0])]
         lines += [caption_line(s, lab, dunit, div, True)
                   for s, lab in zip(snaps, labels)]

@@ -282,6 +282,26 @@ def display_unit(unit, ref):
     return name, div
 
 
+# What a figure or report says of a snapshot taken under QEMU -icount,
+# where the guest clock moves one ns per executed instruction.
+ICOUNT_WORDS = "QEMU -icount"
+
+
+def unit_words(dunit, div, icount):
+    """The display unit @dunit (@div ns each) as a figure names it: "us",
+    or for an -icount snapshot the instructions it stands for, "us = 1,000
+    instructions, QEMU -icount", so that a scaled unit never reads as one
+    instruction.
+    """
+    if not icount:
+        return dunit
+    if dunit not in dict(NS_SCALES):
+        return "%s, %s" % (dunit, ICOUNT_WORDS)
+    return "%s = %s instruction%s, %s" % (dunit, "{:,}".format(div),
+                                          "" if div == 1 else "s",
+                                          ICOUNT_WORDS)
+
+
 def fmt_value(v, div):
     """@v (in the snapshot's unit) divided by @div, as ks_fmt_scaled() does.
 

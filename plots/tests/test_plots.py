@@ -118,6 +118,9 @@ def test_hist_percentile_markers(path):
     fig = kp.hist_figure([s])
     div = DIVISOR[unit_of(fig.axes[0].get_xlabel())]
     for name in ("p50", "p90", "p99"):
+        if s.node["samples"] < kp.MIN_SAMPLES[name]:
+            assert not fig.findobj(lambda a: a.get_gid() == "hist0-" + name)
+            continue
         v = s.percentiles[name]
         line = by_gid(fig, "hist0-%s" % name)
         assert list(line.get_xdata()) == [approx(v / div)] * 2
@@ -134,8 +137,10 @@ def test_hist_labels_do_not_overlap(path):
     fig = kp.hist_figure([kp.load_snapshot(path)])
     fig.canvas.draw()
     r = fig.canvas.get_renderer()
-    boxes = [by_gid(fig, "hist0-%s-label" % n).get_window_extent(r)
-             for n in ("p50", "p90", "p99")]
+    boxes = [a.get_window_extent(r) for a in fig.findobj(
+        lambda a: a.get_gid() in ("hist0-p50-label", "hist0-p90-label",
+                                  "hist0-p99-label"))]
+    assert len(boxes) >= 2
     for a, b in itertools.combinations(boxes, 2):
         assert not overlaps(a, b)
     for b in boxes:
@@ -219,10 +224,12 @@ def test_cdf_curves(paths):
             assert xs[k] - xs[k - 1] <= max(prec * xs[k - 1], 1.0 / div) \
                 * (1 + 1e-9)
         dots = by_gid(fig, "tail%d-pct" % i)
+        marked = [p for p in ("p99", "p99.9")
+                  if s.node["samples"] >= kp.MIN_SAMPLES[p]]
         assert list(dots.get_xdata()) == [
-            approx(s.percentiles["p99"] / div),
-            approx(s.percentiles["p99.9"] / div)]
-        assert list(dots.get_ydata()) == [approx(0.01), approx(0.001)]
+            approx(s.percentiles[p] / div) for p in marked]
+        assert list(dots.get_ydata()) == [
+            approx(1 - kp.PCT_FRACTION[p]) for p in marked]
 
 
 @pytest.mark.parametrize("paths", GROUPS, ids=GROUP_IDS)
@@ -238,26 +245,63 @@ def test_cdf_legend(paths):
 
 @pytest.mark.parametrize("paths", GROUPS, ids=GROUP_IDS)
 def test_pct_bars(paths):
+    """One linear panel per percentile from 0, a bar per capture."""
     snaps = load_all(paths)
     fig = kp.pct_figure(snaps)
-    ax = fig.axes[0]
-    div = DIVISOR[unit_of(ax.get_ylabel())]
-    assert ax.get_yscale() == "log"
-    assert [t.get_text() for t in ax.get_xticklabels()] == list(kp.PCT_NAMES)
+    axes = fig.axes
+    div = DIVISOR[unit_of(axes[0].get_ylabel())]
+    assert [ax.get_title() for ax in axes] == list(kp.PCT_NAMES)
     assert [t.get_text() for t in fig.legends[0].get_texts()] == \
         [s.label for s in snaps]
-    for i, s in enumerate(snaps):
-        bars = ax.containers[i]
-        heights = [b.get_height() for b in bars.patches]
-        assert heights == [approx(s.percentiles[p] / div)
-                           for p in kp.PCT_NAMES]
-        for p in kp.PCT_NAMES:
+    for ax, p in zip(axes, kp.PCT_NAMES):
+        assert ax.get_yscale() == "linear" and ax.get_ylim()[0] == 0
+        heights = [b.get_height() for b in ax.containers[0].patches]
+        for i, s in enumerate(snaps):
             text = by_gid(fig, "pct%d-%s-label" % (i, p)).get_text()
+            if s.node["samples"] < kp.MIN_SAMPLES[p]:
+                assert heights[i] == 0 and text.startswith("n<"), text
+                continue
+            assert heights[i] == approx(s.percentiles[p] / div)
             number = float(text.split()[0].replace(",", "")) * div
             assert number == pytest.approx(s.percentiles[p], rel=0.005,
                                            abs=0.5)
-            if i:
+            if i and snaps[0].node["samples"] >= kp.MIN_SAMPLES[p]:
                 assert re.search(r"\([+-]\d+%\)$", text), text
+
+
+def test_pct_bar_lengths_read_true():
+    """A change of +51% is a bar 1.51 times as tall, not 2.7 times."""
+    a = kp.load_snapshot(FIXTURES[1])
+    b = copy.deepcopy(a)
+    b.percentiles["p50"] = round(a.percentiles["p50"] * 1.51)
+    fig = kp.pct_figure([a, b], ["a", "b"])
+    ax = fig.axes[list(kp.PCT_NAMES).index("p50")]
+    one, two = [r.get_height() for r in ax.containers[0].patches]
+    assert two / one == pytest.approx(1.51, rel=0.01)
+    assert ax.get_ylim()[0] == 0
+    assert by_gid(fig, "pct1-p50-label").get_text().endswith("(+51%)")
+
+
+@pytest.mark.parametrize("samples, marked", [(999, ["p99"]),
+                                             (1000, ["p99", "p99.9"]),
+                                             (99, [])])
+def test_tail_marks_need_samples(samples, marked, tmp_path):
+    """p99.9 is marked only with 1,000 calls behind it, p99 with 100."""
+    data = fixture_data(1)
+    scale = samples / data["node"]["samples"]
+    data["node"]["samples"] = samples
+    for r in data["node"]["total"]:
+        r["count"] = max(1, int(r["count"] * scale))
+    s = kp.load_snapshot(write_json(tmp_path / "s.json", data))
+    fig = kp.cdf_figure([s])
+    assert len(by_gid(fig, "tail0-pct").get_xdata()) == len(marked)
+    fig = kp.hist_figure([s])
+    assert bool(fig.findobj(lambda a: a.get_gid() == "hist0-p99")) == \
+        ("p99" in marked)
+    fig = kp.pct_figure([s])
+    for p in ("p99", "p99.9"):
+        text = by_gid(fig, "pct0-%s-label" % p).get_text()
+        assert text.startswith("n<") == (p not in marked), (p, text)
 
 
 @pytest.mark.parametrize("paths", GROUPS, ids=GROUP_IDS)
@@ -266,21 +310,21 @@ def test_pct_labels_do_not_overlap(paths):
     fig = kp.pct_figure(snaps)
     fig.canvas.draw()
     r = fig.canvas.get_renderer()
-    ax = fig.axes[0].get_window_extent(r)
-    boxes = [by_gid(fig, "pct%d-%s-label" % (i, p)).get_window_extent(r)
-             for i in range(len(snaps)) for p in kp.PCT_NAMES]
-    for a, b in itertools.combinations(boxes, 2):
-        assert not overlaps(a, b)
-    for b in boxes:
-        assert ax.y0 <= b.y0 and b.y1 <= ax.y1
-        assert ax.x0 <= b.x0 and b.x1 <= ax.x1
     legend = fig.legends[0].get_window_extent(r)
-    assert all(not overlaps(legend, b) for b in boxes)
+    for ax, p in zip(fig.axes, kp.PCT_NAMES):
+        box = ax.get_window_extent(r)
+        boxes = [by_gid(fig, "pct%d-%s-label" % (i, p)).get_window_extent(r)
+                 for i in range(len(snaps))]
+        for a, b in itertools.combinations(boxes, 2):
+            assert not overlaps(a, b)
+        for b in boxes:
+            assert box.y0 <= b.y0 and b.y1 <= box.y1 + 1
+            assert not overlaps(legend, b)
 
 
 def test_pct_labels_many_captures():
     """Six captures still get value labels that do not collide."""
-    snaps = load_all(FIXTURES[:1]) * 6
+    snaps = load_all(FIXTURES[1:2]) * 6
     fig = kp.pct_figure(snaps, ["c%d" % i for i in range(6)])
     fig.canvas.draw()
     r = fig.canvas.get_renderer()
@@ -359,7 +403,7 @@ def test_hist_edge_slots(tmp_path):
 
 
 def test_zero_percentiles_draw(tmp_path):
-    """A percentile of 0 (value-0 slot) still draws on the log axes."""
+    """A percentile of 0 (value-0 slot) still draws on every axis."""
     data = fixture_data()
     node = data["node"]
     zero = dict(node["total"][0], slot=0, lo=0, hi=0, avg=0,
@@ -587,7 +631,20 @@ def test_icount_axis_labels(tmp_path):
         for path, want in ((ic, True), (plain, False)):
             fig = fn(load_all([path]))
             labels = [ax.get_xlabel() + ax.get_ylabel() for ax in fig.axes]
-            assert any("instructions, QEMU -icount" in t for t in labels) == want, (kind, labels)
+            assert any(re.search(r"\((ns|us|ms|s) = [\d,]+ instructions?, "
+                                 r"QEMU -icount\)", t)
+                       for t in labels) == want, (kind, labels)
+
+
+def test_icount_scaled_units_say_how_many_instructions():
+    """Never "ms = instructions": a scaled unit names its instructions."""
+    assert kp.unit_words("ns", 1, True) == "ns = 1 instruction, QEMU -icount"
+    assert kp.unit_words("us", 1000, True) == \
+        "us = 1,000 instructions, QEMU -icount"
+    assert kp.unit_words("ms", 10 ** 6, True) == \
+        "ms = 1,000,000 instructions, QEMU -icount"
+    assert kp.unit_words("ms", 10 ** 6, False) == "ms"
+    assert kp.unit_words("cycles", 1, True) == "cycles, QEMU -icount"
 
 
 @pytest.mark.parametrize("name", ["x.pdf", "x.JPG", "fig.eps"])
