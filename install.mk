@@ -38,7 +38,7 @@ INSTALL_MOD_DIR ?= updates
 MODDIR = $(DESTDIR)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)
 DKMS_SRC ?= $(DESTDIR)/usr/src/kstats-$(VERSION)
 # Distribution headers carry no signing key: install unsigned (DKMS signs
-# with the machine's MOK key, README "Installing").
+# with the machine's MOK key, docs/install.md).
 NOSIGN = $(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=)
 
 install: install-module install-tools

@@ -20,7 +20,7 @@ T0=$(date +%s)
 step() { printf '# [%4ds] %s\n' $(($(date +%s) - T0)) "$*"; }
 
 if [ ! -f "${KSTATS_CACHE:-/var/cache/kstats}/kernels/$name/bzImage" ]; then
-	step "building the debug kernel: about 30 minutes on 2 cores the first time (README)"
+	step "building the debug kernel: about 30 minutes on 2 cores the first time (docs/reliability.md)"
 fi
 "$top/scripts/build-kernel.sh" -c "$top/kernels/debug.config" "$name" | sed 's/^/# /'
 step "modules for $name"
