@@ -7,8 +7,12 @@
 # 'not ok' line counts as one failure, so a crash never passes silently.
 # Last line: N passed, N failed, N skipped.
 #
-#   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm cpu-default arm64 prometheus
-#                                   bpf stress sweep ab kbuild bench (default: all)
+#   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm quickstart cpu-default arm64
+#                                   prometheus bpf stress sweep ab kbuild bench
+#                                   (default: all)
+#                                   quickstart: the README's quick start as
+#                                   written, on 6.1 then 6.12, two boots
+#                                   (tests/quickstart/run.sh, about 1.5 min)
 #                                   cpu-default: the clock's scenarios on
 #                                   QEMU's default CPU model, no invariant
 #                                   TSC (tests/vm/cpu-default.sh)
@@ -66,7 +70,7 @@ suite() { # name command...
 	skipped=$((skipped + s))
 }
 
-suites=${*:-unit fuzz cli plots vm cpu-default arm64 layers prometheus bpf stress sweep ab kbuild bench}
+suites=${*:-unit fuzz cli plots vm quickstart cpu-default arm64 layers prometheus bpf stress sweep ab kbuild bench}
 for s in $suites; do
 	case $s in
 	unit)	suite unit make -s -C tests/unit run ;;
@@ -74,6 +78,7 @@ for s in $suites; do
 	cli)	[ -f tests/cli/Makefile ] && suite cli make -s -C tests/cli run ;;
 	plots)	[ -d plots/tests ] && suite plots /usr/bin/python3 -m pytest -q -rA -p no:cacheprovider plots/tests ;;
 	vm)	suite vm make -s -j2 vm ;;
+	quickstart) suite quickstart make -s test-quickstart ;;
 	cpu-default) suite cpu-default tests/vm/cpu-default.sh ;;
 	arm64)	suite arm64 make -s vm-arm64-quick ;;
 	layers)	suite layers /usr/bin/python3 tests/layers.py ;;
