@@ -19,6 +19,7 @@
 #   make test-sweep      kstats on every function ftrace offers, in batches under a mixed
 #                        workload, every kernel, x86-64 then arm64 (40 minutes or so a kernel);
 #                        make test sweeps a seeded sample of 2,000 (tests/vm/sweep.sh --short)
+#   make test-sweep-debug the sweep's short form on the KASAN/lockdep kernel of test-debug
 #   make test-mttcg      the short sweep under parallel TCG: how often QEMU, not kstats, traps
 #   make demo            the three kernel-thread measurements in a VM
 #   make bench           overhead benchmark under QEMU -icount (bench-short: quick;
@@ -181,7 +182,19 @@ vm-sweep: vm-stage
 test-mttcg: deps-check vm-stage
 	tests/vm/mttcg.sh --rounds $(or $(ROUNDS),2) $(addprefix -k ,$(KVERS))
 
+# The sweep's short form on the debug kernel of test-debug (KASAN,
+# lockdep, kmemleak: built the first time, then cached), where lockdep and
+# KASAN see what a plain kernel does not; everything is several times
+# slower there under TCG: a 90-minute limit, a 120 s hung-task timeout.
+test-sweep-debug: DEPS = kbuild
+test-sweep-debug: deps-check vm-tools
+	./scripts/build-kernel.sh -c kernels/debug.config debug | sed 's/^/# /'
+	./vm/stage.sh build debug | sed 's/^/# /'
+	KS_VM_APPEND="no_timer_check ks.sweep_hung=120 $(KS_VM_APPEND)" \
+		tests/vm/sweep.sh --short -k debug --timeout 5400 --stall 1200
+
 .PHONY: vm-stress test-stress test-rt test-debug test-prometheus test-bpf test-sweep vm-sweep test-mttcg
+.PHONY: test-sweep-debug
 
 test: DEPS = kbuild arm64
 test: deps-check

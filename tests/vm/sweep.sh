@@ -9,7 +9,7 @@
 #
 #   tests/vm/sweep.sh [-k KVER]... [--full|--short] [--seed N] [--batch B]
 #                     [--workload MS] [--stall S] [--only GLOB,GLOB...]
-#                     [--no-hotplug]
+#                     [--no-hotplug] [--timeout S]
 #
 # Each kernel boots with 2 vCPUs, an ext4 image on virtio-blk (made here
 # with mkfs.ext4), and oops=panic panic=-1 softlockup_panic=1
@@ -20,6 +20,9 @@
 # --no-hotplug leaves the vCPUs online in the workload (make test's short
 # form, for now: with CPUs going offline and online, 7.3 can hang in a
 # removal's RCU Tasks grace period; make test-sweep keeps them).
+# --timeout S: the guest's limit (default 600 s short, 9000 s full; the
+# debug kernel, KASAN and lockdep under TCG, needs more: make
+# test-sweep-debug).
 # KSTATS_ARCH=arm64 sweeps the arm64 kernels.  The last line is
 # "N passed, N failed, N skipped".
 set -u
@@ -28,7 +31,7 @@ top=$(cd "$here/../.." && pwd)
 . "$top/scripts/kernels.sh"
 OUT=${KS_VM_OUT:-$top/vm/out}
 
-kvers=() mode=short seed="" batch="" wl="" stall=600 only="" hotplug=1
+kvers=() mode=short seed="" batch="" wl="" stall=600 only="" hotplug=1 timeout=""
 usage() {
 	sed -n '/^#   tests.vm.sweep.sh/,/^#$/p' "$0" | sed 's/^#//; 1s/^ */usage: /' >&2
 	exit 2
@@ -44,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--stall)	[ $# -ge 2 ] || usage; stall=$2; shift ;;
 	--only)		[ $# -ge 2 ] || usage; only=$2; shift ;;
 	--no-hotplug)	hotplug=0 ;;
+	--timeout)	[ $# -ge 2 ] || usage; timeout=$2; shift ;;
 	*)		usage ;;
 	esac
 	shift
@@ -62,8 +66,16 @@ if [ $mode = full ]; then
 else
 	scen_timeout=600 host_timeout=900
 fi
+case $timeout in
+'') ;;
+*[!0-9]*) usage ;;
+*) scen_timeout=$timeout host_timeout=$((timeout + 300)) ;;
+esac
 append="ks.sweep=$mode ks.seed=$seed softlockup_panic=1 hung_task_panic=1"
 append="$append rcupdate.rcu_cpu_stall_suppress=0"
+# An RCU Tasks grace period held up for 30 s (7500 jiffies at Debian's
+# HZ=250) names its holdout tasks, with their stacks, in the log
+append="$append rcupdate.rcu_task_stall_timeout=7500"
 [ -n "$batch" ] && append="$append ks.sweep_batch=$batch"
 [ -n "$wl" ] && append="$append ks.sweep_ms=$wl"
 [ -n "$only" ] && append="$append ks.sweep_only=$only"
