@@ -580,18 +580,18 @@ fails "compare -- of different bits" 1 "record all with the same --bits" "$K" co
 # ---- export ----
 r "$K" export --csv -f "$hand"
 same "export --csv: per-CPU rows, then the merge" <<'EOF'
-function,unit,cpu,slot,lo,hi,count,avg,n,p
-find_vma,ns,0,36,96,103,3,100,3,0.333333
-find_vma,ns,0,37,104,111,5,110,8,0.888889
-find_vma,ns,0,44,192,207,1,200,9,1.000000
-find_vma,ns,1,36,96,103,1,97,1,0.250000
-find_vma,ns,1,39,120,127,2,122,3,0.750000
-find_vma,ns,1,63,960,1023,1,1000,4,1.000000
-find_vma,ns,all,36,96,103,4,99,4,0.307692
-find_vma,ns,all,37,104,111,5,110,9,0.692308
-find_vma,ns,all,39,120,127,2,122,11,0.846154
-find_vma,ns,all,44,192,207,1,200,12,0.923077
-find_vma,ns,all,63,960,1023,1,1000,13,1.000000
+function,unit,cpu,slot,lo,hi,count,avg,n,p,timing
+find_vma,ns,0,36,96,103,3,100,3,0.333333,
+find_vma,ns,0,37,104,111,5,110,8,0.888889,
+find_vma,ns,0,44,192,207,1,200,9,1.000000,
+find_vma,ns,1,36,96,103,1,97,1,0.250000,
+find_vma,ns,1,39,120,127,2,122,3,0.750000,
+find_vma,ns,1,63,960,1023,1,1000,4,1.000000,
+find_vma,ns,all,36,96,103,4,99,4,0.307692,
+find_vma,ns,all,37,104,111,5,110,9,0.692308,
+find_vma,ns,all,39,120,127,2,122,11,0.846154,
+find_vma,ns,all,44,192,207,1,200,12,0.923077,
+find_vma,ns,all,63,960,1023,1,1000,13,1.000000,
 EOF
 for f in "$tmp/gen-bits5.txt" "$tmp/nd.json"; do
 	rows=$("$K" export --csv -f "$f" | tail -n +2 | wc -l)
@@ -931,6 +931,21 @@ r "$K" compare "$tmp/rr-1.json" -- "$tmp/rr-2.json"
 if tail -1 "$tmp/out" | grep -qxF '# instructions, QEMU -icount: a "ns" is one guest instruction'; then ok "compare A -- B says instructions, QEMU -icount"; else notok "compare A -- B: -icount footer"; tap_diag "$tmp/out"; fi
 r "$K" compare "$tmp/rr-1.json" -- "$hand"
 if grep -qF '# warning: only base ran under QEMU -icount' "$tmp/out"; then ok "compare of -icount against real time warns"; else notok "-icount against real time"; tap_diag "$tmp/out"; fi
+# every output of an -icount snapshot says so, in the same words (ks_timing_note)
+icnote='instructions, QEMU -icount: a "ns" is one guest instruction'
+"$K" save -f "$hand" --icount -o "$tmp/ic.json" 2>/dev/null
+r "$K" show -f "$tmp/ic.json"
+if grep -qxF "units: $icnote" "$tmp/out"; then ok "show of an -icount snapshot: units: $icnote"; else notok "show: -icount units"; tap_diag "$tmp/out"; fi
+r "$K" show -f "$hand"
+if ! grep -q 'icount' "$tmp/out"; then ok "show of a real-time node says nothing of -icount"; else notok "show: real time"; tap_diag "$tmp/out"; fi
+r "$K" export --csv --total -f "$tmp/ic.json"
+if [ "$(tail -n +2 "$tmp/out" | grep -vc ',qemu-icount$')" = 0 ] && [ "$(tail -n +2 "$tmp/out" | wc -l)" = 5 ]; then ok "export --csv of an -icount snapshot: timing qemu-icount on every row"; else notok "export --csv: timing"; tap_diag "$tmp/out"; fi
+r "$K" export --prometheus -f "$tmp/ic.json"
+if [ "$(grep -v '^#' "$tmp/out" | grep -vc 'timing="qemu-icount"')" = 0 ]; then ok "export --prometheus of an -icount snapshot: timing=\"qemu-icount\" on every series"; else notok "export --prometheus: timing"; tap_diag "$tmp/out"; fi
+r "$K" export --prometheus -f "$hand"
+if ! grep -q 'timing=' "$tmp/out"; then ok "export --prometheus of real time: no timing label"; else notok "export --prometheus: real time"; tap_diag "$tmp/out"; fi
+r "$K" compare "$tmp/ic.json" "$tmp/ic.json"
+if tail -1 "$tmp/out" | grep -qxF "# $icnote"; then ok "compare of -icount snapshots: # $icnote"; else notok "compare: -icount note"; tap_diag "$tmp/out"; fi
 
 # ---- check, help, man page ----
 fake find_vma "$hand"

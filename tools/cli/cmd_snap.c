@@ -70,18 +70,9 @@ void ks_run_out(char *buf, size_t len, const char *out, int r)
 	snprintf(buf, len, "%.*s-%d.json", (int)n, out, r);
 }
 
-/* The timing of snapshots taken here: QEMU -icount when @icount or ks.icount=1. */
+/* Mark @m as QEMU -icount when @icount (live nodes of a ks.icount=1 guest are). */
 void ks_meta_timing(struct ks_meta *m, int icount)
 {
-	char line[4096] = "";
-	FILE *f;
-
-	if (!icount && (f = fopen("/proc/cmdline", "r"))) {
-		if (!fgets(line, sizeof(line), f))
-			line[0] = '\0';
-		fclose(f);
-		icount = strstr(line, "ks.icount=1") != NULL;
-	}
 	if (icount)
 		snprintf(m->timing, sizeof(m->timing), "%s", KS_TIMING_ICOUNT);
 }

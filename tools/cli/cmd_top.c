@@ -76,6 +76,7 @@ struct ks_top {
 	struct ks_top_row *rows;
 	int nrows;
 	int have_rows;		/* an interval has been read */
+	const char *note;	/* ks_timing_note() of the nodes: -icount */
 };
 
 /* The column to sort by named @word (--sort), or -1. */
@@ -262,6 +263,8 @@ static int ks_top_read(struct ks_top *t)
 			node->listed = 0;	/* gone meanwhile: read afresh if back */
 			continue;
 		}
+		if (ks_timing_note(&node->prev.meta))
+			t->note = ks_timing_note(&node->prev.meta);
 		ks_top_fill(&rows[t->nrows], &d, t->tick.now - t->tick.last);
 		rows[t->nrows++].reset = reset;
 		ks_view_free(&d);
@@ -431,15 +434,16 @@ static void ks_top_print(struct ks_top *t)
 	ks_top_sort(t);
 	if (!t->raw) {
 		ks_top_print_plain(t);
-		fflush(stdout);
-		return;
-	}
-	ks_top_header(line, sizeof(line), namew, 0);
-	printf("%s\n", line);
-	for (i = 0; i < t->nrows; i++) {
-		ks_top_line(line, sizeof(line), &t->rows[i], namew, 0);
+	} else {
+		ks_top_header(line, sizeof(line), namew, 0);
 		printf("%s\n", line);
+		for (i = 0; i < t->nrows; i++) {
+			ks_top_line(line, sizeof(line), &t->rows[i], namew, 0);
+			printf("%s\n", line);
+		}
 	}
+	if (t->note)
+		printf("# %s\n", t->note);
 	fflush(stdout);
 }
 

@@ -112,7 +112,9 @@ static const struct ks_help {
 	  "  --force      compare snapshots of different functions (refused without)\n" },
 	{ "export", "usage: kstats export --json|--csv|--prometheus [NAME...|all] [-f FILE]... [-o OUT]\n"
 	  "  --json         the snapshot document (one source)\n"
-	  "  --csv          function,unit,cpu,slot,lo,hi,count,avg,n,p per non-empty slot\n"
+	  "  --csv          function,unit,cpu,slot,lo,hi,count,avg,n,p,timing per\n"
+	  "                 non-empty slot (timing: qemu-icount, a \"ns\" is one guest\n"
+	  "                 instruction; empty: real time)\n"
 	  "  --prometheus   text exposition for node_exporter's textfile collector:\n"
 	  "                 one histogram per node, le = 2^k-1 ns (k = 1..40)\n"
 	  "  all            every node _control lists\n"

@@ -143,8 +143,8 @@ void ks_run_out(char *buf, size_t len, const char *out, int r);
 /**
  * ks_meta_timing() - mark @m as taken under QEMU -icount
  * @m:      meta
- * @icount: known to be so; else so when /proc/cmdline has ks.icount=1
- *          (the kernel parameter vm/session.sh gives its guests)
+ * @icount: known to be so (--icount); a live node read in a kernel booted
+ *          with ks.icount=1 is marked already (ks_load_live())
  */
 void ks_meta_timing(struct ks_meta *m, int icount);
 

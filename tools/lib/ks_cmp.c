@@ -210,7 +210,7 @@ static int ks_side_icount(const struct ks_cmp_side *s)
 	int i;
 
 	for (i = 0; i < s->n; i++)
-		if (strcmp(s->nodes[i]->meta.timing, KS_TIMING_ICOUNT))
+		if (!ks_timing_note(&s->nodes[i]->meta))
 			return 0;
 	return s->n > 0;
 }
@@ -266,7 +266,7 @@ static void ks_cmp_notes(FILE *f, int md, const struct ks_cmp_side *a,
 		ks_note(f, md, buf);
 	}
 	if (ia && ib)
-		ks_note(f, md, "instructions, QEMU -icount: a \"ns\" is one guest instruction");
+		ks_note(f, md, KS_ICOUNT_NOTE);
 	else if (ia || ib) {
 		snprintf(buf, sizeof(buf), "warning: only %s ran under QEMU -icount (instructions):",
 			 ia ? "base" : "new");

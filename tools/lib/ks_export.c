@@ -26,12 +26,13 @@ static void ks_csv_rows(FILE *f, const struct ks_view *node,
 			fputs("all,", f);
 		else
 			fprintf(f, "%ld,", cpu);
-		fprintf(f, "%u,%llu,%llu,%llu,%llu,%llu,%.6f\n", s,
+		fprintf(f, "%u,%llu,%llu,%llu,%llu,%llu,%.6f,%s\n", s,
 			(unsigned long long)kstats_slot_lo(s, node->bits),
 			(unsigned long long)kstats_slot_hi(s, node->bits, node->buckets),
 			(unsigned long long)slots[s].count,
 			(unsigned long long)kstats_slot_mean(&slots[s]),
-			(unsigned long long)seen, (double)seen / (double)total);
+			(unsigned long long)seen, (double)seen / (double)total,
+			node->meta.timing);
 	}
 }
 
@@ -41,7 +42,7 @@ int ks_export_csv(FILE *f, struct ks_view *const *nodes, int n,
 	__u32 c;
 	int i;
 
-	fputs("function,unit,cpu,slot,lo,hi,count,avg,n,p\n", f);
+	fputs("function,unit,cpu,slot,lo,hi,count,avg,n,p,timing\n", f);
 	for (i = 0; i < n; i++) {
 		for (c = 0; !(flags & KS_EXPORT_TOTAL) && c < nodes[i]->nr_cpus; c++)
 			ks_csv_rows(f, nodes[i], nodes[i]->cpus[c].slots,
@@ -105,6 +106,8 @@ static void ks_prom_labels(FILE *f, const struct ks_view *node, long cpu)
 	ks_prom_pair(f, &first, "backend", node->attach);
 	ks_prom_pair(f, &first, "clock", node->clock);
 	ks_prom_pair(f, &first, "release", node->meta.kernel);
+	if (ks_timing_note(&node->meta))	/* a "ns" is one guest instruction */
+		ks_prom_pair(f, &first, "timing", node->meta.timing);
 	if (cpu >= 0)
 		fprintf(f, "%scpu=\"%ld\"", first ? "" : ",", cpu);
 }

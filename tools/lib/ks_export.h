@@ -30,8 +30,10 @@
  * @n:     number of nodes
  * @flags: KS_EXPORT_TOTAL
  *
- * Columns: function,unit,cpu,slot,lo,hi,count,avg,n,p; per-CPU rows first
- * (cpu is the CPU number), then the merged rows (cpu is "all").
+ * Columns: function,unit,cpu,slot,lo,hi,count,avg,n,p,timing; per-CPU rows
+ * first (cpu is the CPU number), then the merged rows (cpu is "all");
+ * timing is the snapshot's meta.timing: "qemu-icount" (a "ns" is one guest
+ * instruction) or empty (real time).
  *
  * Return: 0, or -1 on a write error.
  */

@@ -158,6 +158,8 @@ void ks_print_summary(FILE *f, const struct ks_view *node, int raw)
 			 (unsigned long long)node->clamped, KS_CLAMPED_WHY);
 		ks_show_line(f, raw, line);
 	}
+	if (ks_timing_note(&node->meta))
+		fprintf(f, "units: %s\n", ks_timing_note(&node->meta));
 	if (node->pid >= 0 || node->tgid >= 0 || node->comm[0] || node->cpulist[0]) {
 		k = snprintf(line, sizeof(line), "filters:");
 		if (node->pid >= 0)
@@ -398,7 +400,7 @@ static int ks_all_icount(struct ks_view *const *nodes, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (strcmp(nodes[i]->meta.timing, "qemu-icount"))
+		if (!ks_timing_note(&nodes[i]->meta))
 			return 0;
 	return n > 0;
 }
@@ -500,7 +502,7 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 		}
 		ks_note_thin_tails(f, style, nodes, labels, n);
 		if (ks_all_icount(nodes, n))
-			fprintf(f, "\nUnits: instructions, QEMU -icount: a \"ns\" is one guest instruction.\n");
+			fprintf(f, "\nUnits: %s.\n", KS_ICOUNT_NOTE);
 		return;
 	}
 
@@ -569,5 +571,5 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 			fprintf(f, "# %s: %s\n", rows[i], nodes[i]->name);
 	}
 	if (ks_all_icount(nodes, n))
-		fprintf(f, "# instructions, QEMU -icount: a \"ns\" is one guest instruction\n");
+		fprintf(f, "# %s\n", KS_ICOUNT_NOTE);
 }

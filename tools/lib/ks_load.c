@@ -38,6 +38,28 @@ static void ks_meta_now(struct ks_meta *m, const char *label, time_t when)
 	snprintf(m->label, sizeof(m->label), "%s", label ? label : "");
 }
 
+/*
+ * The timing of nodes read live here: QEMU -icount when the kernel was
+ * booted with ks.icount=1 (vm/session.sh --icount gives its guests that).
+ */
+static void ks_meta_here(struct ks_meta *m)
+{
+	static int icount = -1;
+	char line[4096] = "";
+	FILE *f;
+
+	if (icount < 0) {
+		f = fopen("/proc/cmdline", "r");
+		if (f && !fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		if (f)
+			fclose(f);
+		icount = strstr(line, "ks.icount=1") != NULL;
+	}
+	if (icount)
+		snprintf(m->timing, sizeof(m->timing), "%s", KS_TIMING_ICOUNT);
+}
+
 int ks_load_live(const char *name, unsigned int flags, struct ks_view *node)
 {
 	char path[4096], err[sizeof(path) + KS_ERR_MAX];
@@ -66,8 +88,10 @@ int ks_load_live(const char *name, unsigned int flags, struct ks_view *node)
 	}
 	ret = ks_parse_text(text, path, flags & KS_PARSE_STRICT, node, err, sizeof(err));
 	free(text);
-	if (!ret)
+	if (!ret) {
 		ks_meta_now(&node->meta, NULL, time(NULL));
+		ks_meta_here(&node->meta);
+	}
 out:
 	if (ret && !(flags & KS_LOAD_QUIET))
 		ks_err("%s", err);

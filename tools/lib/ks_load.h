@@ -13,7 +13,8 @@
 #define KS_LOAD_QUIET		0x100
 
 /**
- * ks_load_live() - read the live node @name
+ * ks_load_live() - read the live node @name (meta.timing "qemu-icount" in a
+ * kernel booted with ks.icount=1)
  * @name:  node name
  * @flags: KS_PARSE_STRICT, KS_LOAD_QUIET
  * @node:  filled on success (free with ks_view_free())

@@ -172,3 +172,8 @@ nomem:
 	ks_view_free(out);
 	return -1;
 }
+
+const char *ks_timing_note(const struct ks_meta *m)
+{
+	return strcmp(m->timing, KS_TIMING_ICOUNT) ? NULL : KS_ICOUNT_NOTE;
+}

@@ -17,6 +17,11 @@
 #define KS_VERSION	"0.1"		/* meta.tool of a snapshot */
 #define KS_ERR_MAX	1024		/* an error message, with its source */
 #define KS_TIMING_ICOUNT "qemu-icount"	/* meta.timing of an -icount guest */
+/*
+ * What every output says of a node taken under QEMU -icount, in these
+ * words (ks_timing_note()); plots/kstats_snapshot.py says the same.
+ */
+#define KS_ICOUNT_NOTE "instructions, QEMU -icount: a \"ns\" is one guest instruction"
 
 /* Where a node came from and when (filled for snapshots). */
 struct ks_meta {
@@ -106,6 +111,17 @@ void ks_view_free(struct ks_view *node);
  */
 int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 		  const struct ks_view *prev);
+
+/**
+ * ks_timing_note() - what an output says of the clock @m was timed by
+ * @m: the node's origin (meta.timing)
+ *
+ * The one reader of a node's timing for output: show, compare, top and
+ * export say it in these words.
+ *
+ * Return: KS_ICOUNT_NOTE under QEMU -icount, NULL for real time.
+ */
+const char *ks_timing_note(const struct ks_meta *m);
 
 /**
  * ks_slots_sum() - sum of all values in @n slots (count * mean per slot)
