@@ -280,7 +280,7 @@ def section_failslab(r, f, d, tools, jobs):
     elif any(isinstance(row[6], int) and row[6] < 0 for row in rows):
         r("    (a p50 below the floor: the call costs less than this backend resolves)")
     r("    (%s; net = value - floor; calls/s = calls/op / untraced time per op;"
-      % ("instructions, QEMU -icount" if f.get("icount") == "1" else "ns"))
+      % (ks.ICOUNT_NOTE if f.get("icount") == "1" else "ns"))
     r("    CPU share = calls/s x net p50%s)" % (
         "; under emulation a rough guide only" if f.get("vm") == "1" else ""))
     for fn in present:
@@ -367,7 +367,7 @@ def main(argv=None):
         time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())))
     if vm:
         if f.get("icount") == "1":
-            r("Emulated CPU (QEMU TCG -icount): a \"ns\" is one guest instruction, repeatable but not wall time; counts and ratios are meaningful.")
+            r("Emulated CPU: units: %s (repeatable, not wall time); counts and ratios are meaningful." % ks.ICOUNT_NOTE)
         else:
             r("Emulated CPU (QEMU TCG): absolute ns are not meaningful here; counts and ratios are (make demo-host measures real ns).")
     for note in args.note:

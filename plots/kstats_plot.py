@@ -52,7 +52,7 @@ import kstats_snapshot  # noqa: E402
 from kstats_snapshot import (  # noqa: E402
     NS_SCALES, PCT_FRACTION, PCT_NAMES, U64_MAX, Snapshot, SnapshotError,
     check_units, display_unit, fmt_precision, fmt_value, is_many,
-    load_snapshot, unit_words)
+    load_snapshot, timing_note, unit_words)
 
 PROG = "kstats_plot"
 
@@ -197,6 +197,12 @@ def caption_line(snap, label, dunit, div, with_label):
     return "%s: %s" % (label, line) if with_label else line
 
 
+def _units_lines(snaps):
+    """The caption line that says what a unit is under QEMU -icount."""
+    notes = {timing_note(s) for s in snaps} - {None}
+    return ["units: %s" % x for x in sorted(notes)]
+
+
 def _new_figure(ncaption):
     """A 12x7 in figure on the Agg canvas with room for @ncaption lines."""
     fig = Figure(figsize=FIGSIZE, dpi=DPI)
@@ -281,7 +287,7 @@ def hist_figure(snaps, labels=None):
     snaps, labels, dunit, div = _prepare(snaps, labels)
     n = len(snaps)
     with matplotlib.rc_context(RC):
-        fig, bottom = _new_figure(n)
+        fig, bottom = _new_figure(n + len(_units_lines(snaps)))
         axes = fig.subplots(n, 1, sharex=True, squeeze=False)[:, 0]
         fig.subplots_adjust(left=0.07, right=0.98, top=0.91, bottom=bottom,
                             hspace=0.35)
@@ -326,7 +332,7 @@ def hist_figure(snaps, labels=None):
         fig.suptitle(title_text(snaps, "latency histogram", dunit),
                      x=0.01, y=0.985, ha="left", fontsize=12)
         _caption(fig, [caption_line(s, lab, dunit, div, n > 1)
-                       for s, lab in zip(snaps, labels)])
+                       for s, lab in zip(snaps, labels)] + _units_lines(snaps))
     return fig
 
 
@@ -366,7 +372,7 @@ def cdf_figure(snaps, labels=None):
     snaps, labels, dunit, div = _prepare(snaps, labels)
     n = len(snaps)
     with matplotlib.rc_context(RC):
-        fig, bottom = _new_figure(n)
+        fig, bottom = _new_figure(n + len(_units_lines(snaps)))
         ax, tax = fig.subplots(1, 2, sharex=True)
         fig.subplots_adjust(left=0.06, right=0.98, top=0.86, bottom=bottom,
                             wspace=0.18)
@@ -417,7 +423,7 @@ def cdf_figure(snaps, labels=None):
         fig.suptitle(title_text(snaps, "latency CDF", dunit),
                      x=0.01, y=0.985, ha="left", fontsize=12)
         _caption(fig, [caption_line(s, lab, dunit, div, True)
-                       for s, lab in zip(snaps, labels)])
+                       for s, lab in zip(snaps, labels)] + _units_lines(snaps))
     return fig
 
 
@@ -454,7 +460,7 @@ def pct_figure(snaps, labels=None):
     snaps, labels, dunit, div = _prepare(snaps, labels)
     n = len(snaps)
     with matplotlib.rc_context(RC):
-        fig, bottom = _new_figure(n + 1)
+        fig, bottom = _new_figure(n + 1 + len(_units_lines(snaps)))
         axes = fig.subplots(1, len(PCT_NAMES), squeeze=False)[0]
         fig.subplots_adjust(left=0.06, right=0.99, top=0.84, bottom=bottom,
                             wspace=0.45)
@@ -509,7 +515,7 @@ def pct_figure(snaps, labels=None):
                  % (fmt_precision(ppm), labels[0])]
         lines += [caption_line(s, lab, dunit, div, True)
                   for s, lab in zip(snaps, labels)]
-        _caption(fig, lines)
+        _caption(fig, lines + _units_lines(snaps))
     return fig
 
 
@@ -549,7 +555,7 @@ def cpu_figure(snaps, labels=None):
     snaps, labels, dunit, div = _prepare(snaps, labels)
     n = len(snaps)
     with matplotlib.rc_context(RC):
-        fig, bottom = _new_figure(n)
+        fig, bottom = _new_figure(n + len(_units_lines(snaps)))
         axes = fig.subplots(n, 1, sharex=True, squeeze=False)[:, 0]
         fig.subplots_adjust(left=0.13, right=0.90, top=0.91, bottom=bottom,
                             hspace=0.4)
@@ -581,7 +587,7 @@ def cpu_figure(snaps, labels=None):
         fig.suptitle(title_text(snaps, "per-CPU latency histogram", dunit),
                      x=0.01, y=0.985, ha="left", fontsize=12)
         _caption(fig, [caption_line(s, lab, dunit, div, n > 1)
-                       for s, lab in zip(snaps, labels)])
+                       for s, lab in zip(snaps, labels)] + _units_lines(snaps))
     return fig
 
 

@@ -283,8 +283,16 @@ def display_unit(unit, ref):
 
 
 # What a figure or report says of a snapshot taken under QEMU -icount,
-# where the guest clock moves one ns per executed instruction.
+# where the guest clock moves one ns per executed instruction: the words
+# of the CLI's KS_ICOUNT_NOTE (tools/lib/ks_view.h), checked equal by
+# plots/tests/test_snapshot.py.
 ICOUNT_WORDS = "QEMU -icount"
+ICOUNT_NOTE = 'instructions, QEMU -icount: a "ns" is one guest instruction'
+
+
+def timing_note(snap):
+    """ICOUNT_NOTE for a snapshot taken under QEMU -icount, else None."""
+    return ICOUNT_NOTE if snap.icount else None
 
 
 def unit_words(dunit, div, icount):

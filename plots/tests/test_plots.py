@@ -634,6 +634,10 @@ def test_icount_axis_labels(tmp_path):
             assert any(re.search(r"\((ns|us|ms|s) = [\d,]+ instructions?, "
                                  r"QEMU -icount\)", t)
                        for t in labels) == want, (kind, labels)
+            caps = [t.get_text() for t in fig.texts
+                    if (t.get_gid() or "").startswith("caption")]
+            assert ("units: " + kp.kstats_snapshot.ICOUNT_NOTE in caps) == \
+                want, (kind, caps)
 
 
 def test_icount_scaled_units_say_how_many_instructions():

@@ -167,3 +167,11 @@ def test_plot_picks_nodes_of_a_many_node_file(tmp_path):
     assert kp.main(["pct", path, "--node", "vm_normal_page", "-o", out + ".png"]) == 0
     assert os.path.getsize(out + ".png") > 1000
     assert kp.main(["pct", path, "-o", out + ".png"]) == 2
+
+
+def test_icount_words_are_the_clis():
+    """Figures and reports say of -icount what the CLI says, word for word."""
+    with open(os.path.join(REPO, "tools", "lib", "ks_view.h")) as f:
+        m = re.search(r'#define KS_ICOUNT_NOTE "((?:[^"\\]|\\.)*)"', f.read())
+    assert m, "no KS_ICOUNT_NOTE in tools/lib/ks_view.h"
+    assert m.group(1).replace('\\"', '"') == ks.ICOUNT_NOTE

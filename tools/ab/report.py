@@ -171,7 +171,7 @@ def kernel_line(l, k, icount):
     ns = fx.get("untraced.ns_per_op")
     if ns:
         line += "; workload untraced: %s %s per op" % (
-            ns, "instructions (QEMU -icount)" if icount else "ns")
+            ns, "ns (%s)" % ks.ICOUNT_NOTE if icount else "ns")
     return line
 
 
@@ -190,8 +190,8 @@ def config_line(base_label, base_cfg, cfg):
 
 def header(a, labels, kern):
     """The report's title, workload, units and Kernels section."""
-    unit_note = ("QEMU -icount: a guest \"ns\" is one executed instruction; "
-                 "differences are in instructions, not wall time"
+    unit_note = (ks.ICOUNT_NOTE + "; differences are in instructions, not "
+                 "wall time"
                  if a.icount else "QEMU TCG (emulated wall time): ns are "
                  "noisy; prefer -icount or real hardware")
     rep = ["# kstats A/B: %s" % " vs ".join(labels), "",

@@ -44,7 +44,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "plots"))
-from kstats_snapshot import fmt_duration  # noqa: E402
+from kstats_snapshot import ICOUNT_NOTE as KS_ICOUNT_NOTE, fmt_duration  # noqa: E402
 
 SCHEMA = "kstats-ab-verdicts/1"
 FILE = "verdicts.json"
@@ -126,7 +126,7 @@ def changed(doc, kernel):
     return doc.get("changed", {}).get(kernel, {}).get("rows", [])
 
 
-ICOUNT_NOTE = "Units: instructions, QEMU -icount (a \"ns\" is one guest instruction)."
+ICOUNT_NOTE = "Units: %s." % KS_ICOUNT_NOTE
 
 
 def table(rs, against=None, timing=""):
