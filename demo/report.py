@@ -166,7 +166,9 @@ def plots(d, jobs):
     except Exception as e:  # matplotlib missing or broken
         return ["(no figures: cannot import plots/kstats_plot.py: %s)" % e]
     written = []
-    for kind, files, out in jobs:
+    for job in jobs:
+        kind, files, out = job[:3]
+        labels = job[3] if len(job) > 3 else []
         paths = [os.path.join(d, f) for f in files]
         snaps = [load_snap(d, f) for f in files]
         if not snaps or any(s is None or s.get("samples", 0) <
@@ -174,7 +176,8 @@ def plots(d, jobs):
             continue
         buf, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
-            rc = kstats_plot.main([kind] + paths + ["-o", os.path.join(d, out)])
+            rc = kstats_plot.main([kind] + paths + ["-o", os.path.join(d, out)] +
+                                  (["--label"] + labels if labels else []))
         if rc:
             written.append("(figure %s failed: %s)" % (out, err.getvalue().strip()))
         else:
@@ -226,6 +229,27 @@ def section_find_vma(r, f, d, tools, jobs):
     jobs.append(("pct", snaps, "find_vma-pct"))
     jobs.append(("cdf", snaps, "find_vma-cdf"))
     jobs.append(("hist", snaps[-1:], "find_vma-hist"))
+
+
+def section_find_vma_tcg(r, d, tools, jobs):
+    """find_vma() again from the plain-TCG boot (DIR/tcg), if there was one."""
+    f = load_facts(os.path.join(d, "tcg"))
+    maps = f.get("pf.maps", "").split()
+    maps = [m for m in maps if "pf%s.snap" % m in f]
+    snaps = ["tcg/" + f["pf%s.snap" % m] for m in maps]
+    if not snaps:
+        return
+    r()
+    r("    the same workload without -icount (plain TCG, %s operations): times are"
+      % f.get("pf.n", "?"))
+    r("    the emulator's, with real timing noise, so the percentiles spread:")
+    r()
+    out = tools.compare(snaps)
+    if out:
+        r.block(out)
+    jobs.append(("pct", snaps, "find_vma-pct-tcg",
+                 ["%s VMAs, plain TCG" % f.get("pf%s.vmas" % m, m)
+                  for m in maps]))
 
 
 def section_failslab(r, f, d, tools, jobs):
@@ -375,6 +399,7 @@ def main(argv=None):
     r()
     jobs = []
     section_find_vma(r, f, d, tools, jobs)
+    section_find_vma_tcg(r, d, tools, jobs)
     r()
     section_failslab(r, f, d, tools, jobs)
     r()
