@@ -547,9 +547,12 @@ static void ks_top_draw(struct ks_top *t)
 	ks_top_put(line, cols, "", "");
 	ks_top_put("keys: t total  c calls  5 p50  9 p99  m max  n name  r reverse  q quit",
 		   cols, "", "");
+	if (t->note)
+		ks_top_put(t->note, cols, "", "");
 	ks_top_header(line, sizeof(line), namew, 1);
 	ks_top_put(line, cols, "\033[7m", "\033[m");
-	n = rows - 4;		/* title, keys, header, and one line to spare */
+	/* title, keys, the -icount note, header, and one line to spare */
+	n = rows - 4 - !!t->note;
 	if (n < 1)
 		n = 1;
 	for (i = 0; i < t->nrows && i < n; i++) {
