@@ -430,27 +430,31 @@ if cmp -s "$tmp/out" "$tmp/show-file"; then ok "show -f SNAPSHOT == show -f NODE
 "$K" save -f "$tmp/dp.txt" -o "$tmp/dp.json" 2>/dev/null
 "$K" save -f "$tmp/b4.txt" -o "$tmp/b4.json" 2>/dev/null
 r "$K" compare "$tmp/nd.json" "$tmp/debug.json"
-same "compare A B: counts, percentiles, change against A, for an email" <<'EOF'
+same "compare A B: counts, percentiles, change against A, a verdict of one run a side" <<'EOF'
 # find_vma: latency in ns; percentiles: slot means within 12.5% (bits 3)
-CONFIGURATION   count    p10    p50    p90    p99  p99.9
-no-debug       200000     75    115    151   1240   3142
-debug          200000    230    368    521   4362  10441
-  change               +207%  +220%  +245%  +252%  +232%
+config     count    p10    p50    p90    p99  p99.9 verdict
+no-debug  200000     75    115    151   1240   3142
+debug     200000    230    368    521   4362  10441
+  change          +207%  +220%  +245%  +252%  +232% worse?
 # change: against no-debug; changes below 12.5% are within the histogram
 # resolution
+# verdict: p50, one run a side; better?, worse?: the 95% intervals do
+# not overlap, run-to-run noise unknown; every figure: compare A -- B
 # p95, p98 and the missed column: kstats compare --wide
 EOF
 r "$K" compare "$tmp/nd.json" "$tmp/debug.json" "$tmp/dp.json" --label no-debug --label debug --label "debug+this patch"
 same "compare A B C --label: missed events in a note" <<'EOF'
 # find_vma: latency in ns; percentiles: slot means within 12.5% (bits 3)
-CONFIGURATION      count    p10    p50    p90    p99  p99.9
+config             count    p10    p50    p90    p99  p99.9 verdict
 no-debug          200000     75    115    151   1240   3142
 debug             200000    230    368    521   4362  10441
-  change                  +207%  +220%  +245%  +252%  +232%
+  change                  +207%  +220%  +245%  +252%  +232% worse?
 debug+this patch  200000    231    399    522   4357  10469
-  change                  +208%  +247%  +246%  +251%  +233%
+  change                  +208%  +247%  +246%  +251%  +233% worse?
 # change: against no-debug; changes below 12.5% are within the histogram
 # resolution
+# verdict: p50, one run a side; better?, worse?: the 95% intervals do
+# not overlap, run-to-run noise unknown; every figure: compare A -- B
 # p95, p98 and the missed column: kstats compare --wide
 # debug+this patch: 3 events missed by the backend, not in the figures
 EOF
@@ -459,34 +463,42 @@ l24=abcdefghijklmnopqrstuvwx
 maxw() { awk 'length($0) > m { m = length($0) } END { print m + 0 }' "$tmp/out"; }
 r "$K" compare "$tmp/nd.json" "$tmp/debug.json" "$tmp/dp.json" --label "$l24" --label ABCDEFGHIJKLMNOPQRSTUVWX --label 012345678901234567890123
 w=$(maxw)
-if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -q "^$l24  200000 " "$tmp/out"; then ok "compare A B C, 24-character labels: $w columns (<= 72), labels kept"; else notok "compare A B C, 24-character labels: $w columns"; tap_diag "$tmp/out"; fi
+if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -qxF "# A: $l24" "$tmp/out" && grep -qxF '# C: 012345678901234567890123' "$tmp/out" &&
+   [ "$(grep -c '^  change .* worse?$' "$tmp/out")" = 2 ]; then
+	ok "compare A B C, 24-character labels: $w columns (<= 72), a legend, a verdict column"
+else
+	notok "compare A B C, 24-character labels: $w columns"; tap_diag "$tmp/out"
+fi
 r "$K" compare "$tmp/nd.json" "$tmp/debug.json" --label "a label of thirty-six characters ..." --label "debug"
 w=$(maxw)
 if [ "$w" -le 72 ] && grep -q '^B  *200000 ' "$tmp/out" && grep -qxF '# A: a label of thirty-six characters ...' "$tmp/out" &&
    grep -qxF '# B: debug' "$tmp/out"; then ok "compare, a longer label: rows A, B and a legend, $w columns"; else notok "compare, a longer label: $w columns"; tap_diag "$tmp/out"; fi
 r "$K" compare "$tmp/nd.json" "$tmp/debug.json" --label "$l24" --markdown
-if grep -q "^| $l24 | 200000 | 75 | 115 | 151 | 220 | 269 | 1240 | 3142 |" "$tmp/out"; then ok "compare --markdown: every column, labels as given"; else notok "compare --markdown with a long label"; tap_diag "$tmp/out"; fi
+if grep -q "^| $l24 | 200000 | 75 | 115 | 151 | 220 | 269 | 1240 | 3142 | - |" "$tmp/out"; then ok "compare --markdown: every column, labels as given"; else notok "compare --markdown with a long label"; tap_diag "$tmp/out"; fi
 onefails "compare --wide --markdown: one format" 2 "kstats: compare: --wide and --markdown: one output format" "$K" compare --wide --markdown "$tmp/nd.json" "$tmp/debug.json"
 onefails "compare A -- B --wide: the table has every row already" 2 "kstats: compare: --wide goes with A B [C...] of one function (this table has every row)" "$K" compare --wide "$tmp/nd.json" -- "$tmp/debug.json"
 r "$K" compare "$tmp/nd.json" "$tmp/debug.json" "$tmp/dp.json" --label no-debug --label debug --label "debug+this patch" --wide
 same "compare --wide: every percentile, a missed column when non-zero" <<'EOF'
 # find_vma: latency in ns; percentiles are slot means, within 12.5% (bits 3)
-CONFIGURATION      count  missed      p10      p50      p90      p95      p98      p99    p99.9
+CONFIGURATION      count  missed      p10      p50      p90      p95      p98      p99    p99.9 verdict
 no-debug          200000       0       75      115      151      220      269     1240     3142
 debug             200000       0      230      368      521      726      924     4362    10441
-  change                          +206.7%  +220.0%  +245.0%  +230.0%  +243.5%  +251.8%  +232.3%
+  change                          +206.7%  +220.0%  +245.0%  +230.0%  +243.5%  +251.8%  +232.3% worse?
 debug+this patch  200000       3      231      399      522      730      929     4357    10469
-  change                          +208.0%  +247.0%  +245.7%  +231.8%  +245.4%  +251.4%  +233.2%
+  change                          +208.0%  +247.0%  +245.7%  +231.8%  +245.4%  +251.4%  +233.2% worse?
 # change: against no-debug; changes below 12.5% are within the histogram resolution
+# verdict: p50, one run a side; better?, worse?: the 95% intervals do not overlap, run-to-run noise unknown; every figure: compare A -- B
 EOF
 r "$K" compare "$tmp/nd.json" "$tmp/debug.json" --markdown
 same "compare --markdown" <<'EOF'
 **find_vma**: latency in ns; percentiles are slot means, within 12.5% (bits 3); (change) against no-debug.
 
-| configuration | count | p10 | p50 | p90 | p95 | p98 | p99 | p99.9 |
-|:--|--:|--:|--:|--:|--:|--:|--:|--:|
-| no-debug | 200000 | 75 | 115 | 151 | 220 | 269 | 1240 | 3142 |
-| debug | 200000 | 230 (+206.7%) | 368 (+220.0%) | 521 (+245.0%) | 726 (+230.0%) | 924 (+243.5%) | 4362 (+251.8%) | 10441 (+232.3%) |
+| configuration | count | p10 | p50 | p90 | p95 | p98 | p99 | p99.9 | verdict |
+|:--|--:|--:|--:|--:|--:|--:|--:|--:|:--|
+| no-debug | 200000 | 75 | 115 | 151 | 220 | 269 | 1240 | 3142 | - |
+| debug | 200000 | 230 (+206.7%) | 368 (+220.0%) | 521 (+245.0%) | 726 (+230.0%) | 924 (+243.5%) | 4362 (+251.8%) | 10441 (+232.3%) | worse? |
+
+verdict: p50, one run a side; better?, worse?: the 95% intervals do not overlap, run-to-run noise unknown; every figure: compare A -- B  
 EOF
 r "$K" compare "$hand" "$tmp/a.json"
 if grep -qxF '# no-debug: 13 samples, p50 and above rest on fewer than 10 samples' "$tmp/out"; then ok "compare notes percentiles resting on fewer than 10 samples"; else notok "compare notes thin tails"; tap_diag "$tmp/out"; fi
@@ -543,11 +555,9 @@ p95       220 5.1%  +52.7%   336 4.9%  [+12.2,+85.3]  worse
 p98       300 0.0%  +40.0%   420 0.0%  [+20.4,+74.6]  worse
 p99      1472 6.4%  +25.3%  1845 7.5%  [-7.0,+99.9]   not measurable
 p99.9    3136 0.1%  +37.9%  4325 0.1%  [+23.1,+50.0]  worse
-# lower is better; change: new against base; +-sd: run-to-run
-# stddev; bounds: the change where both sides' 95% intervals
-# hold; better/worse only when the intervals do not overlap
-# (percentiles: order statistics of the histogram, widened to
-# its slots; means: Student t over runs; docs/statistics.md)
+# lower is better; change: new against base; +-sd: run-to-run stddev
+# 95% bounds: the change where both sides' 95% intervals hold
+# better, worse: the 95% intervals do not overlap (docs/statistics.md)
 EOF
 if awk 'length($0) > 72 { bad = 1 } END { exit bad }' "$tmp/out"; then ok "compare A... -- B...: fits 72 columns"; else notok "compare A... -- B...: wider than 72 columns"; tap_diag "$tmp/out"; fi
 r "$K" compare "$tmp"/cmpr?.json -- "$tmp"/cmpq?.json --label abcdefghijklmnopqrstuvwx --label ABCDEFGHIJKLMNOPQRSTUVWX
@@ -555,13 +565,33 @@ w=$(maxw)
 if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -qxF '# new: ABCDEFGHIJKLMNOPQRSTUVWX, 3 runs' "$tmp/out"; then ok "compare A... -- B..., 24-character labels: $w columns (<= 72)"; else notok "compare A... -- B..., 24-character labels: $w columns"; tap_diag "$tmp/out"; fi
 r "$K" compare "$tmp"/cmpr?.json -- "$tmp"/cmps?.json
 if [ $rc = 0 ] && [ "$(grep -c ' not measurable$' "$tmp/out")" = 8 ]; then ok "the same distribution on both sides: not measurable on all 8 rows"; else notok "same distribution: not measurable everywhere"; tap_diag "$tmp/out"; fi
+# one run a side: every figure judged on within-run intervals, and the
+# verdict says so itself; three runs a side: no "?"
 r "$K" compare "$tmp/cmpr1.json" -- "$tmp/cmpq1.json"
-if grep -q '^mean .* -  *not measurable$' "$tmp/out" && grep -qxF '# fewer than 3 runs a side: the mean is not judged' "$tmp/out" &&
-   grep -qxF '# percentiles: within-run intervals only, run noise unknown' "$tmp/out"; then
-	ok "one run a side: the mean is not judged, and it says so"
+if grep -q '^mean .* \[+[0-9.]*,+[0-9.]*\]  worse?$' "$tmp/out" && grep -q '^p50 .*  worse?$' "$tmp/out" &&
+   ! grep -q ' worse$' "$tmp/out" &&
+   grep -qxF '# better?, worse?: fewer than 3 runs a side, run-to-run noise unknown' "$tmp/out" &&
+   [ "$(grep -c '^# 95% bounds' "$tmp/out")" = 1 ]; then
+	ok "one run a side: the mean and the percentiles alike, 'worse?', bounds in one footer line"
 else
-	notok "one run a side: the mean is not judged"; tap_diag "$tmp/out"
+	notok "one run a side: worse? on every figure"; tap_diag "$tmp/out"
 fi
+r "$K" compare "$tmp"/cmpr?.json -- "$tmp"/cmpq?.json
+if [ "$(grep -c ' worse$' "$tmp/out")" = 7 ] && ! grep -q '?' "$tmp/out"; then ok "three runs a side: 'worse', no '?' anywhere"; else notok "three runs a side: worse without ?"; tap_diag "$tmp/out"; fi
+r "$K" compare "$tmp/cmpr1.json" -- "$tmp/cmps1.json"
+if [ "$(grep -c ' not measurable$' "$tmp/out")" = 8 ]; then ok "one run a side, the same distribution: not measurable on all 8 rows"; else notok "one run, same distribution"; tap_diag "$tmp/out"; fi
+r "$K" compare "$tmp/cmpr1.json" -- "$tmp/cmpq1.json" --label "$l24" --label ABCDEFGHIJKLMNOPQRSTUVWX
+w=$(maxw)
+if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -qxF "# base: $l24, 1 run;" "$tmp/out"; then ok "compare A -- B, one run a side, 24-character labels: $w columns (<= 72)"; else notok "compare A -- B, one run, 24-character labels: $w columns"; tap_diag "$tmp/out"; fi
+r "$K" compare "$tmp/cmpr1.json" "$tmp/cmpq1.json" --json
+if [ $rc = 0 ] && /usr/bin/python3 -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["functions"][0]
+assert f["verdict"] == "worse?" and f["judged_by"] == "p50", f["verdict"]
+m = f["rows"][0]
+assert m["figure"] == "mean" and m["verdict"] == "worse?" and m["change_ci"][0] > 0
+assert m["notes"] == ["fewer than 3 runs a side: run noise unknown"], m["notes"]
+' "$tmp/out"; then ok "compare --json, one run a side: worse? with its bounds and note"; else notok "compare --json, one run a side"; tap_diag "$tmp/out" "$tmp/err"; fi
 r "$K" compare "$tmp"/cmpr?.json -- "$tmp"/cmpq?.json --markdown
 if grep -qxF '| mean | 144.3 | 1.1% | +39.7% | 201.7 | 0.8% | [+33.6,+46.2] | worse |' "$tmp/out"; then ok "compare A... -- B... --markdown"; else notok "compare -- --markdown"; tap_diag "$tmp/out"; fi
 r "$K" compare "$tmp"/cmpr?.json -- "$tmp"/cmpq?.json --json
@@ -892,16 +922,36 @@ fails "save -f of a file of many nodes is refused" 1 "holds 3 nodes, one expecte
 "$K" save all -o "$tmp/all-b.json" --label new 2>/dev/null
 r "$K" compare "$tmp/all-a.json" "$tmp/all-b.json"
 if [ $rc = 0 ] && [ "$(grep -A1 '^function / change ' "$tmp/out" | sed -n 2p | awk '{ print $1 }')" = vma_merge ] &&
-   grep -A2 '^function / change ' "$tmp/out" | sed -n 3p | grep -q '^  +[0-9.]*% worse ' &&
+   grep -A2 '^function / change ' "$tmp/out" | sed -n 3p | grep -q '^  +[0-9.]*% worse? ' &&
    grep -q '^find_vma ' "$tmp/out" && grep -q '^  +0.0% not measurable ' "$tmp/out" &&
    awk 'length($0) > 72 { bad = 1 } END { exit bad }' "$tmp/out"; then
-	ok "compare A B of two files of many nodes: ranked by change, verdicts, 72 columns"
+	ok "compare A B of two files of many nodes: ranked by change, verdicts (worse?: one run a side), 72 columns"
 else
 	notok "compare of many nodes: ranked"; tap_diag "$tmp/out" "$tmp/err"
 fi
 r "$K" compare "$tmp/all-a.json" "$tmp/all-b.json" --label abcdefghijklmnopqrstuvwx --label ABCDEFGHIJKLMNOPQRSTUVWX
 w=$(maxw)
 if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -q '^vma_merge ' "$tmp/out"; then ok "compare A B of many nodes, 24-character labels: $w columns (<= 72)"; else notok "compare of many nodes, 24-character labels: $w columns"; tap_diag "$tmp/out"; fi
+# files of many nodes, three runs a side: verdicts without "?"
+for i in 1 2 3; do
+	"$MK" find_vma 3 $((70 + i)) 100 0 5000 >"$dbg/find_vma"
+	"$MK" vma_merge 3 $((73 + i)) 100 0 5000 >"$dbg/vma_merge"
+	"$MK" vma_alloc 3 $((76 + i)) 100 0 5000 >"$dbg/vma_alloc"
+	"$K" save all -o "$tmp/all-r$i.json" --label base 2>/dev/null
+	"$MK" find_vma 3 $((80 + i)) 100 0 5000 >"$dbg/find_vma"
+	"$MK" vma_merge 3 $((83 + i)) 160 0 5000 >"$dbg/vma_merge"
+	"$MK" vma_alloc 3 $((86 + i)) 100 0 5000 >"$dbg/vma_alloc"
+	"$K" save all -o "$tmp/all-q$i.json" --label new 2>/dev/null
+done
+r "$K" compare "$tmp"/all-r?.json -- "$tmp"/all-q?.json --label "$l24" --label ABCDEFGHIJKLMNOPQRSTUVWX
+w=$(maxw)
+if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -A1 '^vma_merge ' "$tmp/out" | grep -q '^  +[0-9.]*% worse ' &&
+   [ "$(grep -c '^  [-+][0-9.]*% not measurable ' "$tmp/out")" = 2 ] && ! grep -q '?' "$tmp/out" &&
+   grep -q 'ranked by the change of the mean' "$tmp/out"; then
+	ok "compare A... -- B... of many nodes, 3 runs a side, 24-character labels: $w columns, worse and not measurable"
+else
+	notok "compare of many nodes, 3 runs a side: $w columns"; tap_diag "$tmp/out"
+fi
 # show: 80 columns on every fixture and every snapshot the tests made, --cpu too
 wide=""
 for f in "$FIX"/*.txt "$tmp"/gen-*.txt "$tmp"/*.json "$tmp/clamped.txt"; do

@@ -381,7 +381,7 @@ def changed(a, base_label, l, base_runs, runs):
     summary = {"functions": len(called), "uncalled": len(rows) - len(called),
                "timing": doc["new"]["timing"]}
     for v in ("worse", "better", "not measurable", "only in base", "only in new"):
-        summary[v] = sum(1 for r in called if r["verdict"] == v)
+        summary[v] = sum(1 for r in called if r["verdict"].rstrip("?") == v)
     return rows, summary, 0
 
 
@@ -393,7 +393,7 @@ def top_changes(changes, n):
         for r in rows:
             if r["change_pct"] is None:
                 continue
-            k = (r["verdict"] in ("better", "worse"), abs(r["change_pct"]))
+            k = (r["verdict"].rstrip("?") in ("better", "worse"), abs(r["change_pct"]))
             score[r["name"]] = max(score.get(r["name"], k), k)
     return sorted(score, key=lambda fn: (not score[fn][0], -score[fn][1], fn))[:n]
 

@@ -23,14 +23,16 @@ on the first kernel, "" when the first kernel has no result) with,
 against the reference, from `kstats compare --json` (docs/statistics.md):
 for FIG in mean and p50, FIG_change_pct, FIG_change_ci ([lo, hi] in %,
 null where unbounded or not judged), FIG_verdict ("better", "worse",
-"not measurable"; lower is better) and FIG_notes (why: "intervals
-overlap", "fewer than 3 runs a side", "base runs bimodal"...), and rows:
+"not measurable"; "better?", "worse?" from fewer than 3 runs a side;
+lower is better) and FIG_notes (why: "intervals overlap", "fewer than 3
+runs a side: run noise unknown", "base runs bimodal"...), and rows:
 every figure compare judged (mean, p10..p99.9), as compare gives them.
 
 timing: "qemu-icount" when the runs were under QEMU -icount (a "ns" is
 an instruction), else "".  When a glob was traced: changed, by kernel
 (not the reference), {summary: functions (called on either side), worse,
-better, not measurable, only in base, only in new (of those), uncalled
+better, not measurable, only in base, only in new (of those; worse and
+better count worse? and better?), uncalled
 (matched, never called: the last rows); rows: one per function ranked by
 change: rank,
 name, unit, judged_by (mean or p50), change_pct, change_ci, verdict,

@@ -490,8 +490,9 @@ int cmd_compare(int argc, char **argv)
 		ks_label_of(names[i], sizeof(names[i]), set.nodes[i], set.srcs[i]);
 		labels[i] = names[i];
 	}
-	ks_print_compare(stdout, set.nodes, labels, set.n, wide ? KS_PRINT_WIDE :
-			 fmt == KS_CMP_MARKDOWN ? KS_PRINT_MARKDOWN : KS_PRINT_PLAIN);
+	if (ks_cmp_table(stdout, set.nodes, labels, set.n, wide ? KS_PRINT_WIDE :
+			 fmt == KS_CMP_MARKDOWN ? KS_PRINT_MARKDOWN : KS_PRINT_PLAIN))
+		ret = 1;
 out:
 	ks_set_free(&set);
 	return ret;

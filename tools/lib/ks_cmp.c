@@ -107,7 +107,11 @@ static void ks_cmp_rows(struct ks_fn *fn)
 		for (k = 0; k < KSTATS_NR_PCT; k++)
 			p[k * (i < fn->na ? fn->na : fn->nb) + j] = (double)pct[k];
 	}
-	ks_row_mean(ma, fn->na, mb, fn->nb, &fn->rows[0]);
+	{
+		struct ks_pct_side a = { fn->ma, ma, fn->na }, b = { fn->mb, mb, fn->nb };
+
+		ks_row_mean(&a, &b, r0->nr_slots, r0->bits, &fn->rows[0]);
+	}
 	for (k = 0; k < KSTATS_NR_PCT; k++) {
 		struct ks_pct_side a = { fn->ma, pa + k * fn->na, fn->na };
 		struct ks_pct_side b = { fn->mb, pb + k * fn->nb, fn->nb };
@@ -180,12 +184,12 @@ static char *ks_bound(char *buf, double x)
 	return buf;
 }
 
-/* "[-3.1,+7.6]", or "-" when a side has no interval (fewer runs, no samples). */
+/* "[-3.1,+7.6]", or "-" when a side has no samples. */
 static char *ks_bounds(char *buf, const struct ks_row *r)
 {
 	char lo[KS_BOUND], hi[KS_BOUND];
 
-	if (r->why & (KS_WHY_FEW_RUNS | KS_WHY_EMPTY))
+	if (r->why & KS_WHY_EMPTY)
 		snprintf(buf, KS_CELL, "-");
 	else
 		snprintf(buf, KS_CELL, "[%s,%s]", ks_bound(lo, r->change_ci.lo),
@@ -224,9 +228,21 @@ static void ks_note(FILE *f, int md, const char *text)
 		ks_print_wrapped(f, "# ", "# ", text, 72);
 }
 
-/* The notes every table ends with: method, runs, bimodality, units. */
+/* The line under every verdict from fewer than KS_STATS_MIN_RUNS runs a side. */
+static void ks_few_runs_note(char *buf, size_t len)
+{
+	snprintf(buf, len, "better?, worse?: fewer than %d runs a side, run-to-run noise unknown",
+		 KS_STATS_MIN_RUNS);
+}
+
+/*
+ * The notes every table ends with: what change, bounds (@detail: the
+ * table prints them) and the verdict words mean, one line each; runs,
+ * bimodality, units.
+ */
 static void ks_cmp_notes(FILE *f, int md, const struct ks_cmp_side *a,
-			 const struct ks_cmp_side *b, const struct ks_fn *fns, int n)
+			 const struct ks_cmp_side *b, const struct ks_fn *fns, int n,
+			 int detail)
 {
 	unsigned int why = 0;
 	char buf[256];
@@ -236,25 +252,21 @@ static void ks_cmp_notes(FILE *f, int md, const struct ks_cmp_side *a,
 		for (k = 0; k < KS_CMP_ROWS && fns[i].na && fns[i].nb; k++)
 			why |= fns[i].rows[k].why;
 	if (md) {
-		fputs("\nLower is better; change: new against base; ±sd: run-to-run stddev; "
-		      "bounds: the change where both sides' 95% intervals hold; better/worse "
-		      "only when the intervals do not overlap (percentiles: order statistics "
-		      "of the histogram, widened to its slots; means: Student t over runs; "
-		      "docs/statistics.md).  \n", f);
+		fprintf(f, "\nLower is better; change: new against base;%s better, worse: the two "
+			"sides' 95%% intervals do not overlap, else not measurable (docs/statistics.md).  \n",
+			detail ? " ±sd: run-to-run stddev; 95% bounds: the change where both sides' "
+			"95% intervals hold;" : "");
 	} else {
-		ks_note(f, md, "lower is better; change: new against base; +-sd: run-to-run");
-		ks_note(f, md, "stddev; bounds: the change where both sides' 95% intervals");
-		ks_note(f, md, "hold; better/worse only when the intervals do not overlap");
-		ks_note(f, md, "(percentiles: order statistics of the histogram, widened to");
-		ks_note(f, md, "its slots; means: Student t over runs; docs/statistics.md)");
+		ks_note(f, 0, detail ? "lower is better; change: new against base; +-sd: run-to-run stddev" :
+			"lower is better; change: new against base");
+		if (detail)
+			ks_note(f, 0, "95% bounds: the change where both sides' 95% intervals hold");
+		ks_note(f, 0, "better, worse: the 95% intervals do not overlap (docs/statistics.md)");
 	}
 	if (why & KS_WHY_FEW_RUNS) {
-		snprintf(buf, sizeof(buf), "fewer than %d runs a side: the mean is not judged",
-			 KS_STATS_MIN_RUNS);
+		ks_few_runs_note(buf, sizeof(buf));
 		ks_note(f, md, buf);
 	}
-	if (why & KS_WHY_HIST_ONLY)
-		ks_note(f, md, "percentiles: within-run intervals only, run noise unknown");
 	for (i = 0; i < n; i++) {
 		unsigned int w = fns[i].na && fns[i].nb ? fns[i].rows[0].why : 0;
 
@@ -298,7 +310,7 @@ static void ks_cmp_detail(FILE *f, const struct ks_cmp_side *a,
 		ks_num(cell[i][4], r->new, &sc);
 		ks_sd(cell[i][5], r->new_sd_pct);
 		ks_bounds(cell[i][6], r);
-		snprintf(cell[i][7], KS_CELL, "%s", ks_verdict_name(r->verdict));
+		snprintf(cell[i][7], KS_CELL, "%s", ks_row_verdict(r));
 	}
 	if (md) {
 		fprintf(f, "**%s**: latency per call in %s, lower is better; base **%s** (%d run%s), new **%s** (%d run%s).\n\n",
@@ -341,7 +353,7 @@ static void ks_cmp_detail(FILE *f, const struct ks_cmp_side *a,
 			fputc('\n', f);
 		}
 	}
-	ks_cmp_notes(f, md, a, b, fn, 1);
+	ks_cmp_notes(f, md, a, b, fn, 1, 1);
 }
 
 /* ---- several functions: ranked by change ---- */
@@ -387,14 +399,14 @@ static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 		nw = 30;
 	if (md) {
 		fprintf(f, "**%d functions**, ranked by the change of %s; lower is better; base **%s**, new **%s**; count and total time per run.\n\n",
-			n, judged_mean ? "the mean" : "p50 (means need 3 runs a side)", a->label, b->label);
+			n, judged_mean ? "the mean" : "p50 (the mean from 3 runs a side)", a->label, b->label);
 		fputs("| function | count base | count new | p50 base | p50 new | p99 base | p99 new | total base | total new | change | verdict |\n"
 		      "|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|:--|\n", f);
 	} else {
 		char line[4 * KS_META_MAX];
 
 		snprintf(line, sizeof(line), "%d functions, ranked by the change of %s; lower is better.  First line: base (%s), second: new (%s); count and total time: per run",
-			 n, judged_mean ? "the mean" : "p50 (means need 3 runs a side)",
+			 n, judged_mean ? "the mean" : "p50 (the mean from 3 runs a side)",
 			 a->label, b->label);
 		ks_note(f, 0, line);
 		fprintf(f, "%-*s %9s %9s %9s %9s\n", nw, "function / change", "count", "p50",
@@ -409,7 +421,7 @@ static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 		ks_cmp_side_cells(cb, fn, 1);
 		if (both)
 			snprintf(first, sizeof(first), "%s %s", ks_change(chg, r),
-				 ks_verdict_name(r->verdict));
+				 ks_row_verdict(r));
 		else
 			snprintf(first, sizeof(first), "only in %s", fn->na ? "base" : "new");
 		if (md) {
@@ -417,7 +429,7 @@ static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 			for (k = 0; k < 4; k++)
 				fprintf(f, " %s | %s |", ca[k], cb[k]);
 			fprintf(f, " %s | %s |\n", both ? ks_change(chg, r) : "-",
-				both ? ks_verdict_name(r->verdict) : first);
+				both ? ks_row_verdict(r) : first);
 			continue;
 		}
 		if ((int)strlen(fn->name) > nw)
@@ -427,7 +439,7 @@ static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 		fprintf(f, " %9s %9s %9s %9s\n", ca[0], ca[1], ca[2], ca[3]);
 		fprintf(f, "  %-*s %9s %9s %9s %9s\n", nw - 2, first, cb[0], cb[1], cb[2], cb[3]);
 	}
-	ks_cmp_notes(f, md, a, b, fns, n);
+	ks_cmp_notes(f, md, a, b, fns, n, 0);
 }
 
 /* ---- JSON ---- */
@@ -453,13 +465,12 @@ static void ks_jrow(struct ks_jw *w, const struct ks_row *r, const char *name)
 {
 	static const struct { unsigned int bit; const char *word; } notes[] = {
 		{ KS_WHY_OVERLAP, "intervals overlap" },
-		{ KS_WHY_FEW_RUNS, "fewer than 3 runs a side" },
-		{ KS_WHY_HIST_ONLY, "within-run interval only" },
+		{ KS_WHY_FEW_RUNS, "fewer than 3 runs a side: run noise unknown" },
 		{ KS_WHY_EMPTY, "no samples on a side" },
 		{ KS_WHY_BIMODAL_A, "base runs bimodal" },
 		{ KS_WHY_BIMODAL_B, "new runs bimodal" },
 	};
-	int no_ci = r->why & (KS_WHY_FEW_RUNS | KS_WHY_EMPTY);
+	int no_ci = r->why & KS_WHY_EMPTY;
 	size_t i;
 
 	ks_jw_obj(w, KS_JW_INLINE);
@@ -473,7 +484,7 @@ static void ks_jrow(struct ks_jw *w, const struct ks_row *r, const char *name)
 	ks_jnum(w, "change_pct", r->why & KS_WHY_EMPTY ? INFINITY : r->change_pct);
 	ks_jci(w, "change_ci", no_ci ? INFINITY : r->change_ci.lo,
 	       no_ci ? INFINITY : r->change_ci.hi);
-	ks_jw_kstr(w, "verdict", ks_verdict_name(r->verdict));
+	ks_jw_kstr(w, "verdict", ks_row_verdict(r));
 	ks_jw_key(w, "notes");
 	ks_jw_arr(w, KS_JW_INLINE);
 	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
@@ -561,7 +572,7 @@ static void ks_cmp_json(FILE *f, const struct ks_cmp_side *a,
 			ks_jw_kstr(&w, "judged_by", ks_row_name(fn->key));
 			ks_jnum(&w, "change_pct", fn->rows[fn->key].why & KS_WHY_EMPTY ? INFINITY :
 				fn->rows[fn->key].change_pct);
-			ks_jw_kstr(&w, "verdict", ks_verdict_name(fn->rows[fn->key].verdict));
+			ks_jw_kstr(&w, "verdict", ks_row_verdict(&fn->rows[fn->key]));
 			ks_jw_key(&w, "rows");
 			ks_jw_arr(&w, 0);
 			for (k = 0; k < KS_CMP_ROWS; k++)
@@ -572,6 +583,39 @@ static void ks_cmp_json(FILE *f, const struct ks_cmp_side *a,
 	}
 	ks_jw_end(&w);
 	ks_jw_end(&w);
+}
+
+int ks_cmp_table(FILE *f, struct ks_view *const *nodes, const char *const *labels,
+		 int n, int style)
+{
+	char words[64][16], note[256];
+	const char *v[64] = { "" };
+	int i;
+
+	if (n > 64)
+		n = 64;
+	for (i = 1; i < n; i++) {
+		struct ks_view *ra = nodes[0], *rb = nodes[i];
+		struct ks_fn fn = { .name = nodes[i]->name, .ra = &ra, .rb = &rb, .na = 1, .nb = 1 };
+
+		fn.ma = ks_cmp_merge(fn.ra, 1, &fn.count_a, &fn.total_a);
+		fn.mb = ks_cmp_merge(fn.rb, 1, &fn.count_b, &fn.total_b);
+		if (!fn.ma || !fn.mb) {
+			free(fn.ma);
+			free(fn.mb);
+			ks_err("compare: out of memory");
+			return -1;
+		}
+		ks_cmp_rows(&fn);
+		snprintf(words[i], sizeof(words[i]), "%s", ks_row_verdict(&fn.rows[fn.key]));
+		v[i] = words[i];
+		free(fn.ma);
+		free(fn.mb);
+	}
+	snprintf(note, sizeof(note), "verdict: %s, one run a side; better?, worse?: the 95%% intervals do not overlap, run-to-run noise unknown; every figure: compare A -- B",
+		 ks_row_name(1 + KSTATS_P50));
+	ks_print_compare(f, nodes, labels, n > 1 ? v : NULL, n > 1 ? note : NULL, n, style);
+	return 0;
 }
 
 int ks_cmp_same_fn(const struct ks_view *a, const char *sa, const struct ks_view *b,

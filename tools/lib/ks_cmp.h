@@ -26,6 +26,22 @@ struct ks_cmp_side {
 };
 
 /**
+ * ks_cmp_table() - kstats compare A B [C...] of one function: a row per run
+ * @f:      output
+ * @nodes:  one node per run, one function, one unit and one bits
+ * @labels: their names
+ * @n:      number of nodes
+ * @style:  KS_PRINT_PLAIN, KS_PRINT_MARKDOWN or KS_PRINT_WIDE (ks_fmt.h)
+ *
+ * ks_print_compare() with, for each node after the first, the verdict of
+ * its p50 against the first's, from one run a side ("worse?").
+ *
+ * Return: 0, or -1 (printed).
+ */
+int ks_cmp_table(FILE *f, struct ks_view *const *nodes, const char *const *labels,
+		 int n, int style);
+
+/**
  * ks_cmp_same_fn() - may @a and @b be compared: one function?
  * @a:     a node
  * @sa:    its file

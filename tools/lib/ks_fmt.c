@@ -427,17 +427,26 @@ static int ks_cmp_width(const int *width, int lw, int style, int show_missed)
 }
 
 void ks_print_compare(FILE *f, struct ks_view *const *nodes,
-		      const char *const *labels, int n, int style)
+		      const char *const *labels, const char *const *verdicts,
+		      const char *verdict_note, int n, int style)
 {
 	char val[64][KS_CMP_COLS][32], chg[64][KS_CMP_COLS][32], shortl[64][8];
 	const char *head[KS_CMP_COLS] = { "count", "missed" }, *rows[64];
-	int width[KS_CMP_COLS], lw = (int)strlen("CONFIGURATION");
+	const char *first = style == KS_PRINT_PLAIN ? "config" : "CONFIGURATION";
+	int width[KS_CMP_COLS], lw = (int)strlen(first), vw = 0;
 	int show_missed = 0, same_name = 1, i, k;
 	struct ks_scale sc;
 	char unitdesc[64], buf[512];
 
 	if (n > 64)
 		n = 64;
+	if (lw < (int)strlen("  change"))
+		lw = (int)strlen("  change");
+	for (i = 1; verdicts && i < n; i++)
+		if ((int)strlen(verdicts[i]) > vw)
+			vw = (int)strlen(verdicts[i]);
+	if (verdicts && vw < (int)strlen("verdict"))
+		vw = (int)strlen("verdict");
 	for (k = 0; k < KSTATS_NR_PCT; k++)
 		head[2 + k] = kstats_pct_name[k];
 	ks_scale_pick(&sc, nodes[0]->pct[KSTATS_P50], nodes[0]->unit);
@@ -483,11 +492,11 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 		for (k = 0; k < KS_CMP_COLS; k++)
 			if (k != 1 || show_missed)
 				fprintf(f, " %s |", head[k]);
-		fprintf(f, "\n|:--|");
+		fprintf(f, "%s\n|:--|", verdicts ? " verdict |" : "");
 		for (k = 0; k < KS_CMP_COLS; k++)
 			if (k != 1 || show_missed)
 				fprintf(f, "--:|");
-		fputc('\n', f);
+		fprintf(f, "%s\n", verdicts ? ":--|" : "");
 		for (i = 0; i < n; i++) {
 			fprintf(f, "| %s |", labels[i]);
 			for (k = 0; k < KS_CMP_COLS; k++) {
@@ -498,9 +507,13 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 				else
 					fprintf(f, " %s |", val[i][k]);
 			}
+			if (verdicts)
+				fprintf(f, " %s |", i ? verdicts[i] : "-");
 			fputc('\n', f);
 		}
 		ks_note_thin_tails(f, style, nodes, labels, n);
+		if (verdict_note)
+			fprintf(f, "\n%s  \n", verdict_note);
 		if (ks_all_icount(nodes, n))
 			fprintf(f, "\nUnits: %s.\n", KS_ICOUNT_NOTE);
 		return;
@@ -508,13 +521,13 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 
 	/* plain: rows named A, B... and a legend when the labels do not fit */
 	if (style == KS_PRINT_PLAIN &&
-	    ks_cmp_width(width, lw, style, show_missed) > KS_MAIL_WIDTH) {
+	    ks_cmp_width(width, lw, style, show_missed) + (vw ? 1 + vw : 0) > KS_MAIL_WIDTH) {
 		for (i = 0; i < n; i++) {
 			snprintf(shortl[i], sizeof(shortl[i]), "%c%s", 'A' + i % 26,
 				 i >= 26 ? "'" : "");
 			rows[i] = shortl[i];
 		}
-		lw = (int)strlen("CONFIGURATION");
+		lw = (int)strlen("  change");
 	}
 	snprintf(buf, sizeof(buf), style == KS_PRINT_PLAIN ?
 		 "%s: latency in %s; percentiles: slot means within %.1f%% (bits %u)" :
@@ -525,11 +538,12 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 		ks_mail_note(f, buf);
 	else
 		fprintf(f, "# %s\n", buf);
-	fprintf(f, "%-*s", lw, "CONFIGURATION");
+	fprintf(f, "%-*s", lw, first);
 	for (k = 0; k < KS_CMP_COLS; k++)
 		if (ks_cmp_col(k, style, show_missed))
 			fprintf(f, "  %*s", width[k], head[k]);
-	fputc('\n', f);
+	/* the verdict reads after the last change: one blank between */
+	fprintf(f, "%s\n", vw ? " verdict" : "");
 	for (i = 0; i < n; i++) {
 		fprintf(f, "%-*s", lw, rows[i]);
 		for (k = 0; k < KS_CMP_COLS; k++)
@@ -542,6 +556,8 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 		for (k = 0; k < KS_CMP_COLS; k++)
 			if (ks_cmp_col(k, style, show_missed))
 				fprintf(f, "  %*s", width[k], chg[i][k]);
+		if (vw)
+			fprintf(f, " %s", verdicts[i]);
 		fputc('\n', f);
 	}
 	for (i = 0; rows[0] != labels[0] && i < n; i++) {
@@ -555,6 +571,12 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 			ks_mail_note(f, buf);
 		else
 			fprintf(f, "# %s\n", buf);
+	}
+	if (verdict_note) {
+		if (style == KS_PRINT_PLAIN)
+			ks_mail_note(f, verdict_note);
+		else
+			fprintf(f, "# %s\n", verdict_note);
 	}
 	if (style == KS_PRINT_PLAIN)
 		ks_mail_note(f, "p95, p98 and the missed column: kstats compare --wide");

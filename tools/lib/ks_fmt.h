@@ -94,17 +94,21 @@ enum {
 
 /**
  * ks_print_compare() - one row per node: count and percentiles, with the
- * change against the first node
+ * change against the first node and a verdict
  * @f:      output
  * @nodes:  nodes of one unit and one bits
  * @labels: row names
+ * @verdicts: the verdict of each node against the first (ks_cmp.c), in
+ *          one column; NULL for none
+ * @verdict_note: what the verdicts rest on, a footer line; or NULL
  * @n:      number of nodes
  * @style:  KS_PRINT_PLAIN (rows named A, B... with a legend when the
  *          labels would make it wider than 72 columns), KS_PRINT_MARKDOWN
  *          or KS_PRINT_WIDE
  */
 void ks_print_compare(FILE *f, struct ks_view *const *nodes,
-		      const char *const *labels, int n, int style);
+		      const char *const *labels, const char *const *verdicts,
+		      const char *verdict_note, int n, int style);
 
 /**
  * ks_print_wrapped() - @text, its words wrapped at @width columns

@@ -176,7 +176,7 @@ static void ks_row_judge(struct ks_row *row)
 	row->change_ci.hi = a->lo <= 0 || isinf(b->hi) ? INFINITY :
 			    (b->hi / a->lo - 1) * 100;
 	row->verdict = KS_NOT_MEASURABLE;
-	if (row->why & (KS_WHY_FEW_RUNS | KS_WHY_EMPTY))
+	if (row->why & KS_WHY_EMPTY)
 		return;
 	if (b->hi < a->lo)
 		row->verdict = KS_BETTER;
@@ -192,25 +192,58 @@ static double ks_sd_pct(const struct ks_runs *r)
 	return r->n > 1 && r->mean > 0 ? r->sd * 100 / r->mean : -1;
 }
 
-void ks_row_mean(const double *a, unsigned int na, const double *b,
-		 unsigned int nb, struct ks_row *row)
+int ks_mean_interval(const struct kstats_slot *slots, __u32 nr, __u32 bits,
+		     double mean, struct ks_interval *ci)
 {
+	__u32 buckets = ((nr - 1) >> bits) - 1, s;
+	__u64 n = kstats_total(slots, nr);
+	double ss = 0, h;
+
+	ci->lo = 0;
+	ci->hi = INFINITY;
+	if (n < 2)
+		return -1;
+	for (s = 0; s < nr; s++) {
+		double d, w;
+
+		if (!slots[s].count)
+			continue;
+		d = (double)kstats_slot_value(slots, s, bits, nr) - mean;
+		/* a value spread evenly over its slot: width^2 / 12 more */
+		w = s == nr - 1 ? 0 : (double)(kstats_slot_hi(s, bits, buckets) -
+					       kstats_slot_lo(s, bits) + 1);
+		ss += (double)slots[s].count * (d * d + w * w / 12);
+	}
+	h = KS_Z975 * sqrt(ss / (double)(n - 1) / (double)n);
+	ci->lo = mean - h < 0 ? 0 : mean - h;
+	ci->hi = mean + h;
+	return 0;
+}
+
+void ks_row_mean(const struct ks_pct_side *a, const struct ks_pct_side *b,
+		 __u32 nr, __u32 bits, struct ks_row *row)
+{
+	int runs = a->n >= KS_STATS_MIN_RUNS && b->n >= KS_STATS_MIN_RUNS;
 	struct ks_runs ra, rb;
 
 	memset(row, 0, sizeof(*row));
-	ks_runs_summary(a, na, &ra);
-	ks_runs_summary(b, nb, &rb);
-	row->runs_a = na;
-	row->runs_b = nb;
+	ks_runs_summary(a->runs, a->n, &ra);
+	ks_runs_summary(b->runs, b->n, &rb);
+	row->runs_a = a->n;
+	row->runs_b = b->n;
 	row->base = ra.mean;
 	row->new = rb.mean;
 	row->base_sd_pct = ks_sd_pct(&ra);
 	row->new_sd_pct = ks_sd_pct(&rb);
 	row->base_ci = ra.ci;
 	row->new_ci = rb.ci;
-	if (na < KS_STATS_MIN_RUNS || nb < KS_STATS_MIN_RUNS)
+	if (!runs) {
 		row->why |= KS_WHY_FEW_RUNS;
-	if (!na || !nb || ra.mean <= 0 || rb.mean <= 0)
+		/* fewer than 2 values: no interval, [0, inf], not measurable */
+		ks_mean_interval(a->merged, nr, bits, ra.mean, &row->base_ci);
+		ks_mean_interval(b->merged, nr, bits, rb.mean, &row->new_ci);
+	}
+	if (!a->n || !b->n || ra.mean <= 0 || rb.mean <= 0)
 		row->why |= KS_WHY_EMPTY;
 	row->why |= (ra.bimodal ? KS_WHY_BIMODAL_A : 0) | (rb.bimodal ? KS_WHY_BIMODAL_B : 0);
 	ks_row_judge(row);
@@ -253,11 +286,17 @@ void ks_row_pct(const struct ks_pct_side *a, const struct ks_pct_side *b,
 		row->why |= KS_WHY_EMPTY;
 	row->why |= (ba > 0 ? KS_WHY_BIMODAL_A : 0) | (bb > 0 ? KS_WHY_BIMODAL_B : 0);
 	if (!runs)
-		row->why |= KS_WHY_HIST_ONLY;
+		row->why |= KS_WHY_FEW_RUNS;
 	ks_row_judge(row);
 }
 
-const char *ks_verdict_name(enum ks_verdict v)
+const char *ks_row_verdict(const struct ks_row *row)
 {
-	return v == KS_BETTER ? "better" : v == KS_WORSE ? "worse" : "not measurable";
+	int few = row->why & KS_WHY_FEW_RUNS;
+
+	if (row->verdict == KS_BETTER)
+		return few ? "better?" : "better";
+	if (row->verdict == KS_WORSE)
+		return few ? "worse?" : "worse";
+	return "not measurable";
 }

@@ -20,7 +20,7 @@
 #include <kstats/hist.h>
 
 #define KS_STATS_ALPHA		0.05	/* each side's interval: 95% */
-#define KS_STATS_MIN_RUNS	3	/* runs a side for a verdict on means */
+#define KS_STATS_MIN_RUNS	3	/* runs a side to measure run-to-run noise */
 
 /* A closed interval; lo = 0 / hi = INFINITY when unbounded. */
 struct ks_interval {
@@ -32,8 +32,8 @@ enum ks_verdict { KS_NOT_MEASURABLE, KS_BETTER, KS_WORSE };
 /* Why a row says what it says (KS_WHY_*), one bit each. */
 enum {
 	KS_WHY_OVERLAP = 1,	/* the intervals overlap */
-	KS_WHY_FEW_RUNS = 2,	/* fewer than KS_STATS_MIN_RUNS runs a side */
-	KS_WHY_HIST_ONLY = 4,	/* percentile: run-to-run noise not measured */
+	KS_WHY_FEW_RUNS = 2,	/* fewer than KS_STATS_MIN_RUNS runs a side: */
+				/* within-run intervals, run noise unknown */
 	KS_WHY_EMPTY = 8,	/* a side has no samples */
 	KS_WHY_BIMODAL_A = 16,	/* the base side's runs are bimodal */
 	KS_WHY_BIMODAL_B = 32,	/* the new side's runs are bimodal */
@@ -115,22 +115,40 @@ void ks_runs_summary(const double *x, unsigned int n, struct ks_runs *r);
 int ks_bimodal(const double *x, unsigned int n);
 
 /**
- * ks_row_mean() - the row of the mean: one mean per run on each side
- * @a:  base runs' means
- * @na: their number
- * @b:  new runs' means
- * @nb: their number
- * @row: result; not measurable with fewer than KS_STATS_MIN_RUNS a side
+ * ks_mean_interval() - 95% interval of a mean from the histogram's values
+ * @slots: @nr slots
+ * @nr:    number of slots
+ * @bits:  the histogram's bits
+ * @mean:  the mean it is centred on
+ * @ci:    @mean +- z * sd / sqrt(N), sd from the slots' means and widths
+ *
+ * Sees the noise within the runs only, not the noise between runs.
+ *
+ * Return: 0, or -1 when the histogram has fewer than 2 values.
  */
-void ks_row_mean(const double *a, unsigned int na, const double *b,
-		 unsigned int nb, struct ks_row *row);
+int ks_mean_interval(const struct kstats_slot *slots, __u32 nr, __u32 bits,
+		     double mean, struct ks_interval *ci);
 
-/* One side of a percentile row. */
+/* One side of a row: its runs' histograms merged, and a value per run. */
 struct ks_pct_side {
 	const struct kstats_slot *merged;	/* all runs merged, nr slots */
-	const double *runs;			/* the percentile of each run */
+	const double *runs;			/* the figure of each run */
 	unsigned int n;				/* runs */
 };
+
+/**
+ * ks_row_mean() - the row of the mean: one mean per run on each side
+ * @a:    base side (@a->runs: the runs' means)
+ * @b:    new side
+ * @nr:   slots per histogram
+ * @bits: bits of both
+ * @row:  result
+ *
+ * Student t over the runs' means with KS_STATS_MIN_RUNS runs a side;
+ * with fewer, ks_mean_interval() of the merged histogram (KS_WHY_FEW_RUNS).
+ */
+void ks_row_mean(const struct ks_pct_side *a, const struct ks_pct_side *b,
+		 __u32 nr, __u32 bits, struct ks_row *row);
 
 /**
  * ks_row_pct() - the row of one percentile
@@ -143,17 +161,22 @@ struct ks_pct_side {
  *
  * Each side's interval is the histogram's (ks_pct_interval()), joined,
  * with KS_STATS_MIN_RUNS runs a side, with the t interval of the runs'
- * values, so that run-to-run noise counts too.
+ * values, so that run-to-run noise counts too; with fewer, the row is
+ * marked KS_WHY_FEW_RUNS.
  */
 void ks_row_pct(const struct ks_pct_side *a, const struct ks_pct_side *b,
 		__u32 nr, __u32 bits, __u32 milli, struct ks_row *row);
 
 /**
- * ks_verdict_name() - "better", "worse" or "not measurable"
- * @v: the verdict
+ * ks_row_verdict() - the verdict of @row as every output prints it
+ * @row: a row
+ *
+ * "better", "worse" or "not measurable"; "better?" and "worse?" when
+ * the row rests on within-run intervals only (KS_WHY_FEW_RUNS): fewer
+ * than KS_STATS_MIN_RUNS runs a side, run-to-run noise unknown.
  *
  * Return: the word.
  */
-const char *ks_verdict_name(enum ks_verdict v);
+const char *ks_row_verdict(const struct ks_row *row);
 
 #endif /* KS_STATS_H */
