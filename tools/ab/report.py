@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The report of tools/ab/kstats-ab: one folder per kernel label (ab.facts,
 NAME.rR.json snapshots, config, info) in, report.md + tables + plots +
-verdicts.json (tools/ab/verdicts.py) out.
+verdicts.json (tools/ab/verdicts.py) out, and summary.txt: the verdicts
+in plain text within 72 columns, for a review email, also printed.
 
 For each traced function: the snapshot of the median run of each kernel
 (NAME-LABEL.json), `kstats compare --markdown` over them (NAME-compare.md),
@@ -107,6 +108,7 @@ def parse_args():
     ap.add_argument("--workload", default="")
     ap.add_argument("--icount", type=int, default=1)
     ap.add_argument("--top", type=int, default=5)
+    ap.add_argument("--no-plots", action="store_true", help="tables and verdicts only")
     return ap.parse_args()
 
 
@@ -279,6 +281,8 @@ def figures(a, fn, paths):
             f.write(r.stdout)
         rep.append(r.stdout.rstrip())
     rep.append("")
+    if a.no_plots:
+        return rep, status
     for kind in ("cdf", "pct"):
         r = subprocess.run(["/usr/bin/python3", a.plots, kind] + paths +
                            ["-o", os.path.join(a.out, "%s-%s" % (fn, kind))],
@@ -463,7 +467,12 @@ def main():
     with open(os.path.join(a.out, "report.md"), "w") as f:
         f.write(text)
     verdicts.write(a.out, labels, table, changes, top, "qemu-icount" if a.icount else "")
-    sys.stdout.write(text)
+    runs = max(k["runs"] for k in kern.values()) if kern else 0
+    summary = "\n".join(verdicts.summary(verdicts.load(a.out), "kstats A/B: " + " vs ".join(labels),
+                                         a.workload, runs)) + "\n"
+    with open(os.path.join(a.out, "summary.txt"), "w") as f:
+        f.write(summary)
+    sys.stdout.write(summary)
     return status
 
 

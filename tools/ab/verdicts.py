@@ -43,6 +43,7 @@ top, the functions given a section of their own.
 import json
 import os
 import sys
+import textwrap
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "plots"))
@@ -202,6 +203,89 @@ def changed_table(l, base_label, rows, summary, limit=None):
         rep.append(ICOUNT_NOTE)
     rep.append("")
     return rep
+
+
+# The summary: plain text for a review email, within WIDTH columns with
+# kernel labels of up to LABEL_MAX characters (a longer one gets a line of
+# its own above its figures).
+WIDTH = 72
+LABEL_MAX = 24
+
+
+def _notes(text):
+    """@text as "# " lines wrapped at WIDTH columns."""
+    return ["# " + l for l in textwrap.wrap(text, WIDTH - 2, break_on_hyphens=False)]
+
+
+def _fig_line(r, fig):
+    """ "  mean  +5.6%  [+3.1,+8.0]  worse" for row @r's figure @fig."""
+    chg, ci = r.get(fig + "_change_pct"), r.get(fig + "_change_ci")
+    f = lambda x, s: "%sinf" % s if x is None else "%+.1f" % x  # noqa: E731
+    bounds = "[%s,%s]" % (f(ci[0], "-"), f(ci[1], "+")) if ci and ci != [None, None] else "-"
+    return "  %-4s %8s  %-15s %s" % (fig, "-" if chg is None else "%+.1f%%" % chg, bounds,
+                                      r.get(fig + "_verdict") or "-")
+
+
+def summary(doc, title, workload="", runs=0):
+    """The plain-text summary of verdicts document @doc: per function a
+    row per kernel (calls/op, mean, p50) and, under each kernel but the
+    reference, the change of the mean and of p50 with its 95% bounds and
+    verdict; "what changed" (a glob) as counts and the largest changes.
+    Every line fits WIDTH columns."""
+    icount = doc.get("timing") == "qemu-icount"
+    labels = doc.get("labels") or []
+    ref = doc.get("reference") or (labels[0] if labels else "")
+    wrap = lambda t, ind="": textwrap.wrap(t, WIDTH, subsequent_indent=ind,  # noqa: E731
+                                           break_on_hyphens=False)
+    out = wrap(title)
+    if workload:
+        out += wrap("workload: %s, %d run%s per kernel" % (workload, runs, "" if runs == 1 else "s"))
+    if icount:
+        out.append(KS_ICOUNT_NOTE)
+    few = False
+    for l, c in (doc.get("changed") or {}).items():
+        sm, rows = c["summary"], c["rows"]
+        out += [""] + wrap("what changed, %s against %s: %d functions called: %d worse, "
+                           "%d better, %d not measurable" % (
+                               l, ref, sm["functions"], sm["worse"], sm["better"],
+                               sm["not measurable"]))
+        for r in rows[:min(10, sm["functions"])]:
+            chg = "-" if r["change_pct"] is None else "%+.1f%%" % r["change_pct"]
+            few = few or r["verdict"].endswith("?")
+            tail = "%-4s %8s  %s" % (r["judged_by"] or "", chg, r["verdict"])
+            nw = WIDTH - 4 - 1 - len(tail)
+            if len(r["name"]) > nw:
+                out += ["%3d %s" % (r["rank"], r["name"]), "%*s" % (WIDTH, tail)]
+            else:
+                out.append("%3d %-*s %s" % (r["rank"], nw, r["name"], tail))
+    for fn, rows in (doc.get("functions") or {}).items():
+        lw = max([6] + [len(r["kernel"]) for r in rows if len(r["kernel"]) <= LABEL_MAX])
+        out += [""] + wrap("%s: per call in %s; lower is better" % (
+            fn, "instructions" if icount else "ns"))
+        out.append("%-*s %10s %10s %10s" % (lw, "kernel", "calls/op", "mean", "p50"))
+        for r in rows:
+            head = r["kernel"]
+            if len(head) > lw:
+                out.append(head)
+                head = ""
+            if r["status"] != "measured":
+                out += wrap("%-*s %s" % (lw, head, r["why"]), " " * (lw + 1))
+                continue
+            calls = "-" if r["calls_per_op"] is None else "%.2f" % r["calls_per_op"]
+            out.append("%-*s %10s %10.0f %10.0f" % (lw, head, calls, r["mean"], r["p50"]))
+            if r.get("mean_verdict") is None:
+                continue
+            for fig in ("mean", "p50"):
+                out.append(_fig_line(r, fig))
+                few = few or str(r.get(fig + "_verdict", "")).endswith("?")
+    out.append("")
+    out += _notes("change: against %s" % ref)
+    out += _notes("95% bounds: the change where both sides' 95% intervals hold")
+    out += _notes("better, worse: the 95% intervals do not overlap (docs/statistics.md)")
+    if few:
+        out += _notes("better?, worse?: fewer than 3 runs a side, run-to-run noise unknown")
+    out += _notes("run means, every percentile, tables and plots: report.md")
+    return out
 
 
 def main(argv):
