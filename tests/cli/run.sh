@@ -1025,6 +1025,68 @@ else
 	if [ -s "$man" ] && head -1 "$man" | grep -q SPDX; then ok "man page present"; else notok "man page present"; fi
 fi
 
+# ---- the A/B report's summary (tools/ab/report.py): 72 columns, verdicts ----
+# kstats-ab's output folder as its guest runs leave it, from synthetic
+# runs: the second kernel 40% slower in find_vma, the third the same.
+# abdir LABEL... RUNS
+abdir() {
+	local d=$1 runs=$2 j=0 l r sc
+	shift 2
+	rm -rf "$d"
+	for l in "$@"; do
+		j=$((j + 1))
+		sc=$([ $j = 2 ] && echo 140 || echo 100)
+		mkdir -p "$d/$l/all"
+		{ printf 'runs=%s\nkernel.release=6.12.0-%s\nnode.should_failslab.absent=1\n' "$runs" $j
+		  for r in $(seq "$runs"); do printf 'run%s.ops=1000\n' "$r"; done; } >"$d/$l/ab.facts"
+		for r in $(seq "$runs"); do
+			"$MK" find_vma 3 $((j * 10 + r)) $sc 0 4000 >"$dbg/find_vma"
+			"$MK" vma_merge 3 $((j * 10 + r + 5)) 100 0 3000 >"$dbg/vma_merge"
+			"$MK" vma_alloc 3 $((j * 10 + r + 7)) 100 0 2000 >"$dbg/vma_alloc"
+			"$K" save -f "$dbg/find_vma" -o "$d/$l/find_vma.r$r.json" --label "$l" 2>/dev/null
+			"$K" save all -o "$d/$l/all/r$r.json" --label "$l" 2>/dev/null
+		done
+	done
+}
+# abreport DIR LABEL...: report.py over DIR, its summary.txt in $tmp/out
+abreport() {
+	local d=$1
+	shift
+	/usr/bin/python3 "$here/../../tools/ab/report.py" --kstats "$K" --plots /dev/null --no-plots \
+		--labels "$(IFS=,; echo "$*")" --workload "ks-pagefault -n 1000" --icount 1 "$d" >"$tmp/err" 2>&1
+	rc=$?
+	cp "$d/summary.txt" "$tmp/out" 2>/dev/null || : >"$tmp/out"
+}
+fake
+printf 'find_vma kretprobe active 4000 0\nvma_merge kretprobe active 3000 0\nvma_alloc kretprobe active 2000 0\n' >"$dbg/_control"
+L31=a-label-of-thirty-one-characters
+abdir "$tmp/ab3" 3 "$l24" ABCDEFGHIJKLMNOPQRSTUVWX "$L31"
+abreport "$tmp/ab3" "$l24" ABCDEFGHIJKLMNOPQRSTUVWX "$L31"
+w=$(maxw)
+if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -q "^ABCDEFGHIJKLMNOPQRSTUVWX  *4.00  *202  *167$" "$tmp/out" &&
+   grep -qxF "$L31" "$tmp/out" && grep -q '^  mean   +42.7%  \[+33.3,+52.7\]   worse$' "$tmp/out" &&
+   grep -q '^  1 find_vma  *mean  *+42.7%  worse$' "$tmp/out" && ! grep -q '?' "$tmp/out" &&
+   [ "$(grep -c '^# 95% bounds' "$tmp/out")" = 1 ]; then
+	ok "A/B summary, 3 runs a side, 24- and 31-character labels: $w columns (<= 72), worse, bounds in one footer line"
+else
+	notok "A/B summary, 3 runs a side: $w columns"; tap_diag "$tmp/out" "$tmp/err"
+fi
+abdir "$tmp/ab1" 1 "$l24" ABCDEFGHIJKLMNOPQRSTUVWX
+abreport "$tmp/ab1" "$l24" ABCDEFGHIJKLMNOPQRSTUVWX
+w=$(maxw)
+if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -q '^  p50    +45.2%  \[+34.5,+56.2\]   worse?$' "$tmp/out" &&
+   grep -q '^  1 find_vma  *p50  *+45.2%  worse?$' "$tmp/out" &&
+   grep -qxF '# better?, worse?: fewer than 3 runs a side, run-to-run noise unknown' "$tmp/out"; then
+	ok "A/B summary, 1 run a side: $w columns (<= 72), worse? and its footer line"
+else
+	notok "A/B summary, 1 run a side: $w columns"; tap_diag "$tmp/out" "$tmp/err"
+fi
+if /usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["changed"]["ABCDEFGHIJKLMNOPQRSTUVWX"]["summary"]
+assert d["worse"] == 1 and d["functions"] == 3, d
+' "$tmp/ab1/verdicts.json"; then ok "A/B verdicts.json: worse? counted with worse"; else notok "A/B: worse? counted"; fi
+
 # ---- bash completion, typed in a real shell ----
 tap "$here/completion.sh" "$K"
 
