@@ -4,9 +4,11 @@
 # runs and that every figure it reports is sane (bench/report.py --check:
 # present, and between 0 and 100,000 instructions per call).
 cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=vm/tap.sh
+. vm/tap.sh
 if make -s bench-short; then
-	echo "ok - bench-short ran and its figures are sane"
+	ok "bench-short ran and its figures are sane"
 else
-	echo "not ok - bench-short failed or reported insane figures"
-	exit 1
+	notok "bench-short failed or reported insane figures"
 fi
+tap_end

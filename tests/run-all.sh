@@ -39,6 +39,8 @@
 #                                   (make deb-test, about 8 minutes): only by name
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
+# shellcheck source=vm/tap.sh
+. vm/tap.sh
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 passed=0 failed=0 skipped=0
@@ -49,21 +51,18 @@ suite() { # name command...
 	echo "# ---- $name: $*"
 	"$@" > "$logs/$name" 2>&1
 	rc=$?
+	# each suite numbered from 1; pytest's report lines as TAP
+	tap_n=0 tap_failed=0 tap_skipped=0
 	sed -e 's/^PASSED /ok - /' -e 's/^FAILED /not ok - /' -e 's/^ERROR /not ok - /' \
-		-e 's/^SKIPPED \(.*\)/ok - \1 # SKIP/' "$logs/$name" |
-		grep -vE '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' > "$logs/$name.tap"
-	cat "$logs/$name.tap"
-	s=$(grep '^ok ' "$logs/$name.tap" | grep -ic '# SKIP')
-	p=$(($(grep -c '^ok ' "$logs/$name.tap") - s))
-	f=$(grep -c '^not ok ' "$logs/$name.tap")
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "not ok - $name: exited with status $rc"
-		f=1
+		-e 's/^SKIPPED \(.*\)/ok - \1 # SKIP/' "$logs/$name" > "$logs/$name.tap"
+	tap_relay < "$logs/$name.tap"
+	if [ "$rc" -ne 0 ] && [ "$tap_failed" -eq 0 ]; then
+		notok "$name: exited with status $rc"
 	fi
-	if [ "$((p + s))" -eq 0 ] && [ "$f" -eq 0 ]; then
-		echo "not ok - $name: ran no tests"
-		f=1
+	if [ "$tap_n" -eq 0 ]; then
+		notok "$name: ran no tests"
 	fi
+	s=$tap_skipped f=$tap_failed p=$((tap_n - tap_failed - tap_skipped))
 	echo "# $name: $p passed, $f failed, $s skipped"
 	passed=$((passed + p))
 	failed=$((failed + f))

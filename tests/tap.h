@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * TAP output of the C test programs (tests/unit), the counterpart of
- * tests/tap.sh: one numbered line per check,
+ * vm/tap.sh: one numbered line per check,
  *   ok N - WHAT             not ok N - WHAT: WHY
  * and tap_end() for the plan and the closing line
  *   N passed, N failed, N skipped

@@ -4,7 +4,8 @@
 # scenario folder vm/session.sh runs), sourced inside the guest as
 # `. /ks/lib.sh`.  Plain busybox sh: no bashisms.
 #
-# Every check prints one TAP line on the console:
+# Every check prints one TAP line on the console, through vm/tap.sh
+# (staged beside this file):
 #   ok N - KVER: SCENARIO: DESC        /   not ok N - KVER: SCENARIO: DESC
 # The host (vm/session.sh) collects and renumbers them.  Checks return 0
 # on success and 1 on failure, so `check ... || return` style works, but a
@@ -21,52 +22,29 @@ KS_KVER=$(uname -r)
 [ -n "$KS_SCENARIO" ] || { KS_SCENARIO=${0##*/}; KS_SCENARIO=${KS_SCENARIO%.sh}; }
 
 mkdir -p "$KS_STATE" 2>/dev/null
+# shellcheck source=vm/tap.sh
+. "${KS_LIB:-/ks}/tap.sh"
+TAP_STATE=$KS_STATE		# one numbering and count for all scenarios
 # How much longer than the work it times a probed section may take, in ns,
 # beyond the slot precision: the probes' own cost under TCG.  A debug
 # kernel (KASAN, lockdep: make test-debug) passes ks.slack= for more.
 KS_SLACK=${KS_SLACK:-30000}
 
-# Next TAP number (the host renumbers anyway; this keeps the guest log sane).
-_ks_next() {
-	_ks_n=0
-	[ -f "$KS_STATE/n" ] && read -r _ks_n < "$KS_STATE/n"
-	_ks_n=$((_ks_n + 1))
-	echo "$_ks_n" > "$KS_STATE/n"
-}
+# The checks of vm/tap.sh, each line prefixed "KVER: SCENARIO: " (ks-run
+# sets it again for each scenario it runs).
+TAP_PREFIX="$KS_KVER: $KS_SCENARIO: "
 
-# _ks_emit p|f|s TEXT: print one TAP line and count it (p pass, f fail,
-# s skip).  TEXT is what follows "ok N - ".
-_ks_emit() {
-	_ks_next
-	echo "$1" >> "$KS_STATE/results"
-	case $1 in
-	f)	echo "not ok $_ks_n - $2" ;;
-	*)	echo "ok $_ks_n - $2" ;;
-	esac
-}
-
-# ok DESC: record a pass.
-ok() {
-	_ks_emit p "$KS_KVER: $KS_SCENARIO: $*"
-	return 0
-}
+# ok DESC: record a pass (vm/tap.sh's).
 
 # fail DESC [DETAIL...]: record a failure; DETAIL lines are printed as
 # TAP comments under it.
 fail() {
-	_ks_emit f "$KS_KVER: $KS_SCENARIO: $1"
-	shift
-	for _ks_l in "$@"; do
-		printf '%s\n' "$_ks_l" | sed 's/^/#   /'
-	done
+	notok "$@"
 	return 1
 }
 
-# skip DESC REASON: a check that cannot run here (counted apart: skipped).
-skip() {
-	_ks_emit s "$KS_KVER: $KS_SCENARIO: $1 # SKIP ${2:-}"
-	return 0
-}
+# skip DESC REASON: a check that cannot run here (counted apart: skipped),
+# vm/tap.sh's.
 
 # diag TEXT: a TAP comment (shown in the console log only).
 diag() {

@@ -14,7 +14,7 @@
 list=${1:-*}
 timeout=${KS_TIMEOUT:-120}
 
-count() { grep -c "^$1\$" "$KS_STATE/results"; }
+count() { grep -c "^$1\$" "$KS_STATE/results"; }	# vm/tap.sh's words
 : > "$KS_STATE/results"		# a fresh count for each ks-run
 rm -f "$KS_STATE/n"
 
@@ -27,7 +27,7 @@ for pat in $(echo "$list" | tr ',' ' '); do
 		names="$names ${n%.sh}"
 		found=1
 	done
-	[ -n "$found" ] || { KS_SCENARIO=$pat; fail "no such scenario"; }
+	[ -n "$found" ] || { TAP_PREFIX="$KS_KVER: $pat: "; fail "no such scenario"; }
 done
 
 echo
@@ -35,29 +35,30 @@ echo "KSTATS-VM-BEGIN kver=$KS_KVER cpus=$(nproc) uptime=$(cut -d' ' -f1 /proc/u
 
 for name in $names; do
 	export KS_SCENARIO=$name
-	before=$(($(count p) + $(count f) + $(count s)))
-	fails=$(count f)
+	TAP_PREFIX="$KS_KVER: $name: "
+	before=$(($(count ok) + $(count notok) + $(count skip)))
+	fails=$(count notok)
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	echo "# scenario $name (uptime $t0)"
 	timeout "$timeout" sh "/scenarios/$name.sh" < /dev/null
 	rc=$?
-	after=$(($(count p) + $(count f) + $(count s)))
+	after=$(($(count ok) + $(count notok) + $(count skip)))
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ] || [ $rc -eq 143 ]; then
 		fail "timed out after ${timeout}s (status $rc)"
 	elif [ "$after" -eq "$before" ]; then
 		fail "reported no results (exit status $rc)"
-	elif [ $rc -ne 0 ] && [ "$(count f)" -eq "$fails" ]; then
+	elif [ $rc -ne 0 ] && [ "$(count notok)" -eq "$fails" ]; then
 		fail "exited with status $rc"
 	fi
 	echo "# scenario $name done (status $rc, uptime $(cut -d' ' -f1 /proc/uptime))"
 	[ "${KS_COLLECT_ON:-0}" = 1 ] && ks_publish
 done
 
+TAP_PREFIX="$KS_KVER: "
 if bad=$(dmesg_bad); then
-	_ks_emit f "$KS_KVER: dmesg clean"
-	printf '%s\n' "$bad" | head -n 80 | sed 's/^/#   /'
+	notok "dmesg clean" "$(printf '%s\n' "$bad" | head -n 80)"
 else
-	_ks_emit p "$KS_KVER: dmesg clean"
+	ok "dmesg clean"
 fi
 
-echo "KSTATS-VM-END pass=$(count p) fail=$(count f) skip=$(count s) uptime=$(cut -d' ' -f1 /proc/uptime)"
+echo "KSTATS-VM-END pass=$(count ok) fail=$(count notok) skip=$(count skip) uptime=$(cut -d' ' -f1 /proc/uptime)"

@@ -301,7 +301,7 @@ build_initramfs() {
 	ln -s busybox "$root/bin/sh"	# /init runs busybox --install -s
 	cp "$VM/init.sh" "$root/init"
 	cp "$VM/runner.sh" "$root/usr/bin/ks-run"
-	cp "$VM/lib.sh" "$VM/measure.sh" "$root/ks/"
+	cp "$VM/tap.sh" "$VM/lib.sh" "$VM/measure.sh" "$root/ks/"
 	cp "$SCEN_DIR"/*.sh "$root/scenarios/" 2>/dev/null
 	chmod 755 "$root/init" "$root/usr/bin/ks-run"
 	stage_modules "$kver" "$root"
@@ -379,51 +379,19 @@ else
 	APPEND_TSC=""
 fi
 
-total_pass=0 total_fail=0 total_skip=0 tapn=0
+# The TAP of every boot, in one numbering (vm/tap.sh: notok, tap_relay).
+# shellcheck source=vm/tap.sh
+. "$VM/tap.sh"
 
-# notok TEXT: one host-side failure line.
-notok() {
-	tapn=$((tapn + 1))
-	echo "not ok $tapn - $*"
-	fail=$((fail + 1))
-}
-
-# report KVER LOG: print the renumbered TAP lines of one boot and count.
-# Lines of a collected file (between KS-FILE-BEGIN and KS-FILE-END) are
-# data, not results.
+# report KVER LOG: print the renumbered TAP lines of one boot and count
+# them into pass, fail and skip.  Lines of a collected file (between
+# KS-FILE-BEGIN and KS-FILE-END) are data, not results.
 report() {
-	local kver=$1 log=$2 line res rest show_diag=0 infile=0 end
-	pass=0 fail=0 skip=0
-	while IFS= read -r line; do
-		line=${line%$'\r'}
-		case $line in
-		"KS-FILE-BEGIN "*)	infile=1; continue ;;
-		"KS-FILE-END "*)	infile=0; continue ;;
-		esac
-		[ $infile = 1 ] && continue
-		case $line in
-		"ok "[0-9]*|"not ok "[0-9]*)
-			res=${line%% [0-9]*}
-			rest=${line#"$res "}
-			rest=${rest#* - }
-			tapn=$((tapn + 1))
-			echo "$res $tapn - $rest"
-			if [ "$res" = ok ]; then
-				show_diag=0
-				case $rest in
-				*"# SKIP"*)	skip=$((skip + 1)) ;;
-				*)		pass=$((pass + 1)) ;;
-				esac
-			else
-				fail=$((fail + 1)); show_diag=1
-			fi
-			;;
-		"#   "*)
-			[ $show_diag = 1 ] && echo "$line" ;;
-		*)
-			show_diag=0 ;;
-		esac
-	done < <(sed -n '/KSTATS-VM-BEGIN/,$p' "$log")
+	local kver=$1 log=$2 end n0=$tap_n f0=$tap_failed s0=$tap_skipped
+	tap_relay failures < <(sed -n '/KSTATS-VM-BEGIN/,$p' "$log" | tr -d '\r' |
+		sed '/^KS-FILE-BEGIN /,/^KS-FILE-END /d')
+	fail=$((tap_failed - f0)) skip=$((tap_skipped - s0))
+	pass=$((tap_n - n0 - fail - skip))
 
 	end=$(grep -a '^KSTATS-VM-END' "$log" | tr -d '\r' | tail -n1)
 	if [ -z "$end" ]; then
@@ -453,12 +421,9 @@ collect_files() {
 	fi
 }
 
-# tally KVER LOG: add one boot's counts; its console's tail on a failure.
+# tally KVER LOG: its console's tail if the boot had a failure.
 tally() {
-	total_pass=$((total_pass + pass))
-	total_fail=$((total_fail + fail))
-	total_skip=$((total_skip + skip))
-	if [ $fail -gt 0 ]; then
+	if [ $tap_failed -gt "$boot_failed" ]; then
 		echo "# ---- $1: last $TAIL console lines ($2) ----"
 		tail -n "$TAIL" "$2" | tr -d '\r' |
 			sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g; s/^/# | /'
@@ -512,6 +477,7 @@ for kver in "${kvers[@]}"; do
 		echo "# $kver: QEMU exited with status $rc: $(head -c 500 "$dir/qemu.err")"
 	fi
 	echo "# $kver: boot and run took $(elapsed "$t1" "$t2")s; $(grep -a 'KSTATS-VM-BEGIN' "$log" | tr -d '\r' | sed 's/.*uptime=/guest uptime at start /')"
+	boot_failed=$tap_failed
 	report "$kver" "$log"
 	collect_files "$kver" "$log"
 	tally "$kver" "$log"
@@ -519,6 +485,4 @@ for kver in "${kvers[@]}"; do
 done
 
 [ $interactive = 1 ] && exit 0
-echo "1..$tapn"
-echo "$total_pass passed, $total_fail failed, $total_skip skipped"
-[ $total_fail -eq 0 ]
+tap_end

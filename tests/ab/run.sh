@@ -20,7 +20,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${KS_AB_TEST_OUT:-$top/tests/ab/out}
 N=3000
 TAP_PREFIX="ab: "
-. "$top/tests/tap.sh"
+. "$top/vm/tap.sh"
 
 # samples FILE: the snapshot's sample count.
 samples() { /usr/bin/python3 "$top/plots/kstats_snapshot.py" "$1" samples 2>/dev/null; }

@@ -14,8 +14,10 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 K=${1:-$here/../../tools/kstats}
 comp=$here/../../tools/cli/kstats.bash-completion
+# shellcheck source=vm/tap.sh
+. "$here/../../vm/tap.sh"
 if ! command -v tmux >/dev/null 2>&1 || ! command -v bash >/dev/null 2>&1; then
-	echo "ok - completion: skipped (apt-get install tmux)"
+	skip "completion" "apt-get install tmux"
 	exit 0
 fi
 tmp=$(mktemp -d)
@@ -30,7 +32,6 @@ printf 'sched:sched_wakeup_new\nsched:sched_switch\n' >"$tmp/tracefs/available_e
 : >"$tmp/work/base.json"
 : >"$tmp/work/notes.prom"
 
-. "$here/../tap.sh"
 
 tmux -L "$sock" -f /dev/null new-session -d -x 160 -y 40 -c "$tmp/work" \
 	env -i HOME="$tmp" HISTFILE= TERM=xterm PATH="$tmp/bin:/usr/bin:/bin" \

@@ -4,7 +4,7 @@
 # CLI tests of tools/kstats against a fake debugfs directory: $KSTATS_DEBUGFS
 # points at a temporary directory holding node files (fixtures) and a
 # regular file as _control, which collects every command written.
-# Prints "ok N - what" lines and "N passed, N failed, N skipped" (tests/tap.sh);
+# Prints "ok N - what" lines and "N passed, N failed, N skipped" (vm/tap.sh);
 # exits 1 on failure.
 #
 # Fixtures: every tests/cli/fixtures/*.txt (hand-written or captured from
@@ -27,8 +27,8 @@ mkdir "$dbg"
 export KSTATS_DEBUGFS="$dbg" SOURCE_DATE_EPOCH=1790000000 LC_ALL=C
 unset KSTATS_TEST_ERRNO KSTATS_KALLSYMS MKFIXTURE_QUANTIZE
 
-# shellcheck source=tests/tap.sh
-. "$here/../tap.sh"
+# shellcheck source=vm/tap.sh
+. "$here/../../vm/tap.sh"
 
 # Run a command; stdout in $tmp/out, stderr in $tmp/err, status in $rc.
 r() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
@@ -57,20 +57,11 @@ fails() {
 	fi
 }
 
-# Feed the "ok - ..." lines of a C test program, or the "ok N - ..." lines
-# of a script on tests/tap.sh, into the numbering.
+# Feed the TAP lines of a C test program (tests/tap.h) or of a script on
+# vm/tap.sh into the numbering.
 tap() {
 	"$@" >"$tmp/tap" 2>&1
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*) ok "${line#ok - }" ;;
-		"not ok - "*) notok "${line#not ok - }" ;;
-		"ok "[0-9]*" - "*) ok "${line#ok * - }" ;;
-		"not ok "[0-9]*" - "*) notok "${line#not ok * - }" ;;
-		"1.."[0-9]*|[0-9]*" passed, "*) ;;	# a tests/tap.sh script's own plan and total
-		*) echo "$line" ;;
-		esac
-	done <"$tmp/tap"
+	tap_relay <"$tmp/tap"
 }
 
 # Fresh fake debugfs: empty _control, FIXTURE as node NAME.

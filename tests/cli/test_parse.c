@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the CLI's parsers: tools/lib/ks_parse.c (node text) and
- * tools/lib/ks_snap.c with tools/lib/ks_json.c (snapshots).  Prints "ok - WHAT" / "not ok - WHAT"
- * lines; run.sh numbers them.
+ * tools/lib/ks_snap.c with tools/lib/ks_json.c (snapshots).  TAP lines
+ * (tests/tap.h); run.sh relays them into its numbering.
  *
  *   test_parse FIXTURE.txt...              every fixture: strict parse,
  *                                          independent consistency checks,
@@ -20,21 +20,10 @@
 #include "ks_ctl.h"
 #include "ks_parse.h"
 #include "ks_snap.h"
+#include "../tap.h"
 
-static int failures;
-
-/* One TAP-like line; @cond true means ok. */
-static void check(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok - ", cond ? "" : "not ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	failures += !cond;
-}
+/* One TAP line (tests/tap.h); @cond true means ok. */
+#define check(cond, ...)	tap_result(!!(cond), __VA_ARGS__)
 
 /* A diagnostic line. */
 static void diag(const char *msg)
@@ -518,5 +507,5 @@ int main(int argc, char **argv)
 		for (i = 1; i < argc; i++)
 			test_fixture(argv[i]);
 	}
-	return failures ? 1 : 0;
+	return tap_end();
 }

@@ -14,8 +14,10 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 K=${1:-$here/../../tools/kstats}
 MK=$here/mkfixture
+# shellcheck source=vm/tap.sh
+. "$here/../../vm/tap.sh"
 if ! command -v tmux >/dev/null 2>&1; then
-	echo "ok - top: skipped (apt-get install tmux)"
+	skip "top" "apt-get install tmux"
 	exit 0
 fi
 tmp=$(mktemp -d)
@@ -42,7 +44,6 @@ EOF
 chmod +x "$tmp/bin/tick"
 
 TAP_PREFIX="top: "
-. "$here/../tap.sh"
 
 tmux -L "$sock" -f /dev/null new-session -d -x 132 -y 12 -c "$tmp" \
 	env -i HOME="$tmp" HISTFILE= TERM=xterm PATH="$tmp/bin:/usr/bin:/bin" \

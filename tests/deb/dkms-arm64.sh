@@ -7,15 +7,15 @@
 # scripts/kernels.sh), builds kstats.ko warning-free for each of Debian's
 # arm64 kernels that scripts/deps.sh arm64 provides: an AArch64 module
 # whose vermagic names that kernel.  make deb-test runs it; TAP lines
-# (tests/tap.sh).
+# (vm/tap.sh).
 #
 #   tests/deb/dkms-arm64.sh [KVER...]   default: KSTATS_ARCH=arm64 scripts/kernels.sh list
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=tests/tap.sh
-. "$top/tests/tap.sh"
+# shellcheck source=vm/tap.sh
+. "$top/vm/tap.sh"
 # shellcheck source=scripts/kernels.sh
 . "$top/scripts/kernels.sh"
-# shellcheck disable=SC2034 # tests/tap.sh reads it
+# shellcheck disable=SC2034 # vm/tap.sh reads it
 TAP_PREFIX="dkms arm64: "
 
 kvers=${*:-$(KSTATS_ARCH=arm64 ks_kernels)}

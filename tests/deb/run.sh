@@ -9,14 +9,14 @@
 # headers that deps.sh downloaded) gets its module too, the CLI and
 # kstats-plot run on snapshot files, and purging removes it all.  Offline:
 # the roots already hold what the packages depend on.  The roots are left
-# untouched.  TAP lines (tests/tap.sh); last line 'N passed, N failed, N skipped'.
+# untouched.  TAP lines (vm/tap.sh); last line 'N passed, N failed, N skipped'.
 #
 #   tests/deb/run.sh [ROOT...]     default: every root of deps.sh that exists
 top=$(cd "$(dirname "$0")/../.." && pwd)
 KSTATS_ROOTS=${KSTATS_ROOTS:-/var/lib/kstats}
 DEB_OUT=${DEB_OUT:-$top/deb-out}
-# shellcheck source=tests/tap.sh
-. "$top/tests/tap.sh"
+# shellcheck source=vm/tap.sh
+. "$top/vm/tap.sh"
 roots=${*:-$(for r in bookworm trixie; do [ -x "$KSTATS_ROOTS/$r/usr/bin/apt-get" ] && echo "$KSTATS_ROOTS/$r"; done)}
 set -- "$DEB_OUT"/kstats-dkms_*_all.deb "$DEB_OUT"/kstats_*_amd64.deb
 for f in "$@"; do
@@ -30,19 +30,20 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/in"
 cp "$@" "$tmp/in/"
 cp "$top/plots/tests/fixtures/vm-6.12-find_vma-m16.json" "$top/plots/tests/fixtures/vm-6.12-find_vma-m2048.json" "$tmp/in/"
+cp "$top/vm/tap.sh" "$tmp/in/"
 
 # The checks, run as root inside the root.
 cat > "$tmp/in/check.sh" <<'INNER'
 set -u
 cd /tmp/kstats-deb
+. ./tap.sh
 check() { # DESC CMD...: ok if CMD succeeds, else its output as comments
 	_d=$1
 	shift
 	if "$@" > out 2>&1; then
-		echo "ok - $_d"
+		ok "$_d"
 	else
-		echo "not ok - $_d"
-		tail -n 15 out | sed 's/^/#   /'
+		notok "$_d" "$(tail -n 15 out)"
 	fi
 }
 kernels() {
@@ -113,13 +114,9 @@ for root in $roots; do
 			LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive sh /tmp/kstats-deb/check.sh
 	' sh "$root" "$tmp" > "$tmp/log" 2>&1
 	rc=$?
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*)	ok "$name: ${line#ok - }" ;;
-		"not ok - "*)	notok "$name: ${line#not ok - }" ;;
-		"#"*)		echo "$line" ;;
-		esac
-	done < "$tmp/log"
+	TAP_PREFIX="$name: "
+	tap_relay comments < "$tmp/log"
+	TAP_PREFIX=
 	if [ "$rc" -ne 0 ]; then
 		notok "$name: the check script exited with status $rc"
 		tail -n 20 "$tmp/log" | sed 's/^/#   /'

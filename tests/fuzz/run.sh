@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run libFuzzer targets on their seed corpora (corpus/NAME, dictionary
-# NAME.dict) and print one TAP line each:
+# NAME.dict) and print one TAP line each (vm/tap.sh):
 #   ok N - fuzz_cmd: 1234567 inputs in 20 s, no finding (corpus 812)
 # FUZZ_TIME seconds each (default 20); with FUZZ_RUNS, that many inputs
 # each unless FUZZ_TIME runs out first.  The
@@ -14,9 +14,9 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 out=${FUZZ_OUT:-${TMPDIR:-/tmp}/kstats-fuzz}
 time=${FUZZ_TIME:-20}
-n=0 failed=0
+# shellcheck source=vm/tap.sh
+. "$here/../../vm/tap.sh"
 for t in "$@"; do
-	n=$((n + 1))
 	name=${t#fuzz_}
 	mkdir -p "$out/$name/corpus" "$out/$name/crash"
 	limit="-max_total_time=$time${FUZZ_RUNS:+ -runs=$FUZZ_RUNS}"
@@ -32,13 +32,12 @@ for t in "$@"; do
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$name/log" | tail -n 1)
 	size=$(ls "$out/$name/corpus" | wc -l)
 	if [ "$rc" -eq 0 ] && [ -n "$runs" ]; then
-		echo "ok $n - $t: $runs inputs in $secs s, no finding (corpus $size)"
+		ok "$t: $runs inputs in $secs s, no finding (corpus $size)"
 	else
-		failed=$((failed + 1))
-		echo "not ok $n - $t: exit $rc after ${runs:-?} inputs (log $out/$name/log)"
+		notok "$t: exit $rc after ${runs:-?} inputs (log $out/$name/log)"
 		grep -E 'ERROR|SUMMARY|runtime error|#[0-9]+ 0x' "$out/$name/log" |
 			head -n 30 | sed 's/^/# /'
 		ls "$out/$name/crash" | sed 's/^/# crash file: /'
 	fi
 done
-exit $((failed != 0))
+tap_end

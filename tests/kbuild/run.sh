@@ -17,7 +17,7 @@
 # same window), find_vma runs 4 times per op on both kernels, and the section
 # is reported absent on the kernel without it.  Then kstats.ko, signed with
 # tiny's key, refuses to load where tiny is locked down (lockdown.sh).
-# TAP (tests/tap.sh), then N passed, N failed, N skipped.
+# TAP (vm/tap.sh), then N passed, N failed, N skipped.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/kernels.sh"
@@ -25,7 +25,7 @@ out=${KS_KBUILD_TEST_OUT:-$top/tests/kbuild/out}
 N=${KS_KBUILD_OPS:-2000}
 src=$KSTATS_CACHE/src/linux-6.12
 TAP_PREFIX="kbuild: "
-. "$top/tests/tap.sh"
+. "$top/vm/tap.sh"
 finish() { tap_end; exit; }
 mkdir -p "$out"
 

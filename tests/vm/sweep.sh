@@ -85,17 +85,8 @@ work=$OUT/sweep
 mkdir -p "$work"
 img=$(mktemp "$work/ext4.XXXXXX")
 trap 'rm -f "$img"' EXIT
-passed=0 failed=0 skipped=0 n=0
-
-tap() {	# RESULT TEXT: one renumbered line, counted
-	n=$((n + 1))
-	echo "$1 $n - $2"
-	case "$1 $2" in
-	"not ok "*)	failed=$((failed + 1)) ;;
-	*"# SKIP"*)	skipped=$((skipped + 1)) ;;
-	*)		passed=$((passed + 1)) ;;
-	esac
-}
+# shellcheck source=vm/tap.sh
+. "$top/vm/tap.sh"		# the lines of every boot, renumbered and counted
 
 echo "# sweep: $mode, seed $seed (--seed $seed replays it), kernels: ${kvers[*]}"
 for kver in "${kvers[@]}"; do
@@ -134,16 +125,11 @@ for kver in "${kvers[@]}"; do
 	# Killed, session.sh reports nothing: the guest's own lines then.
 	src=$out
 	grep -qE '^(not )?ok [0-9]' "$out" || src=$log
-	while IFS= read -r line; do
-		line=${line%$'\r'}
-		case $line in
-		"ok "[0-9]*|"not ok "[0-9]*)
-			res=${line%% [0-9]*}
-			tap "$res" "${line#* - }" ;;
-		[0-9]*" passed, "*" failed, "*|"1.."[0-9]*) ;;
-		*)	[ "$src" = "$out" ] && echo "$line" ;;
-		esac
-	done < "$src"
+	if [ "$src" = "$out" ]; then
+		tap_relay all < <(tr -d '\r' < "$src")
+	else
+		tap_relay failures < <(tr -d '\r' < "$src")
+	fi
 	grep -a '^# sweep summary' "$log" | tr -d '\r'
 	# The batch the guest was in: the last "sweep: batch K/N start",
 	# unless its "done" came after.
@@ -156,14 +142,12 @@ for kver in "${kvers[@]}"; do
 	if [ $stalled = 1 ] || ! grep -aq '^KSTATS-VM-END' "$log"; then
 		why="the guest stopped"
 		[ $stalled = 1 ] && why="the console stayed silent for ${stall}s"
-		tap "not ok" "$kver: sweep: $why, in ${last:-none: before the first batch}"
-		echo "#   its last word: ${said:-none}"
-		echo "#   its last console lines:"
-		tail -n 30 "$log" | tr -d '\r' | sed 's/^/#   | /'
+		notok "$kver: sweep: $why, in ${last:-none: before the first batch}" \
+			"its last word: ${said:-none}" "its last console lines:" \
+			"$(tail -n 30 "$log" | tr -d '\r' | sed 's/^/| /')"
 	elif [ $rc -ne 0 ]; then
 		echo "# $kver: the last batch: ${last:-none}; the last word: ${said:-none}"
 	fi
 	echo "# $kver: sweep took $(($(date +%s) - t0)) s (console: $log)"
 done
-echo "$passed passed, $failed failed, $skipped skipped"
-[ $failed -eq 0 ]
+tap_end
