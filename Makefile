@@ -75,10 +75,12 @@ deps-check:
 # harness (vm/stage.sh, vm/README.md).
 vm-stage: $(addprefix vm-stage-,$(KVERS)) vm-tools
 
-# The CLI, static, in the guest's PATH (tests/vm/scenarios/60-cli.sh).
+# The CLI, static, in the guest's PATH (tests/vm/scenarios/60-cli.sh), and
+# its test build as kstats-test (watch and top --test-tick).
 vm-tools:
 	@$(MAKE) -s -C tools static
 	@mkdir -p $(VMOUT)/bin && cp tools/kstats.static $(VMOUT)/bin/kstats
+	@cp tools/kstats-test.static $(VMOUT)/bin/kstats-test
 	@$(MAKE) -s -C tests/vm/tools stage KS_VM_OUT=$(abspath $(VMOUT))
 
 vm-stage-%:
@@ -99,6 +101,7 @@ endif
 vm-tools-arm64:
 	@$(MAKE) -s -C tools static CROSS_COMPILE=$(ARM64_CROSS)
 	@mkdir -p $(ARM64_BIN) && cp tools/$(if $(ARM64_CROSS),aarch64-linux-gnu/)kstats.static $(ARM64_BIN)/kstats
+	@cp tools/$(if $(ARM64_CROSS),aarch64-linux-gnu/)kstats-test.static $(ARM64_BIN)/kstats-test
 	@$(MAKE) -s -C tests/vm/tools stage CROSS_COMPILE=$(ARM64_CROSS) KS_VM_BIN=$(abspath $(ARM64_BIN))
 
 vm-stage-arm64:

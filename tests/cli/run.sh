@@ -17,6 +17,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 K=${KSTATS:-$here/../../tools/kstats}
+# the test build (-DKS_TEST): --test-tick, KSTATS_TEST_ERRNO, KSTATS_KALLSYMS
+KT=${KSTATS_TEST:-$here/../../tools/kstats-test}
 T=$here/test_parse
 MK=$here/mkfixture
 FIX=$here/fixtures
@@ -234,18 +236,29 @@ fi
 printf 'ffffffff81234560 t should_failslab.constprop.0\nffffffff81234570 T kmem_cache_alloc\n' >"$tmp/kallsyms"
 export KSTATS_KALLSYMS="$tmp/kallsyms"
 fails "ENOENT on trace names the compiler clones" 1 "clones of it: should_failslab.constprop.0; trace those with --clones yes" \
-	env KSTATS_TEST_ERRNO=2 "$K" trace should_failslab
+	env KSTATS_TEST_ERRNO=2 "$KT" trace should_failslab
 fails "ENOENT on trace without clones hints at inlining" 1 "it may have been inlined" \
-	env KSTATS_TEST_ERRNO=2 "$K" trace no_such_fn
-fails "ENOENT on remove: no such node" 1 "no node named 'zz'" env KSTATS_TEST_ERRNO=2 "$K" remove zz
+	env KSTATS_TEST_ERRNO=2 "$KT" trace no_such_fn
+fails "ENOENT on remove: no such node" 1 "no node named 'zz'" env KSTATS_TEST_ERRNO=2 "$KT" remove zz
 fails "EEXIST" 1 "a node named 'find_vma' already exists (kstats remove find_vma)" \
-	env KSTATS_TEST_ERRNO=17 "$K" trace find_vma
-fails "EINVAL" 1 "refused by the module as invalid (dmesg says why" env KSTATS_TEST_ERRNO=22 "$K" trace find_vma --via fprobe
-fails "EPERM: needs root" 1 "kstats needs root" env KSTATS_TEST_ERRNO=1 "$K" reset all
-fails "ENOMEM" 1 "out of memory" env KSTATS_TEST_ERRNO=12 "$K" trace find_vma --bits 8
+	env KSTATS_TEST_ERRNO=17 "$KT" trace find_vma
+fails "EINVAL" 1 "refused by the module as invalid (dmesg says why" env KSTATS_TEST_ERRNO=22 "$KT" trace find_vma --via fprobe
+fails "EPERM: needs root" 1 "kstats needs root" env KSTATS_TEST_ERRNO=1 "$KT" reset all
+fails "ENOMEM" 1 "out of memory" env KSTATS_TEST_ERRNO=12 "$KT" trace find_vma --bits 8
 fails "EBUSY on remove: a node made by kstats_new()" 1 "only the code that made it removes it, with kstats_delete()" \
-	env KSTATS_TEST_ERRNO=16 "$K" remove my_section
+	env KSTATS_TEST_ERRNO=16 "$KT" remove my_section
 unset KSTATS_KALLSYMS
+# ---- the installed binary: no test hooks, no option that does nothing ----
+onefails "installed kstats: top has no --test-tick" 2 "kstats: top: unknown option '--test-tick' (kstats top --help lists them)" "$K" top -n 1 --test-tick true
+onefails "installed kstats: watch has no --test-tick" 2 "kstats: watch: unknown option '--test-tick' (kstats watch --help lists them)" "$K" watch find_vma -n 1 --test-tick true
+onefails "export --log2 is refused (it did nothing)" 2 "kstats: export: unknown option '--log2' (kstats export --help lists them)" "$K" export --csv --log2 -f "$hand"
+fake
+r env KSTATS_TEST_ERRNO=17 "$K" trace find_vma
+if [ $rc = 0 ] && [ "$(cat "$dbg/_control")" = "trace find_vma" ]; then
+	ok "installed kstats: KSTATS_TEST_ERRNO does nothing, the command is written"
+else
+	notok "installed kstats: KSTATS_TEST_ERRNO"; tap_diag "$tmp/err"
+fi
 fails "missing debugfs directory" 1 "KSTATS_DEBUGFS=$tmp/nope" env KSTATS_DEBUGFS="$tmp/nope" "$K" list
 fails "show of a missing node" 1 "no node named 'nope'" "$K" show nope
 
@@ -280,11 +293,11 @@ r "$K" trace 'y_*'
 if [ $rc = 0 ] && [ ! -s "$tmp/out" ]; then ok "trace GLOB: a _last about another command is not shown"; else notok "trace GLOB: stale _last shown"; tap_diag "$tmp/out"; fi
 printf '# trace kstats_target:kt_gen_* bits 3\nmatched 1028 refused all: more than glob_max 1000\n' >"$dbg/_last"
 fails "trace GLOB -> E2BIG: advice" 1 "more functions than the module's glob_max; nothing was attached" \
-	env KSTATS_TEST_ERRNO=7 "$K" trace 'kstats_target:kt_gen_*' --bits 3
+	env KSTATS_TEST_ERRNO=7 "$KT" trace 'kstats_target:kt_gen_*' --bits 3
 if grep -qxF "kstats: matched 1028 refused all: more than glob_max 1000" "$tmp/err"; then ok "trace GLOB -> E2BIG: the count from _last"; else notok "trace GLOB -> E2BIG: the count"; tap_diag "$tmp/err"; fi
-fails "trace GLOB -> ENOENT: no function matches" 1 "no function ftrace can trace matches 'nosuch_*'" env KSTATS_TEST_ERRNO=2 "$K" trace 'nosuch_*'
-fails "remove GLOB -> ENOENT: no node matches" 1 "no node matches 'nosuch_*'" env KSTATS_TEST_ERRNO=2 "$K" remove 'nosuch_*'
-fails "ENOSPC: a limit of the module" 1 "a limit of the module is reached" env KSTATS_TEST_ERRNO=28 "$K" trace 'vma_*'
+fails "trace GLOB -> ENOENT: no function matches" 1 "no function ftrace can trace matches 'nosuch_*'" env KSTATS_TEST_ERRNO=2 "$KT" trace 'nosuch_*'
+fails "remove GLOB -> ENOENT: no node matches" 1 "no node matches 'nosuch_*'" env KSTATS_TEST_ERRNO=2 "$KT" remove 'nosuch_*'
+fails "ENOSPC: a limit of the module" 1 "a limit of the module is reached" env KSTATS_TEST_ERRNO=28 "$KT" trace 'vma_*'
 : >"$dbg/_control"
 check "remove, stop, reset GLOB" "$K" remove 'kt_gen_*' 'kstats_target:kt_gen_0[0-7]?'
 r cat "$dbg/_control"
@@ -788,7 +801,7 @@ cp "$tmp/s2.txt" "$tmp/tick1"
 cp "$tmp/s2.txt" "$tmp/tick2"
 MKFIXTURE_QUANTIZE=1 "$MK" find_vma 3 7 100 4 6000 1500 >"$tmp/tick3"
 MKFIXTURE_QUANTIZE=1 "$MK" find_vma 3 7 100 0 200 100 >"$tmp/tick4"
-r "$K" watch find_vma -i 2 -n 4 --test-tick "cp '$tmp'/tick\$KSTATS_TICK '$dbg/find_vma'"
+r "$KT" watch find_vma -i 2 -n 4 --test-tick "cp '$tmp'/tick\$KSTATS_TICK '$dbg/find_vma'"
 same "watch -n 4: samples, rate, missed, percentiles per interval; reset" <<'EOF'
 # every 2 s: what each interval added; percentiles of the interval's histogram
     TIME NAME                    SAMPLES     RATE/s   MISSED        p10        p50        p90        p99      p99.9
@@ -817,7 +830,7 @@ cp -r "$dbg" "$tmp/top0"
 tick="cp '$tmp/s2.txt' '$dbg/find_vma'; cp '$tmp/vm2.txt' '$dbg/vma_merge'; cp '$tmp/kt2.txt' '$dbg/kstats_target:kt_gen_001'"
 # topfake: the fake debugfs as it was before the interval
 topfake() { rm -rf "$dbg"; cp -r "$tmp/top0" "$dbg"; }
-r "$K" top -n 1 -i 2 --raw --test-tick "$tick"
+r "$KT" top -n 1 -i 2 --raw --test-tick "$tick"
 same "top -n 1 --raw: one header, one row per node, ranked by total time" <<'EOF'
 NAME                          CALLS    CALLS/s   MISSED        p50        p99        MAX          TOTAL  SHARE% UNIT
 find_vma                       3000     1500.0        0        112        288       5632         407588    79.5 ns
@@ -833,7 +846,7 @@ awk 'NR > 1 { print $2, $5, $6, $8 }' "$tmp/out" >"$tmp/got-top"
 if cmp -s "$tmp/want-top" "$tmp/got-top"; then ok "top: calls, p50, p99 and total == those of the samples added (generated independently)"; else notok "top: figures of the interval"; tap_diag "$tmp/want-top" "$tmp/got-top"; fi
 if grep -q "$(printf '\033')" "$tmp/out"; then notok "top -n 1: no escape codes"; else ok "top -n 1: no escape codes"; fi
 topfake
-r "$K" top -n 1 -i 2 --test-tick "$tick"
+r "$KT" top -n 1 -i 2 --test-tick "$tick"
 same "top -n 1: for an email, values with their units" <<'EOF'
 NAME                     CALLS    p50    p99     MAX   TOTAL SHARE
 find_vma                  3000 112 ns 288 ns 5.63 us  408 us 79.5%
@@ -846,20 +859,20 @@ for col in calls:find_vma,vma_merge,kstats_target:kt_gen_001 p50:vma_merge,find_
 	   p99:vma_merge,find_vma,kstats_target:kt_gen_001 max:find_vma,vma_merge,kstats_target:kt_gen_001 \
 	   name:find_vma,kstats_target:kt_gen_001,vma_merge share:find_vma,vma_merge,kstats_target:kt_gen_001; do
 	topfake
-	r "$K" top -n 1 --sort "${col%%:*}" --test-tick "$tick"
+	r "$KT" top -n 1 --sort "${col%%:*}" --test-tick "$tick"
 	got=$(awk 'NR > 1 { printf "%s%s", sep, $1; sep = "," }' "$tmp/out")
 	if [ "$got" = "${col#*:}" ]; then ok "top --sort ${col%%:*}: $got"; else notok "top --sort ${col%%:*}: $got, wanted ${col#*:}"; tap_diag "$tmp/out"; fi
 done
 topfake
-r "$K" top -n 1 -s p99 -r --test-tick "$tick"
+r "$KT" top -n 1 -s p99 -r --test-tick "$tick"
 got=$(awk 'NR > 1 { printf "%s ", $1 }' "$tmp/out")
 if [ "$got" = "kstats_target:kt_gen_001 find_vma vma_merge " ]; then ok "top -s p99 -r: smallest first"; else notok "top -s p99 -r: $got"; fi
 topfake
-r "$K" top -n 1 --raw 'kt_gen_*' 'vma_*' --test-tick "$tick"
+r "$KT" top -n 1 --raw 'kt_gen_*' 'vma_*' --test-tick "$tick"
 got=$(awk 'NR > 1 { printf "%s %s %s ", $1, $2, $9 }' "$tmp/out")
 if [ "$got" = "vma_merge 300 98.9 kstats_target:kt_gen_001 20 1.1 " ]; then ok "top GLOB...: matched on the name or after MODULE:, shares of the rows shown"; else notok "top GLOB...: $got"; tap_diag "$tmp/out"; fi
 topfake
-r "$K" top -n 2 -i 0.5 --raw 'find*' --test-tick "$tick"
+r "$KT" top -n 2 -i 0.5 --raw 'find*' --test-tick "$tick"
 same "top -n 2 --raw: a table per interval; an idle interval shows zeros" <<'EOF'
 NAME                      CALLS    CALLS/s   MISSED        p50        p99        MAX          TOTAL  SHARE% UNIT
 find_vma                   3000     6000.0        0        112        288       5632         407588   100.0 ns
@@ -868,7 +881,7 @@ NAME                      CALLS    CALLS/s   MISSED        p50        p99       
 find_vma                      0        0.0        0          -          -          -              0     0.0 ns
 EOF
 topfake
-r "$K" top -n 1 --test-tick "rm '$dbg/vma_merge'; printf 'find_vma x active 1 0\nnew_fn x active 1 0\n' >'$dbg/_control'; sed 's/kstats find_vma /kstats new_fn /' '$tmp/s1.txt' >'$dbg/new_fn'"
+r "$KT" top -n 1 --test-tick "rm '$dbg/vma_merge'; printf 'find_vma x active 1 0\nnew_fn x active 1 0\n' >'$dbg/_control'; sed 's/kstats find_vma /kstats new_fn /' '$tmp/s1.txt' >'$dbg/new_fn'"
 got=$(awk 'NR > 1 { printf "%s %s ", $1, $2 }' "$tmp/out")
 if [ "$got" = "new_fn 1500 find_vma 0 " ]; then ok "top: a node that went is dropped, a new one counts from nothing"; else notok "top: nodes that come and go: $got"; tap_diag "$tmp/out" "$tmp/err"; fi
 fails "top --sort bogus" 2 "--sort wants name, calls, p50, p99, max or total" "$K" top --sort bogus
@@ -877,7 +890,7 @@ fake
 r "$K" top -n 1 -i 0.01
 if [ $rc = 0 ] && [ "$(wc -l <"$tmp/out")" = 1 ] && grep -q "no nodes yet" "$tmp/err"; then ok "top of no nodes: the header, and a hint"; else notok "top of no nodes (exit $rc)"; tap_diag "$tmp/out" "$tmp/err"; fi
 # the live view, in a real terminal
-tap "$here/top.sh" "$K"
+tap "$here/top.sh" "$KT"
 
 # ---- run ----
 fake find_vma "$hand"
@@ -894,7 +907,7 @@ r "$K" run -o "$tmp/run.json" --label r find_vma -- sh -c 'exit 3'
 if [ $rc = 3 ] && grep -q '"label": "r"' "$tmp/run.json" && grep -q 'remove find_vma' "$dbg/_control"; then ok "run: exit status of the command, -o snapshot, node removed"; else notok "run: exit status (got $rc)"; tap_diag "$tmp/err"; fi
 fake
 fails "run without -- COMMAND" 2 "'-- COMMAND' expected" "$K" run find_vma
-fails "run: a failed trace runs nothing" 1 "already exists" env KSTATS_TEST_ERRNO=17 "$K" run find_vma -- sh -c 'echo SHOULD NOT RUN'
+fails "run: a failed trace runs nothing" 1 "already exists" env KSTATS_TEST_ERRNO=17 "$KT" run find_vma -- sh -c 'echo SHOULD NOT RUN'
 if grep -q 'SHOULD NOT RUN' "$tmp/out"; then notok "run: command not started after a failed trace"; else ok "run: command not started after a failed trace"; fi
 
 # ---- save of many nodes, --runs, -icount ----

@@ -4,15 +4,15 @@
 # kstats top's live view in a real terminal: tmux runs a shell, the test
 # starts 'kstats top' in it, presses keys (tmux send-keys) and reads the
 # screen (tmux capture-pane).  A fake debugfs ($KSTATS_DEBUGFS) holds
-# three nodes; the test hook (--test-tick) makes the first interval add
+# three nodes; the test build's hook (--test-tick) makes the first interval add
 # known samples to them.  Prints "ok - ..." / "not ok - ..." lines
 # (tests/cli/run.sh numbers them); skips, with one "ok", without tmux.
 #
-#   tests/cli/top.sh [KSTATS]
+#   tests/cli/top.sh [KSTATS-TEST]
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-K=${1:-$here/../../tools/kstats}
+K=${1:-$here/../../tools/kstats-test}
 MK=$here/mkfixture
 # shellcheck source=vm/tap.sh
 . "$here/../../vm/tap.sh"

@@ -21,7 +21,8 @@ mkdir -p "$out"
 
 set +e
 "$top/vm/session.sh" --scenarios "$top/tests/vm/scenarios" -s 60-cli \
-	--stage "$top/tools/kstats.static:/usr/bin/kstats" --work "$out" "$@"
+	--stage "$top/tools/kstats.static:/usr/bin/kstats" \
+	--stage "$top/tools/kstats-test.static:/usr/bin/kstats-test" --work "$out" "$@"
 rc=$?
 cap=$out/captures
 [ "${KS_CLI_SAVE_FIXTURES:-0}" = 1 ] && cap=$here/fixtures

@@ -527,7 +527,6 @@ int cmd_export(int argc, char **argv)
 		{ "prometheus", no_argument, NULL, OPT_PROM },
 		{ "file", required_argument, NULL, 'f' },
 		{ "total", no_argument, NULL, OPT_TOTAL },
-		{ "log2", no_argument, NULL, OPT_LOG2 },
 		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
 		{ "slots", no_argument, NULL, OPT_SLOTS },
 		{ "output", required_argument, NULL, 'o' },
@@ -562,8 +561,6 @@ int cmd_export(int argc, char **argv)
 			break;
 		case OPT_TOTAL:
 			flags |= KS_EXPORT_TOTAL;
-			break;
-		case OPT_LOG2:		/* the default since --slots */
 			break;
 		case OPT_PER_CPU:
 			flags |= KS_EXPORT_PER_CPU;

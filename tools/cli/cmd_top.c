@@ -100,7 +100,9 @@ static int ks_top_args(int argc, char **argv, struct ks_top *t)
 		{ "sort", required_argument, NULL, 's' },
 		{ "reverse", no_argument, NULL, 'r' },
 		{ "raw", no_argument, NULL, OPT_RAW },
+#ifdef KS_TEST
 		{ "test-tick", required_argument, NULL, OPT_TEST_TICK },
+#endif
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ 0 }
 	};
@@ -134,9 +136,11 @@ static int ks_top_args(int argc, char **argv, struct ks_top *t)
 		case OPT_RAW:
 			t->raw = 1;
 			break;
+#ifdef KS_TEST
 		case OPT_TEST_TICK:
 			t->tick.tick_cmd = optarg;
 			break;
+#endif
 		case 'h':
 		case OPT_HELP:
 			ks_help(stdout, "top");

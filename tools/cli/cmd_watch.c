@@ -33,7 +33,9 @@ static int ks_watch_args(int argc, char **argv, struct ks_watch *w)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "hist", no_argument, NULL, OPT_HIST },
+#ifdef KS_TEST
 		{ "test-tick", required_argument, NULL, OPT_TEST_TICK },
+#endif
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ 0 }
 	};
@@ -57,9 +59,11 @@ static int ks_watch_args(int argc, char **argv, struct ks_watch *w)
 		case OPT_HIST:
 			w->hist = 1;
 			break;
+#ifdef KS_TEST
 		case OPT_TEST_TICK:
 			w->tick.tick_cmd = optarg;
 			break;
+#endif
 		case 'h':
 		case OPT_HELP:
 			ks_help(stdout, "watch");

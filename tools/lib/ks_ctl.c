@@ -77,10 +77,17 @@ int ks_ctl_ready(char *err, size_t errlen)
 	return -1;
 }
 
-/* Compiler clones of @name in kallsyms ("NAME.constprop.0"), up to @len. */
+/*
+ * Compiler clones of @name in kallsyms ("NAME.constprop.0"), up to @len.
+ * The test build reads $KSTATS_KALLSYMS instead when it is set.
+ */
 static void ks_kallsyms_clones(const char *name, char *out, size_t len)
 {
+#ifdef KS_TEST
 	const char *path = getenv("KSTATS_KALLSYMS");
+#else
+	const char *path = NULL;
+#endif
 	size_t nlen = strlen(name), used = 0;
 	char line[512], sym[256];
 	FILE *f;
@@ -201,12 +208,14 @@ int ks_ctl_cmd(const char *file, const char *cmd, char *err, size_t errlen)
 
 	if (ks_ctl_ready(err, errlen))
 		return -ENOENT;
-	/* tests: have the module "fail" with this errno (a file cannot) */
+#ifdef KS_TEST
+	/* the test build: the module "fails" with this errno (a file cannot) */
 	if (getenv("KSTATS_TEST_ERRNO") && *getenv("KSTATS_TEST_ERRNO")) {
 		e = atoi(getenv("KSTATS_TEST_ERRNO"));
 		ks_explain(e, file, cmd, err, errlen);
 		return -e;
 	}
+#endif
 	snprintf(path, sizeof(path), "%s/%s", ks_root(), file);
 	/* O_APPEND: a test's fake _control keeps every command written */
 	fd = open(path, O_WRONLY | O_APPEND);

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ks_tick: the interval loop of watch and top: when to read the nodes
- * again (a sleep, a caller's wait, or the tests' hook) and what a node
- * added since its previous read.
+ * again (a sleep, a caller's wait, or, in the test build only, the tests'
+ * hook) and what a node added since its previous read.
+ *
+ * The test build (tools/kstats-test, -DKS_TEST, for tests/cli) has
+ * watch and top take --test-tick CMD: CMD runs instead of each wait, so
+ * that a test changes the nodes between reads without waiting.  The
+ * installed tools/kstats has no such option.
  */
 #ifndef KS_TICK_H
 #define KS_TICK_H
@@ -17,7 +22,9 @@ extern volatile sig_atomic_t ks_tick_stop;
 struct ks_tick {
 	double interval;	/* seconds between reads */
 	long count;		/* reads to make, -1: until interrupted */
+#ifdef KS_TEST
 	const char *tick_cmd;	/* tests: run this instead of waiting */
+#endif
 	long it;		/* reads made so far */
 	double t0, last, now;	/* monotonic seconds: start, previous read, this read */
 };
@@ -31,7 +38,8 @@ double ks_mono_seconds(void);
 
 /**
  * ks_tick_start() - start the loop now; SIGINT and SIGTERM end it
- * @t: interval, count and tick_cmd set; the rest is filled here
+ * @t: interval, count (and in the test build tick_cmd) set; the rest is
+ *     filled here
  */
 void ks_tick_start(struct ks_tick *t);
 
@@ -50,7 +58,7 @@ typedef int (*ks_tick_wait_fn)(double until, void *arg);
  * @wait: NULL to sleep, else how to wait
  * @arg:  passed to @wait
  *
- * With a tick_cmd, the hook runs at once with KSTATS_TICK=N and the time
+ * Test build: with a tick_cmd, the hook runs at once with KSTATS_TICK=N and the time
  * of the read is t0 + N * interval (with @wait, the wait still happens
  * between reads, not before the first).  t->now is the time of the read,
  * t->last that of the previous one.

@@ -27,7 +27,7 @@ run kstats list 'kt_gen_0??'
 expect_eq "list GLOB: a header and $N nodes" "$(wc -l < $out)" $((N + 1))
 
 # One interval, in which the family is called 2 * (I + 1) times.
-run kstats top -n 1 --raw -i 1 --test-tick "echo 2 > $T/gen" 'kt_gen_0*'
+run kstats-test top -n 1 --raw -i 1 --test-tick "echo 2 > $T/gen" 'kt_gen_0*'
 expect_eq "top -n 1: exit 0" "$rc" 0
 expect_eq "top -n 1: a header and $N rows" "$(wc -l < $out)" $((N + 1))
 expect_eq "top -n 1: the header" "$(head -n 1 $out | tr -s ' ')" "NAME CALLS CALLS/s MISSED p50 p99 MAX TOTAL SHARE% UNIT"
@@ -40,7 +40,7 @@ expect_eq "top -n 1: calls/s of a 1 s interval" "$(awk '$1 == "kstats_target:kt_
 expect_range "top -n 1: shares add up to 100% (rounding)" "$(awk 'NR > 1 { s += $9 } END { printf "%.0f", s }' $out)" $((100 - N / 20 - 1)) $((100 + N / 20 + 1))
 if grep -q "$(printf '\033')" $out; then fail "top -n 1: no escape codes"; else ok "top -n 1: no escape codes"; fi
 
-run kstats top -n 1 --raw --sort calls --test-tick "echo 1 > $T/gen" 'kt_gen_0*'
+run kstats-test top -n 1 --raw --sort calls --test-tick "echo 1 > $T/gen" 'kt_gen_0*'
 diag "$(head -n 4 $out)"
 expect_eq "top --sort calls: kt_gen_0ff first (256 calls)" "$(sed -n 2p $out | awk '{ print $1, $2 }')" "kstats_target:kt_gen_0ff 256"
 expect_eq "top --sort calls: kt_gen_000 last (1 call)" "$(tail -n 1 $out | awk '{ print $1, $2 }')" "kstats_target:kt_gen_000 1"
@@ -49,7 +49,7 @@ expect_eq "top --sort calls: descending" \
 
 # Known delays rank by p50: kt_gen_slow_K spins 20 us << K.
 check "trace kt_gen_slow_*" kstats trace 'kt_gen_slow_*' --bits 5
-run kstats top -n 1 --raw -s p50 --test-tick "echo 1 > $T/gen" 'kt_gen_slow_*'
+run kstats-test top -n 1 --raw -s p50 --test-tick "echo 1 > $T/gen" 'kt_gen_slow_*'
 # One call each under TCG's real time, on a host that may be busy: the
 # spins' own lengths can come out of order, so check top against the
 # nodes' own figures: the first row is the node of the largest p50, and

@@ -9,6 +9,7 @@ command -v kstats >/dev/null || { skip "kstats CLI" "no kstats in /usr/bin"; exi
 load_modules || exit 0
 T=/sys/kernel/debug/kstats_target
 K=kstats
+KT=kstats-test		# the test build: watch --test-tick
 out=/tmp/cli.out
 err=/tmp/cli.err
 
@@ -85,7 +86,7 @@ expect_eq "compare: counts" "$(awk '$1 == "base" || $1 == "more" { print $1, $2 
 
 # ---- watch: each interval's own samples ----
 check "reset" $K reset ks_target_empty
-run $K watch ks_target_empty -i 1 -n 3 --test-tick "echo \$((KSTATS_TICK * 100)) > $T/empty"
+run $KT watch ks_target_empty -i 1 -n 3 --test-tick "echo \$((KSTATS_TICK * 100)) > $T/empty"
 expect_eq "watch: exit 0" "$rc" 0
 expect_eq "watch: 100, 200, 300 calls in the intervals" "$(awk '$2 == "ks_target_empty" { print $3 }' $out | tr '\n' ' ')" "100 200 300 "
 check "remove" $K remove ks_target_empty
