@@ -24,7 +24,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-. "$top/tests/tap.sh"
+# shellcheck source=vm/tap.sh
+. "$top/vm/tap.sh"
 old=${1:-$("$top/scripts/kernels.sh" list | grep '^6\.1\.' | tail -n 1)}
 new=${2:-$("$top/scripts/kernels.sh" list | grep '^6\.12\.' | tail -n 1)}
 work=$(mktemp -d /tmp/kstats-quickstart.XXXXXX)
