@@ -9,12 +9,34 @@
  * with the right type; slot bounds must be the ones hist.h gives for the
  * snapshot's bits/buckets.  Unknown keys are ignored.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ks_json.h"
 #include "ks_snap.h"
+
+/* The node's 64-bit figures, in the order written; older files lack the optional ones. */
+static const struct ks_snap_figure {
+	const char *key;
+	size_t off;
+	int optional;
+} ks_snap_figures_u64[] = {
+	{ "samples", offsetof(struct ks_view, samples), 0 },
+	{ "missed", offsetof(struct ks_view, missed), 0 },
+	{ "min", offsetof(struct ks_view, min), 0 },
+	{ "avg", offsetof(struct ks_view, avg), 0 },
+	{ "max", offsetof(struct ks_view, max), 0 },
+	{ "floor", offsetof(struct ks_view, floor), 1 },
+	{ "clamped", offsetof(struct ks_view, clamped), 1 },
+};
+
+/* Figure @f of @node. */
+static __u64 *ks_snap_u64(const struct ks_view *node, const struct ks_snap_figure *f)
+{
+	return (__u64 *)((char *)node + f->off);
+}
 
 /* ---- writing ---- */
 
@@ -99,13 +121,9 @@ static void ks_put_node(struct ks_jw *w, const struct ks_view *node)
 		ks_jw_kstr(w, "cpus", node->cpulist);
 	ks_jw_end(w);
 	ks_jw_kstr(w, "state", node->state);
-	ks_jw_ku64(w, "samples", node->samples);
-	ks_jw_ku64(w, "missed", node->missed);
-	ks_jw_ku64(w, "min", node->min);
-	ks_jw_ku64(w, "avg", node->avg);
-	ks_jw_ku64(w, "max", node->max);
-	ks_jw_ku64(w, "floor", node->floor);
-	ks_jw_ku64(w, "clamped", node->clamped);
+	for (k = 0; k < (int)(sizeof(ks_snap_figures_u64) / sizeof(ks_snap_figures_u64[0])); k++)
+		ks_jw_ku64(w, ks_snap_figures_u64[k].key,
+			   *ks_snap_u64(node, &ks_snap_figures_u64[k]));
 	ks_jw_key(w, "percentiles");
 	ks_jw_obj(w, KS_JW_INLINE);
 	for (k = 0; k < KSTATS_NR_PCT; k++)
@@ -381,21 +399,22 @@ static int ks_snap_layout(struct ks_errbuf *sc, const struct ks_jv *nd,
 static int ks_snap_figures(struct ks_errbuf *sc, const struct ks_jv *nd,
 			   struct ks_view *node)
 {
+	const struct ks_snap_figure *f;
+	size_t i;
+
 	if ((ks_jget(nd, "sample") &&
 	     ks_jreq_u32(sc, nd, "node", "sample", KS_SAMPLE_MAX, &node->sample)) ||
 	    (ks_jget(nd, "maxactive") &&
 	     ks_jreq_u32(sc, nd, "node", "maxactive", KS_MAXACTIVE_MAX,
-			 &node->maxactive)) ||
-	    (ks_jget(nd, "clamped") &&
-	     ks_jreq_u64(sc, nd, "node", "clamped", ~0ULL, &node->clamped)) ||
-	    ks_jreq_u64(sc, nd, "node", "samples", ~0ULL, &node->samples) ||
-	    ks_jreq_u64(sc, nd, "node", "missed", ~0ULL, &node->missed) ||
-	    ks_jreq_u64(sc, nd, "node", "min", ~0ULL, &node->min) ||
-	    ks_jreq_u64(sc, nd, "node", "avg", ~0ULL, &node->avg) ||
-	    ks_jreq_u64(sc, nd, "node", "max", ~0ULL, &node->max) ||
-	    (ks_jget(nd, "floor") &&
-	     ks_jreq_u64(sc, nd, "node", "floor", ~0ULL, &node->floor)) ||
-	    ks_jreq_u32(sc, nd, "node", "ncpus", 1U << 20, &node->ncpus))
+			 &node->maxactive)))
+		return -1;
+	for (i = 0; i < sizeof(ks_snap_figures_u64) / sizeof(ks_snap_figures_u64[0]); i++) {
+		f = &ks_snap_figures_u64[i];
+		if ((!f->optional || ks_jget(nd, f->key)) &&
+		    ks_jreq_u64(sc, nd, "node", f->key, ~0ULL, ks_snap_u64(node, f)))
+			return -1;
+	}
+	if (ks_jreq_u32(sc, nd, "node", "ncpus", 1U << 20, &node->ncpus))
 		return -1;
 	if (ks_jget(nd, "precision_ppm")) {
 		__u32 ppm;
