@@ -71,12 +71,11 @@ def num(facts, key, default=None):
 
 
 def per_op(facts, prefix, ops):
-    """Calls per operation: samples of the run minus those of an empty run."""
+    """Calls per operation: the samples of the run's loop (comm ks-wl-loop)."""
     s1 = num(facts, prefix + ".samples")
-    s0 = num(facts, prefix + ".samples0", 0)
     if s1 is None or not ops:
         return None
-    return max(s1 - s0, 0) / ops
+    return s1 / ops
 
 
 def fmt_count(v):

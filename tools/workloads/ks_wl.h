@@ -9,6 +9,11 @@
  * in this process right before and after the measured loop (0 where there
  * is no TSC).  Under an instruction-counting VM (QEMU -icount) prefer the
  * TSC figure: no wait for the host falls inside the loop.
+ *
+ * While the measured loop runs, the workload's comm is KS_WL_LOOP_COMM
+ * (prctl PR_SET_NAME; its own name before and after): a kstats node with
+ * "comm ks-wl-loop" counts the calls of the loop alone, exactly, without
+ * those of the process's start-up and exit or of any other task.
  */
 #ifndef KS_WL_H
 #define KS_WL_H
@@ -20,7 +25,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
+
+#define KS_WL_LOOP_COMM	"ks-wl-loop"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -89,13 +97,16 @@ static inline unsigned long ks_count(const char *opt, const char *s,
 	return (unsigned long)(v * mul);
 }
 
-/* The measured span of a loop. */
+/* The measured span of a loop, and the comm to go back to after it. */
 struct ks_span {
 	uint64_t ns0, ns1, c0, c1;
+	char comm[16];
 };
 
 static inline void ks_span_start(struct ks_span *s)
 {
+	if (prctl(PR_GET_NAME, s->comm) || prctl(PR_SET_NAME, KS_WL_LOOP_COMM))
+		ks_die("prctl: %s", strerror(errno));
 	s->ns0 = ks_now_ns();
 	s->c0 = ks_cycles();
 }
@@ -104,6 +115,7 @@ static inline void ks_span_stop(struct ks_span *s)
 {
 	s->c1 = ks_cycles();
 	s->ns1 = ks_now_ns();
+	prctl(PR_SET_NAME, s->comm);
 }
 
 /* Print "NAME: ops=... cycles_per_op=..." without the newline. */
