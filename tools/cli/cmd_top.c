@@ -106,24 +106,14 @@ static int ks_top_args(int argc, char **argv, struct ks_top *t)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ 0 }
 	};
-	char *end;
 	int opt, col;
 
 	*t = (struct ks_top){ .tick = { .interval = 1.0, .count = -1 },
 			      .sort = KS_TOP_TOTAL };
 	while ((opt = getopt_long(argc, argv, ":i:n:s:rh", lo, NULL)) != -1) {
+		if (ks_tick_opt("top", &t->tick, opt, optarg))
+			continue;
 		switch (opt) {
-		case 'i':
-			t->tick.interval = strtod(optarg, &end);
-			if (*end || end == optarg ||
-			    !(t->tick.interval >= 0.01 && t->tick.interval <= 86400))
-				ks_bad_usage("top", "-i wants seconds between 0.01 and 86400");
-			break;
-		case 'n':
-			t->tick.count = strtol(optarg, &end, 10);
-			if (*end || end == optarg || t->tick.count < 1)
-				ks_bad_usage("top", "-n wants a positive count");
-			break;
 		case 's':
 			col = ks_top_col_of(optarg);
 			if (col < 0)
@@ -136,11 +126,6 @@ static int ks_top_args(int argc, char **argv, struct ks_top *t)
 		case OPT_RAW:
 			t->raw = 1;
 			break;
-#ifdef KS_TEST
-		case OPT_TEST_TICK:
-			t->tick.tick_cmd = optarg;
-			break;
-#endif
 		case 'h':
 		case OPT_HELP:
 			ks_help(stdout, "top");

@@ -39,31 +39,16 @@ static int ks_watch_args(int argc, char **argv, struct ks_watch *w)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ 0 }
 	};
-	char *end;
 	int opt;
 
 	*w = (struct ks_watch){ .tick = { .interval = 1.0, .count = -1 } };
 	while ((opt = getopt_long(argc, argv, ":i:n:h", lo, NULL)) != -1) {
+		if (ks_tick_opt("watch", &w->tick, opt, optarg))
+			continue;
 		switch (opt) {
-		case 'i':
-			w->tick.interval = strtod(optarg, &end);
-			if (*end || end == optarg ||
-			    !(w->tick.interval >= 0.01 && w->tick.interval <= 86400))
-				ks_bad_usage("watch", "-i wants seconds between 0.01 and 86400");
-			break;
-		case 'n':
-			w->tick.count = strtol(optarg, &end, 10);
-			if (*end || end == optarg || w->tick.count < 1)
-				ks_bad_usage("watch", "-n wants a positive count");
-			break;
 		case OPT_HIST:
 			w->hist = 1;
 			break;
-#ifdef KS_TEST
-		case OPT_TEST_TICK:
-			w->tick.tick_cmd = optarg;
-			break;
-#endif
 		case 'h':
 		case OPT_HELP:
 			ks_help(stdout, "watch");

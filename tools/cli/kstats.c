@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "ks_ctl.h"
+#include "ks_tick.h"
 #include "kstats.h"
 
 /* ---- help texts ---- */
@@ -234,6 +235,31 @@ void ks_check_out(const char *cmd, const char *path, const char *ext, int bare,
 	ks_err("%s: -o %s: %s writes %s files only%s", cmd, path, why, ext,
 	       bare ? " (a name without extension is taken as it is)" : "");
 	exit(2);
+}
+
+/* -i, -n and (test build) --test-tick of watch and top. */
+int ks_tick_opt(const char *cmd, struct ks_tick *t, int opt, const char *arg)
+{
+	char *end;
+
+	switch (opt) {
+	case 'i':
+		t->interval = strtod(arg, &end);
+		if (*end || end == arg || !(t->interval >= 0.01 && t->interval <= 86400))
+			ks_bad_usage(cmd, "-i wants seconds between 0.01 and 86400");
+		return 1;
+	case 'n':
+		t->count = strtol(arg, &end, 10);
+		if (*end || end == arg || t->count < 1)
+			ks_bad_usage(cmd, "-n wants a positive count");
+		return 1;
+#ifdef KS_TEST
+	case OPT_TEST_TICK:
+		t->tick_cmd = arg;
+		return 1;
+#endif
+	}
+	return 0;
 }
 
 /* Edit distance of @a and @b (Levenshtein), for "did you mean". */

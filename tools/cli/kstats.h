@@ -30,6 +30,20 @@ enum {
 	OPT_RAW,
 };
 
+struct ks_tick;
+
+/**
+ * ks_tick_opt() - -i SECONDS, -n COUNT (and in the test build --test-tick
+ * CMD) of watch and top, into @t; exits on bad usage
+ * @cmd: subcommand name
+ * @t:   the interval loop
+ * @opt: getopt_long() value
+ * @arg: its argument
+ *
+ * Return: 1 if @opt was one of them, else 0.
+ */
+int ks_tick_opt(const char *cmd, struct ks_tick *t, int opt, const char *arg);
+
 /* The options of a trace command, as words for _control. */
 struct ks_trace_opts {
 	char words[KS_CMD_MAX];
