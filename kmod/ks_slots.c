@@ -96,6 +96,19 @@ static size_t ks_slots_size(const struct ks_node *node)
  */
 static __always_inline void ks_slots_ask(struct ks_node *node)
 {
+	/*
+	 * Never from a CPU that is not online: one going down records its
+	 * last calls (the stopper thread's, the idle task's) after its last
+	 * irq_work flush (CPUHP_AP_SMPCFD_DYING).  Queued there, the work
+	 * would stay on that CPU's list, and each irq_work queued on the CPU
+	 * once it is back, the kernel's own included (the wakeup of the RCU
+	 * Tasks kthread that a removal waits for, say), would wait behind
+	 * it without an interrupt raised.  The hotplug prepare callback
+	 * gives the CPU its spares before it comes back; the online CPUs
+	 * ask for theirs.
+	 */
+	if (!cpu_online(raw_smp_processor_id()))
+		return;
 	if (!test_and_set_bit(KS_SLOTS_ASKED, &node->slots_flags))
 		irq_work_queue(&ks_slots_iw);
 }
