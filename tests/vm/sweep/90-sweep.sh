@@ -43,6 +43,20 @@ short)	pass2=${pass2:-250} unit=$((B / 4)) ;;
 *)	fail "ks.sweep=$mode: full or short"; exit 0 ;;
 esac
 [ -n "$seed" ] || seed=$(awk 'BEGIN { srand(); print int(rand() * 1000000) }')
+# vCPU 1 going offline and online leaves the kernel unable to finish an
+# RCU Tasks grace period asked for from vCPU 1 afterwards: measured with
+# no kstats loaded (a function-tracer instance's removal, pinned to vCPU 1
+# after one offline and online, waited for ever on 6.12 and 7.3, x86-64
+# and arm64, under TCG), and a direct node's removal waits for one.  So
+# the commands and rmmod run on vCPU 0; the workload runs on both.
+if [ "$hotplug" = 1 ]; then
+	ctl() {
+		taskset 1 sh -c 'echo "$1" > "$2"' ctl "$*" "$KS_CTL"
+	}
+	pin0="taskset 1"
+else
+	pin0=""
+fi
 S=/tmp/sweep
 rm -rf $S
 mkdir -p $S
@@ -75,9 +89,9 @@ check "ksmix runs (untraced): $(ksmix -t 300 $dirs 2>&1)" ksmix -t 300 $dirs
 # Prints nothing when all went well, else what failed.
 workload() {
 	ksmix -t "$wl_ms" $dirs > $S/ksmix.out 2>&1 || cat $S/ksmix.out
-	insmod $KS_MODDIR/kstats_target.ko 2>&1 || echo "insmod kstats_target failed"
+	$pin0 insmod $KS_MODDIR/kstats_target.ko 2>&1 || echo "insmod kstats_target failed"
 	echo 1 > /sys/kernel/debug/kstats_target/empty 2> /dev/null
-	rmmod kstats_target 2>&1 || echo "rmmod kstats_target failed"
+	$pin0 rmmod kstats_target 2>&1 || echo "rmmod kstats_target failed"
 	if [ "$hotplug" = 1 ] && [ -e /sys/devices/system/cpu/cpu1/online ]; then
 		echo 0 > /sys/devices/system/cpu/cpu1/online || echo "cpu1 offline failed"
 		echo 1 > /sys/devices/system/cpu/cpu1/online || echo "cpu1 online failed"
@@ -366,11 +380,12 @@ t_pass2=$(cut -d' ' -f1 /proc/uptime)
 
 expect_eq "every batch: globs matched, workload ran, nodes read and parsed, none left, log clean" \
 	"$nfail failure(s)" "0 failure(s)"
-# rmmod waits for every call still inside a traced function to return:
-# give it 120 s, then say which calls it waits for (the module's log).
+# rmmod waits for every call still inside a traced function to return,
+# and for grace periods: give it 300 s (a guest starved by a loaded host
+# runs slowly), then say which calls it waits for (the module's log).
 diag "sweep: rmmod kstats"
-rmmod kstats > $S/rmmod.out 2>&1 &
-until_up=$(awk '{ print int($1) + 120 }' /proc/uptime)
+$pin0 rmmod kstats > $S/rmmod.out 2>&1 &
+until_up=$(awk '{ print int($1) + 300 }' /proc/uptime)
 while grep -q "^kstats " /proc/modules &&
 	[ "$(cut -d. -f1 /proc/uptime)" -lt "$until_up" ]; do
 	sleep 0.5
@@ -394,7 +409,7 @@ else
 		grep -qE "\[kstats\]|${wfn:-kstats_}" $p/stack 2> /dev/null || continue
 		echo "$(cat $p/comm) (${p#/proc/}): $(tr '\n' ' ' < $p/stack | cut -c1-400)"
 	done > $S/sleepers 2>&1
-	fail "rmmod kstats returns within 120 s" "$(cat $S/rmmod.out)" \
+	fail "rmmod kstats returns within 300 s" "$(cat $S/rmmod.out)" \
 		"$(dmesg | grep -E 'kstats: unloading waits' | tail -3)" \
 		"$(head -8 $S/sleepers)"
 	skip "unreclaimable slab after rmmod" "kstats still loaded"
