@@ -45,7 +45,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 # Debian kernels that can boot in the VM: installed here, or in a build
 # root for kernels newer than this machine (scripts/kernels.sh).
 KVERS ?= $(shell scripts/kernels.sh list)
-VMOUT := vm/out
+VMOUT := $(or $(KS_VM_OUT),vm/out)
 PYTHON := /usr/bin/python3
 
 all: module tools
