@@ -18,8 +18,8 @@
 # silent for --stall seconds, default 600) fails with the batch it was
 # in.  --only replays one batch: these globs (counts unchecked).
 # --no-hotplug leaves the vCPUs online in the workload (make test's short
-# form, for now: with CPUs going offline and online, 7.3 can hang in a
-# removal's RCU Tasks grace period; make test-sweep keeps them).
+# form; make test-sweep takes vCPU 1 offline and online in each batch,
+# with the guest's commands on vCPU 0: sweep/90-sweep.sh says why).
 # --timeout S: the guest's limit (default 600 s short, 9000 s full; the
 # debug kernel, KASAN and lockdep under TCG, needs more: make
 # test-sweep-debug).
