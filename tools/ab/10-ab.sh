@@ -7,8 +7,9 @@
 # the workload does not print ops=) and AB_TARGET (1: load the test target
 # module too).  A NAME whose node the kernel made itself through the
 # annotation API (attach=api:NAME) is measured as it is.  A NAME with *, ?
-# or [ is a glob: one node per function it matches (the count line of
-# _last goes to ab.facts as glob.I.last, its refusals to the log).  For
+# or [ is a glob: one node per function it matches, traced through the
+# CLI (the count line it prints from _last goes to ab.facts as
+# glob.I.last, its refusals to the log).  For
 # each run: reset and start every node, run the workload, stop them (one
 # write each: all nodes see the same calls), keep each named node's text
 # as NAME.rR.txt and, when a glob was traced, every node in one snapshot
@@ -17,6 +18,27 @@
 # $AB_LABEL.
 # shellcheck source=vm/measure.sh
 . "${KS_LIB:-/ks}/measure.sh"
+
+# ab_trace_glob GLOB [OPTION VALUE]...: "kstats trace GLOB --OPTION VALUE",
+# the CLI reading _last (its one reader): the refusals and the count line
+# it prints go to $KS_STATE/last.  Status 2 when GLOB matches nothing.
+ab_trace_glob() {
+	_g=$1
+	shift
+	_o=""
+	while [ $# -ge 2 ]; do
+		_o="$_o --$1 $2"
+		shift 2
+	done
+	# shellcheck disable=SC2086
+	if kstats trace "$_g" $_o > "$KS_STATE/last" 2> "$KS_STATE/trace.err"; then
+		DEMO_NODES="$DEMO_NODES $_g"
+		return 0
+	fi
+	grep -q '^kstats: matched 0$' "$KS_STATE/trace.err" && return 2
+	fail "kstats trace $_g$_o" "$(cat "$KS_STATE/trace.err")"
+	return 1
+}
 
 runs=${AB_RUNS:-3}
 export AB_LABEL
@@ -38,12 +60,12 @@ while IFS= read -r t; do
 	n=${t%% *}
 	case $n in
 	*[*?[]*)
-		if demo_trace $t; then
+		if ab_trace_glob $t; then
 			globs=$((globs + 1))
 			fact "glob.$globs" "$n"
-			fact "glob.$globs.last" "$(grep -m1 '^matched ' "$KS_DIR/_last")"
-			say "$n: $(grep -m1 '^matched ' "$KS_DIR/_last")"
-			grep '^refused ' "$KS_DIR/_last" | while IFS= read -r x; do say "  $x"; done
+			fact "glob.$globs.last" "$(grep -m1 '^matched ' "$KS_STATE/last")"
+			say "$n: $(grep -m1 '^matched ' "$KS_STATE/last")"
+			grep -v '^matched ' "$KS_STATE/last" | while IFS= read -r x; do say "  $x"; done
 		elif [ $? = 2 ]; then
 			fact "glob.absent" "$n"
 			say "$n: matches nothing in this kernel"
