@@ -671,11 +671,23 @@ cp "$tmp/gen-bits5.txt" "$dbg/gen_b5"
 "$K" export --prometheus find_vma gen_b5 >"$tmp/p1.prom" 2>"$tmp/err" || { notok "export --prometheus"; tap_diag "$tmp/err"; }
 promcheck "export --prometheus of two live nodes" "$tmp/p1.prom"
 rel=$(uname -r)
-# 40 buckets, +Inf, _sum, _count and the missed counter: 44 series per node
+"$K" export --prometheus --buckets log2 find_vma gen_b5 >"$tmp/p1l.prom" 2>"$tmp/err" || { notok "export --prometheus --buckets log2"; tap_diag "$tmp/err"; }
+promcheck "export --prometheus --buckets log2" "$tmp/p1l.prom"
+# 85 buckets (40 with log2), +Inf, _sum, _count and the missed counter
 for node in find_vma gen_b5; do
 	got=$(grep -v '^#' "$tmp/p1.prom" | grep -c "{node=\"$node\",")
-	if [ "$got" = 44 ]; then ok "export --prometheus: 44 series for $node"; else notok "export --prometheus: $got series for $node, 44 wanted"; fi
+	gotl=$(grep -v '^#' "$tmp/p1l.prom" | grep -c "{node=\"$node\",")
+	if [ "$got $gotl" = "89 44" ]; then ok "export --prometheus: 89 series for $node (44 with --buckets log2)"; else notok "export --prometheus: $got and $gotl series for $node, 89 and 44 wanted"; fi
 done
+# the default edges: le = 2^(i/4) s for i = -96..-12, the same digits each time
+awk '/^kstats_latency_seconds_bucket\{node="find_vma"/ && !/le="\+Inf"/ {
+		le = $0; sub(/.*le="/, "", le); sub(/".*/, "", le)
+		want = 2 ^ ((i - 96) / 4); i++
+		d = le / want - 1
+		if (d > 1e-15 || d < -1e-15) { print "le " le " != 2^(" (i - 97) "/4)"; bad = 1 }
+	}
+	END { if (i != 85) { print i " edges"; bad = 1 }; exit bad }' "$tmp/p1.prom" >"$tmp/awk.err"
+if [ $? = 0 ]; then ok "export --prometheus: 85 edges, 2^(i/4) s for i = -96..-12 (60 ns to 125 ms)"; else notok "export --prometheus: the default edges"; tap_diag "$tmp/awk.err"; fi
 if [ "$(grep -v '^#' "$tmp/p1.prom" | grep -vc "release=\"$rel\"")" = 0 ] &&
    ! grep -q 'cpu=' "$tmp/p1.prom"; then
 	ok "export --prometheus: release label of a live node, no cpu label by default"
@@ -683,8 +695,9 @@ else
 	notok "export --prometheus: release label, no cpu label"; tap_diag "$tmp/p1.prom"
 fi
 # _count == the node's samples; every le == the CPUS rows whose mean is <= le
+for pb in "p1 85" "p1l 40"; do
 for node in find_vma gen_b5; do
-	awk -v node="$node" '
+	awk -v node="$node" -v nbw="${pb#* }" '
 		FNR == NR {
 			if ($1 == "#" && $2 == "samples") samples = $3
 			if ($1 == "slot" && $3 == "CPUS") { cnt[++rows] = $6; avg[rows] = $8 }
@@ -694,22 +707,28 @@ for node in find_vma gen_b5; do
 		/^kstats_latency_seconds_count/ { if ($2 != samples) { print "count " $2 " != samples " samples; bad = 1 }; counted = 1 }
 		/^kstats_latency_seconds_bucket/ && !/le="\+Inf"/ {
 			le = $0; sub(/.*le="/, "", le); sub(/".*/, "", le)
-			want = 0
-			for (i = 1; i <= rows; i++) if (avg[i] <= le * 1e9 + 0.5) want += cnt[i]
-			if ($2 != want) { print "le " le ": " $2 " != " want; bad = 1 }
+			# the rows show avg rounded: a slot whose avg is within 0.5 of le may
+			# fall on either side
+			wlo = whi = 0
+			for (i = 1; i <= rows; i++) {
+				if (avg[i] <= le * 1e9 - 0.5) wlo += cnt[i]
+				if (avg[i] <= le * 1e9 + 0.5) whi += cnt[i]
+			}
+			if ($2 < wlo || $2 > whi) { print "le " le ": " $2 " not in " wlo ".." whi; bad = 1 }
 			nb++
 		}
-		END { if (!counted || nb != 40) { print "count line " counted ", " nb " buckets"; bad = 1 }; exit bad }
-	' "$dbg/$node" "$tmp/p1.prom" >"$tmp/awk.err"
+		END { if (!counted || nb != nbw) { print "count line " counted ", " nb " buckets"; bad = 1 }; exit bad }
+	' "$dbg/$node" "$tmp/${pb% *}.prom" >"$tmp/awk.err"
 	if [ $? = 0 ]; then
-		ok "export --prometheus: $node _count == samples ($(awk '$2 == "samples" { print $3 }' "$dbg/$node")), 40 buckets == slot counts below each le"
+		ok "export --prometheus ($pb buckets): $node _count == samples ($(awk '$2 == "samples" { print $3 }' "$dbg/$node")), each bucket == the slots whose mean is <= le"
 	else
-		notok "export --prometheus: $node counts"; tap_diag "$tmp/awk.err"
+		notok "export --prometheus ($pb): $node counts"; tap_diag "$tmp/awk.err"
 	fi
 done
-r "$K" export --prometheus -f "$hand"
+done
+r "$K" export --prometheus --buckets log2 -f "$hand"
 grep -E 'le="(0\.000000063|0\.000000127|0\.000000255|0\.000000511|0\.000001023|\+Inf)"|_sum|_count' "$tmp/out" >"$tmp/out2"; mv "$tmp/out2" "$tmp/out"
-same "export --prometheus: power-of-two buckets in seconds, exact bounds, no release from a text file" <<'EOF'
+same "export --prometheus --buckets log2: power-of-two buckets in seconds, exact bounds, no release from a text file" <<'EOF'
 kstats_latency_seconds_bucket{node="find_vma",function="find_vma",backend="kretprobe",clock="local",le="0.000000063"} 0
 kstats_latency_seconds_bucket{node="find_vma",function="find_vma",backend="kretprobe",clock="local",le="0.000000127"} 11
 kstats_latency_seconds_bucket{node="find_vma",function="find_vma",backend="kretprobe",clock="local",le="0.000000255"} 12
@@ -736,7 +755,9 @@ kstats_latency_seconds_count{node="find_vma",function="find_vma",backend="kretpr
 kstats_latency_seconds_count{node="find_vma",function="find_vma",backend="kretprobe",clock="local",cpu="1"} 4
 EOF
 got=$(grep -vc '^#' "$tmp/p4.prom")
-if [ "$got" = $((43 * 2 + 1)) ]; then ok "export --per-cpu: 43 series per CPU + 1 missed counter"; else notok "export --per-cpu: $got series"; fi
+if [ "$got" = $((88 * 2 + 1)) ]; then ok "export --per-cpu: 88 series per CPU + 1 missed counter"; else notok "export --per-cpu: $got series"; fi
+fails "export --buckets: schema2 or log2" 2 "bad value for --buckets: 'log10' (schema2 or log2)" "$K" export --prometheus --buckets log10 find_vma
+fails "export --buckets goes with --prometheus" 2 "--buckets goes with --prometheus, not --csv" "$K" export --csv --buckets log2 find_vma
 "$K" export --prometheus --slots find_vma >"$tmp/p5.prom"
 promcheck "export --prometheus --slots" "$tmp/p5.prom"
 # bits 3, buckets 37: (37 + 1) * 8 slots below the overflow slot, + Inf

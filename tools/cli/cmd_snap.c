@@ -515,6 +515,7 @@ int cmd_export(int argc, char **argv)
 		{ OPT_TOTAL, OPT_CSV, "--total", "" },
 		{ OPT_PER_CPU, OPT_PROM, "--per-cpu", " (CSV has a row per CPU unless --total)" },
 		{ OPT_SLOTS, OPT_PROM, "--slots", " (CSV has a row per slot)" },
+		{ OPT_BUCKETS, OPT_PROM, "--buckets", " (CSV has a row per slot)" },
 		{ OPT_LABEL, OPT_JSON, "--label", "" },
 		{ 'o', OPT_PROM, "-o", " (save -o writes snapshots)" },
 	};
@@ -529,6 +530,7 @@ int cmd_export(int argc, char **argv)
 		{ "total", no_argument, NULL, OPT_TOTAL },
 		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
 		{ "slots", no_argument, NULL, OPT_SLOTS },
+		{ "buckets", required_argument, NULL, OPT_BUCKETS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -567,6 +569,16 @@ int cmd_export(int argc, char **argv)
 			break;
 		case OPT_SLOTS:
 			flags |= KS_EXPORT_SLOTS;
+			break;
+		case OPT_BUCKETS:
+			if (!strcmp(optarg, "log2")) {
+				flags |= KS_EXPORT_LOG2;
+			} else if (strcmp(optarg, "schema2")) {
+				snprintf(err, sizeof(err),
+					 "bad value for --buckets: '%s' (schema2 or log2)",
+					 optarg);
+				ks_bad_usage("export", err);
+			}
 			break;
 		case 'o':
 			out = optarg;

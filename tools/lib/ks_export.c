@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -123,11 +124,58 @@ static void ks_prom_bucket(FILE *f, const char *metric, const struct ks_view *no
 	fprintf(f, "\"} %llu\n", (unsigned long long)count);
 }
 
+/* 2^(i/4): the same double on every machine (no libm rounding in it). */
+static double ks_prom_q_edge(int i)
+{
+	static const double frac[4] = {
+		1.0, 0x1.306fe0a31b715p+0, 0x1.6a09e667f3bcdp+0,
+		0x1.ae89f995ad3adp+0,
+	};
+	int q = i >= 0 ? i / 4 : -((3 - i) / 4);	/* floor(i / 4) */
+
+	return ldexp(frac[i - 4 * q], q);
+}
+
+/*
+ * The default buckets (KS_PROM_Q_*): each slot's calls in the first
+ * bucket whose edge is at or above the slot's mean, in @counts (one per
+ * edge, then +Inf); the edges in @edges.  Return: the number of edges.
+ */
+static int ks_prom_q_counts(const struct ks_view *node,
+			    const struct kstats_slot *slots, int seconds,
+			    double *edges, __u64 *counts)
+{
+	int lo = seconds ? KS_PROM_Q_SEC_LO : KS_PROM_Q_CYC_LO;
+	int hi = seconds ? KS_PROM_Q_SEC_HI : KS_PROM_Q_CYC_HI;
+	int n = hi - lo + 1, j;
+	__u32 s;
+
+	for (j = 0; j < n; j++) {
+		edges[j] = ks_prom_q_edge(lo + j);
+		counts[j] = 0;
+	}
+	counts[n] = 0;
+	for (s = 0; s < node->nr_slots; s++) {
+		double mean;
+
+		if (!slots[s].count)
+			continue;
+		mean = (double)slots[s].sum / slots[s].count;
+		if (seconds)
+			mean /= 1e9;
+		for (j = 0; j < n && edges[j] < mean; j++)
+			;
+		counts[j] += slots[s].count;
+	}
+	return n;
+}
+
 /*
  * One histogram: buckets, +Inf, _sum and _count of @slots.  By default
- * le = 2^k - 1 for k = 1..KS_PROM_LE_MAX, each the top of a slot (every
- * power of two is a slot edge), as far as the node's range goes; with
- * KS_EXPORT_SLOTS one bucket per slot.
+ * the edges of KS_PROM_Q_*; with KS_EXPORT_LOG2 le = 2^k - 1 for k =
+ * 1..KS_PROM_LE_MAX, each the top of a slot (every power of two is a slot
+ * edge), as far as the node's range goes; with KS_EXPORT_SLOTS one bucket
+ * per slot.
  */
 static void ks_prom_series(FILE *f, const char *metric,
 			   const struct ks_view *node,
@@ -136,9 +184,23 @@ static void ks_prom_series(FILE *f, const char *metric,
 {
 	__u32 ovf = kstats_overflow_slot(node->bits, node->buckets);
 	__u32 range = node->bits + node->buckets;	/* values < 2^range */
-	__u64 seen = 0, hi;
+	__u64 seen = 0, hi, counts[KS_PROM_Q_MAX + 1];
+	double edges[KS_PROM_Q_MAX];
 	__u32 s, k = 1;
+	int j, n;
 
+	if (!(flags & (KS_EXPORT_SLOTS | KS_EXPORT_LOG2))) {
+		n = ks_prom_q_counts(node, slots, seconds, edges, counts);
+		for (j = 0; j < n; j++) {
+			seen += counts[j];
+			fprintf(f, "%s_bucket", metric);
+			ks_prom_labels(f, node, cpu);
+			fprintf(f, ",le=\"%.17g\"} %llu\n", edges[j],
+				(unsigned long long)seen);
+		}
+		seen += counts[n];
+		goto inf;
+	}
 	for (s = 0; s < ovf; s++) {
 		seen += slots[s].count;
 		hi = kstats_slot_hi(s, node->bits, node->buckets);
@@ -153,6 +215,7 @@ static void ks_prom_series(FILE *f, const char *metric,
 		}
 	}
 	seen += slots[ovf].count;
+inf:
 	fprintf(f, "%s_bucket", metric);
 	ks_prom_labels(f, node, cpu);
 	fprintf(f, ",le=\"+Inf\"} %llu\n", (unsigned long long)seen);

@@ -76,7 +76,9 @@ run $K export --prometheus ks_target_empty
 check "prometheus: +Inf bucket == 1000" grep -qE '^kstats_latency_seconds_bucket\{node="ks_target_empty",function="ks_target_empty",backend="[a-z]+",clock="'$clk'",release="[^"]+",le="\+Inf"\} 1000$' $out
 has "prometheus: release label" $out "release=\"$(uname -r)\",le=\"+Inf\"} 1000"
 check "prometheus: _count == 1000" grep -qE '^kstats_latency_seconds_count\{node="ks_target_empty",.*\} 1000$' $out
-expect_eq "prometheus: 44 series, no cpu label" "$(grep -vc '^#' $out) $(grep -c 'cpu=' $out)" "44 0"
+expect_eq "prometheus: 89 series (85 buckets, +Inf, _sum, _count, missed), no cpu label" "$(grep -vc '^#' $out) $(grep -c 'cpu=' $out)" "89 0"
+run $K export --prometheus --buckets log2 ks_target_empty
+expect_eq "prometheus --buckets log2: 44 series" "$(grep -vc '^#' $out)" 44
 check "start" $K start ks_target_empty
 echo 3000 > $T/empty
 $K save ks_target_empty -o /tmp/e2.json --label more 2>/dev/null
