@@ -66,23 +66,31 @@ static void ks_prom_label(FILE *f, const char *s)
 	}
 }
 
-/* @v in the metric's unit: ns printed as exact decimal seconds. */
-static void ks_prom_value(FILE *f, __u64 v, int seconds)
+/* @v in the metric's unit, into @buf: ns as exact decimal seconds. */
+static void ks_prom_value_fmt(char *buf, size_t size, __u64 v, int seconds)
 {
 	char frac[16];
 	int len;
 
 	if (!seconds) {
-		fprintf(f, "%llu", (unsigned long long)v);
+		snprintf(buf, size, "%llu", (unsigned long long)v);
 		return;
 	}
-	fprintf(f, "%llu", (unsigned long long)(v / 1000000000ULL));
 	len = snprintf(frac, sizeof(frac), "%09llu",
 		       (unsigned long long)(v % 1000000000ULL));
 	while (len > 0 && frac[len - 1] == '0')
 		frac[--len] = '\0';
-	if (len)
-		fprintf(f, ".%s", frac);
+	snprintf(buf, size, "%llu%s%s", (unsigned long long)(v / 1000000000ULL),
+		 len ? "." : "", frac);
+}
+
+/* @v in the metric's unit: ns printed as exact decimal seconds. */
+static void ks_prom_value(FILE *f, __u64 v, int seconds)
+{
+	char buf[48];
+
+	ks_prom_value_fmt(buf, sizeof(buf), v, seconds);
+	fputs(buf, f);
 }
 
 /* One label name="value" after a ',' unless it is the first; "" is left out. */
@@ -113,15 +121,13 @@ static void ks_prom_labels(FILE *f, const struct ks_view *node, long cpu)
 		fprintf(f, "%scpu=\"%ld\"", first ? "" : ",", cpu);
 }
 
-/* One bucket line: cumulative @count of the values <= @le. */
+/* One bucket line: cumulative @count of the values <= @le (as printed). */
 static void ks_prom_bucket(FILE *f, const char *metric, const struct ks_view *node,
-			   long cpu, __u64 le, __u64 count, int seconds)
+			   long cpu, const char *le, __u64 count)
 {
 	fprintf(f, "%s_bucket", metric);
 	ks_prom_labels(f, node, cpu);
-	fputs(",le=\"", f);
-	ks_prom_value(f, le, seconds);
-	fprintf(f, "\"} %llu\n", (unsigned long long)count);
+	fprintf(f, ",le=\"%s\"} %llu\n", le, (unsigned long long)count);
 }
 
 /* 2^(i/4): the same double on every machine (no libm rounding in it). */
@@ -186,6 +192,7 @@ static void ks_prom_series(FILE *f, const char *metric,
 	__u32 range = node->bits + node->buckets;	/* values < 2^range */
 	__u64 seen = 0, hi, counts[KS_PROM_Q_MAX + 1];
 	double edges[KS_PROM_Q_MAX];
+	char le[48];
 	__u32 s, k = 1;
 	int j, n;
 
@@ -193,32 +200,26 @@ static void ks_prom_series(FILE *f, const char *metric,
 		n = ks_prom_q_counts(node, slots, seconds, edges, counts);
 		for (j = 0; j < n; j++) {
 			seen += counts[j];
-			fprintf(f, "%s_bucket", metric);
-			ks_prom_labels(f, node, cpu);
-			fprintf(f, ",le=\"%.17g\"} %llu\n", edges[j],
-				(unsigned long long)seen);
+			snprintf(le, sizeof(le), "%.17g", edges[j]);
+			ks_prom_bucket(f, metric, node, cpu, le, seen);
 		}
 		seen += counts[n];
-		goto inf;
-	}
-	for (s = 0; s < ovf; s++) {
-		seen += slots[s].count;
-		hi = kstats_slot_hi(s, node->bits, node->buckets);
-		if (flags & KS_EXPORT_SLOTS) {
-			ks_prom_bucket(f, metric, node, cpu, hi, seen, seconds);
-			continue;
+	} else {
+		for (s = 0; s < ovf; s++) {
+			seen += slots[s].count;
+			hi = kstats_slot_hi(s, node->bits, node->buckets);
+			if (!(flags & KS_EXPORT_SLOTS)) {
+				/* a slot never straddles 2^k: its top is 2^k - 1 or below */
+				if (k > KS_PROM_LE_MAX || k > range || hi != (1ULL << k) - 1)
+					continue;
+				k++;
+			}
+			ks_prom_value_fmt(le, sizeof(le), hi, seconds);
+			ks_prom_bucket(f, metric, node, cpu, le, seen);
 		}
-		/* a slot never straddles 2^k: its top is 2^k - 1 or below */
-		if (k <= KS_PROM_LE_MAX && k <= range && hi == (1ULL << k) - 1) {
-			ks_prom_bucket(f, metric, node, cpu, hi, seen, seconds);
-			k++;
-		}
+		seen += slots[ovf].count;
 	}
-	seen += slots[ovf].count;
-inf:
-	fprintf(f, "%s_bucket", metric);
-	ks_prom_labels(f, node, cpu);
-	fprintf(f, ",le=\"+Inf\"} %llu\n", (unsigned long long)seen);
+	ks_prom_bucket(f, metric, node, cpu, "+Inf", seen);
 	fprintf(f, "%s_sum", metric);
 	ks_prom_labels(f, node, cpu);
 	fputs("} ", f);

@@ -131,10 +131,10 @@ expect_eq "Prometheus: labels node, function, backend, clock, release" \
 	"$(query "count(kstats_latency_seconds_count{node=\"$NODE\",function=\"$NODE\",backend=~\"direct|fprobe|kretprobe\",clock=~\"local|tsc|cntvct\",release=\"$(uname -r)\"})")" 1
 q50=$(query "histogram_quantile(0.5, kstats_latency_seconds_bucket{node=\"$NODE\"})")
 diag "p50: kstats $p50 ns, Prometheus histogram_quantile(0.5) $q50 s"
-# near QNS KS: is QNS within 12.5% of KS?
-near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a / b - 1; exit !(b > 0 && d <= 0.125 && d >= -0.125) }'; }
+# near_by PCT QNS KS: is QNS within PCT% of KS?
+near_by() { awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a / b - 1; exit !(b > 0 && d <= p / 100 && d >= -p / 100) }'; }
 qns=$(awk -v q="$q50" 'BEGIN { printf "%.0f", q * 1e9 }')
-check "histogram_quantile(0.5) ($qns ns) within 12.5% of kstats' p50 ($p50 ns)" near "$qns" "$p50"
+check "histogram_quantile(0.5) ($qns ns) within 12.5% of kstats' p50 ($p50 ns)" near_by 12.5 "$qns" "$p50"
 cp $TF/kstats.prom /tmp/kstats.prom.1
 
 # 2. reset: the counters fall to 300, a counter reset
@@ -177,15 +177,13 @@ q50r=$(query "histogram_quantile(0.5, sum by (le) (increase(kstats_latency_secon
 qns=$(awk -v q="$q50r" 'BEGIN { printf "%.0f", q * 1e9 }')
 diag "p50 of the increase over the run: $q50r s"
 check "histogram_quantile(0.5) of increase() ($qns ns) within 12.5% of kstats' p50 ($p50 ns)" \
-	near "$qns" "$p50"
+	near_by 12.5 "$qns" "$p50"
 
 # 5. delays from 100 ns to 100 ms, N calls each after a reset: p50
 # within 12.5% of kstats' own (a bucket's calls alike: within 9.5%), p90
 # and p99 within a bucket's width, 2^(1/4) - 1 = 19% (histogram_quantile()
 # interpolates linearly in the bucket: a point at its low edge reads up
 # to q times the width above)
-# near_by PCT QNS KS: is QNS within PCT% of KS?
-near_by() { awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a / b - 1; exit !(b > 0 && d <= p / 100 && d >= -p / 100) }'; }
 quantiles() {	# NODE N DESC
 	wait_value "Prometheus: _count $2 ($3)" "kstats_latency_seconds_count{node=\"$1\"}" $2
 	for p in 50 90 99; do
