@@ -194,6 +194,13 @@ kver_at_least() {
 	[ "$_ks_maj" -gt "$1" ] || { [ "$_ks_maj" -eq "$1" ] && [ "$_ks_min" -ge "$2" ]; }
 }
 
+# tsc_gave_up: has the kernel itself marked the TSC unstable (its
+# clocksource watchdog, a failed sync check)?  kstats then times with
+# local_clock() (49-clock, 70-api).
+tsc_gave_up() {
+	dmesg | grep -q "Marking TSC unstable"
+}
+
 # have_direct: does kstats have its direct backend here?  It has a
 # trampoline for x86-64 and arm64 (kmod/ks_arch.h), and needs ftrace's
 # direct calls, which arm64 has from 6.12 on.

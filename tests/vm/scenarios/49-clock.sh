@@ -21,7 +21,7 @@ case $(uname -m) in
 aarch64)
 	want="cntvct arch_counter" ;;
 *)
-	if dmesg | grep -q "Marking TSC unstable"; then
+	if tsc_gave_up; then
 		want="local no_stable_counter"
 	elif has constant_tsc && has nonstop_tsc; then
 		want="tsc invariant_tsc"
