@@ -166,6 +166,7 @@ struct ks_node {
 #define KS_MULT_SHIFT	24	/* fixed point of to_count and show_mult */
 
 struct module;
+struct tracepoint;
 
 #define KS_MATCH_MAX	65536	/* functions one glob may match in ftrace */
 
@@ -176,6 +177,7 @@ int ks_ftrace_each(const char *pattern, const char *mod,
 			     const char *mod),
 		   void *arg);
 bool ks_module_has(struct module *mod, const char *name);
+struct tracepoint *ks_find_tracepoint(const char *name);
 int ks_btf_args_in_regs(const struct ks_node *node, int *res);
 int ks_btf_prepare(void);
 void ks_btf_release(void);
@@ -185,6 +187,8 @@ void ks_btf_drop(void);
 extern const struct ks_backend ks_kretprobe_backend;
 extern const struct ks_backend ks_section_backend;
 extern const struct ks_backend ks_direct_backend;
+int ks_direct_watch_exits(void);
+void ks_direct_unwatch_exits(void);
 #ifdef CONFIG_FPROBE
 extern const struct ks_backend ks_fprobe_backend;
 #endif

@@ -129,24 +129,11 @@ static void ks_tp_detach(struct ks_point *pt)
 }
 #endif
 
-struct ks_tp_find {
-	const char *name;
-	struct tracepoint *tp;
-};
-
-static void ks_tp_match(struct tracepoint *tp, void *priv)
-{
-	struct ks_tp_find *f = priv;
-
-	if (!f->tp && !strcmp(tp->name, f->name))
-		f->tp = tp;
-}
-
 /* Hook one point; @spec is "SYMBOL" or "tp:[SUBSYSTEM:]NAME". */
 static noinline int ks_point_attach(struct ks_node *node,
 				    struct ks_point *pt, const char *spec)
 {
-	struct ks_tp_find f = { };
+	struct tracepoint *tp;
 	const char *colon;
 	int ret;
 
@@ -164,21 +151,20 @@ static noinline int ks_point_attach(struct ks_node *node,
 		return ret;
 	}
 	colon = strrchr(spec, ':');	/* tp:sched:sched_switch -> sched_switch */
-	f.name = colon + 1;
-	for_each_kernel_tracepoint(ks_tp_match, &f);
-	if (!f.tp) {
+	tp = ks_find_tracepoint(colon + 1);
+	if (!tp) {
 		pr_err("%s: no tracepoint %s in this kernel\n",
-		       node->cmd.name, f.name);
+		       node->cmd.name, colon + 1);
 		return -ENOENT;
 	}
-	pt->tp = f.tp;
-	ret = ks_tp_attach(pt, f.tp);
+	pt->tp = tp;
+	ret = ks_tp_attach(pt, tp);
 	if (ret == -EOPNOTSUPP)
 		pr_err("%s: tracepoint %s: no probe of its type in this kernel, which checks indirect call types (kCFI); use a function as the point\n",
-		       node->cmd.name, f.name);
+		       node->cmd.name, colon + 1);
 	else if (ret)
 		pr_err("%s: cannot hook tracepoint %s: error %d\n",
-		       node->cmd.name, f.name, ret);
+		       node->cmd.name, colon + 1, ret);
 	pt->registered = !ret;
 	return ret;
 }

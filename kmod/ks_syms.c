@@ -23,6 +23,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/tracepoint.h>
 #include <kstats/glob.h>
 #include "ks_core.h"
 #include "ks_compat.h"
@@ -356,3 +357,30 @@ out:
 	return ret;
 }
 ALLOW_ERROR_INJECTION(ks_resolve_syms, ERRNO);
+
+struct ks_tp_find {
+	const char *name;
+	struct tracepoint *tp;
+};
+
+static void ks_tp_match(struct tracepoint *tp, void *priv)
+{
+	struct ks_tp_find *f = priv;
+
+	if (!f->tp && !strcmp(tp->name, f->name))
+		f->tp = tp;
+}
+
+/**
+ * ks_find_tracepoint() - the kernel's tracepoint called @name
+ * @name: without its subsystem ("sched_process_exit")
+ *
+ * Return: the tracepoint, or NULL if this kernel has none of that name.
+ */
+struct tracepoint *ks_find_tracepoint(const char *name)
+{
+	struct ks_tp_find f = { .name = name };
+
+	for_each_kernel_tracepoint(ks_tp_match, &f);
+	return f.tp;
+}
