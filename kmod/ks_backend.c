@@ -56,3 +56,24 @@ void ks_backends_settle(void)
 		ks_direct_backend.settle();
 	synchronize_rcu();
 }
+
+/**
+ * ks_backends_start() - what backends need while the module is loaded
+ *
+ * The direct backend's exit scan (ks_direct.c).
+ *
+ * Return: 0 or a negative errno (logged).
+ */
+int ks_backends_start(void)
+{
+	return KS_HAVE_DIRECT ? ks_direct_watch_exits() : 0;
+}
+
+/**
+ * ks_backends_stop() - undo ks_backends_start(), once no node is left
+ */
+void ks_backends_stop(void)
+{
+	if (KS_HAVE_DIRECT)
+		ks_direct_unwatch_exits();
+}

@@ -92,6 +92,8 @@ struct ks_node *ks_node_create(const struct ks_cmd *cmd,
 /* ks_backend.c */
 const struct ks_backend *ks_pick_backend(enum ks_via via);
 void ks_backends_settle(void);
+int ks_backends_start(void);
+void ks_backends_stop(void);
 
 /* ks_floor.c */
 u64 ks_floor(const struct ks_node *model);

@@ -21,7 +21,8 @@
  * body, once for any number of detached nodes.  Calls still running the
  * body (the traced function may sleep, for as long as it likes) are
  * counted per CPU in ks_pcpu.inflight: detach does not wait for them, and
- * the node is freed once that count reaches zero (ks_node.c, ks_reap).
+ * the node is freed once that count reaches zero (ks_node.c, ks_reap).  A
+ * task that ends inside a body leaves that count by the exit scan.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,7 +31,12 @@
 #include <linux/error-injection.h>
 #include <linux/kprobes.h>
 #include <linux/slab.h>
+#ifdef CONFIG_ARM64
+#include <asm/stack_pointer.h>
+#endif
 #include <linux/smp.h>
+#include <linux/sched/task_stack.h>
+#include <linux/tracepoint.h>
 #include <linux/trace_recursion.h>
 #include "ks_node.h"
 #include "ks_direct.h"
@@ -311,6 +317,100 @@ static long ks_inflight(struct ks_node *node)
 static long ks_direct_busy(struct ks_node *node)
 {
 	return ks_inflight(node);
+}
+
+/*
+ * The exit scan.  A task that ends inside a traced body (do_exit() from a
+ * syscall, a fatal signal, a kthread's function) never returns through the
+ * trampoline: its timed calls would stay in inflight for ever, and their
+ * nodes, and the module, could never go.  As it ends (sched_process_exit),
+ * its own stack shows each such call by its mark, with the node beside it
+ * (ks_direct.h): those calls leave inflight.  Only a call still inside a
+ * body has its mark on the stack: each body's return clears it.
+ */
+#ifdef CONFIG_X86_64
+/* where bodies return, from ks_direct_tramp (absolute symbols) */
+extern const char ks_direct_back_common_off[], ks_direct_back_fast_off[];
+
+static __always_inline bool ks_is_mark(unsigned long w)
+{
+	unsigned long t = (unsigned long)ks_direct_tramp;
+
+	return w == t + (long)ks_direct_back_fast_off ||
+	       w == t + (long)ks_direct_back_common_off;
+}
+#else
+static __always_inline bool ks_is_mark(unsigned long w)
+{
+	return w == (unsigned long)ks_direct_tramp;
+}
+#endif
+
+static notrace void ks_direct_task_exit(void *data, struct task_struct *p
+#ifdef KS_TP_EXIT_GROUP_DEAD
+					, bool group_dead
+#endif
+					)
+{
+	unsigned long lo = (unsigned long)task_stack_page(current);
+	unsigned long hi = lo + THREAD_SIZE, sp = current_stack_pointer;
+	unsigned long a, from, to;
+
+	if (p != current || sp < lo || sp >= hi)
+		return;
+	/* a call's mark and node both lie on the stack, above sp */
+	from = ALIGN(sp, sizeof(long)) + max(0, -KS_FRAME_NODE);
+	to = hi - sizeof(long) - max(0, KS_FRAME_NODE);
+	for (a = from; a <= to; a += sizeof(long)) {
+		struct ks_node *node;
+
+		if (!ks_is_mark(READ_ONCE_NOCHECK(*(unsigned long *)a)))
+			continue;
+		node = (struct ks_node *)
+			READ_ONCE_NOCHECK(*(unsigned long *)(a + KS_FRAME_NODE));
+		if (node)
+			this_cpu_dec(node->pcpu->inflight);
+	}
+}
+
+NOKPROBE_SYMBOL(ks_direct_task_exit);
+
+static struct tracepoint *ks_exit_tp;
+
+/**
+ * ks_direct_watch_exits() - run the exit scan as each task ends
+ *
+ * Return: 0 or a negative errno (logged).
+ */
+int ks_direct_watch_exits(void)
+{
+	struct tracepoint *tp = ks_find_tracepoint("sched_process_exit");
+	int ret;
+
+	if (!tp) {
+		pr_err("no sched_process_exit tracepoint: the direct backend could not tell a task that ends inside a traced function\n");
+		return -ENOENT;
+	}
+	ret = tracepoint_probe_register(tp, (void *)ks_direct_task_exit, NULL);
+	if (ret) {
+		pr_err("cannot hook sched_process_exit: error %d\n", ret);
+		return ret;
+	}
+	ks_exit_tp = tp;
+	return 0;
+}
+
+/**
+ * ks_direct_unwatch_exits() - stop the exit scan (no direct node left)
+ */
+void ks_direct_unwatch_exits(void)
+{
+	if (!ks_exit_tp)
+		return;
+	tracepoint_probe_unregister(ks_exit_tp, (void *)ks_direct_task_exit,
+				    NULL);
+	tracepoint_synchronize_unregister();
+	ks_exit_tp = NULL;
 }
 
 /* Unhook every call site of @batch and free it. */

@@ -65,6 +65,18 @@
 #endif
 #endif /* CONFIG_X86_64 */
 
+/*
+ * The exit scan (ks_direct.c): on the stack of a task that ends inside a
+ * body, a timed call's node lies KS_FRAME_NODE bytes from its mark (the
+ * body's return address into ks_tramp.S on x86-64; ks_direct_tramp's
+ * address in its frame on arm64, whose return addresses may be signed).
+ */
+#ifdef CONFIG_X86_64
+#define KS_FRAME_NODE		16
+#else
+#define KS_FRAME_NODE		(-96)
+#endif
+
 #ifndef __ASSEMBLY__
 #include <linux/types.h>
 

@@ -24,6 +24,12 @@
  * records the time before we return to the caller with the body's
  * rax:rdx.  rax is not an argument (no variadic functions get here).
  *
+ * A task that ends inside a body (do_exit()) never comes back: the exit
+ * scan (ks_direct.c) finds its calls on its stack by their return address
+ * into this file, ks_direct_tramp + ks_direct_back_*_off, with the node
+ * KS_FRAME_NODE bytes above it.  Each body's return clears that address
+ * from the stack, so that only calls still in a body are ever found.
+ *
  * The body runs one frame deeper than it would: arguments it expects on
  * the stack would be misplaced, so such functions never get here:
  * ks_btf.c reads their prototype, ks_choose_backend() in ks_trace.c
@@ -109,6 +115,8 @@ SYM_FUNC_START_LOCAL(ks_direct_common)
 	jz	.Lks_plain
 	CALL_DEPTH_ACCOUNT
 	call	ks_direct_body		/* returns here when the body does */
+.Lks_back_common:
+	movq	$0, -8(%rsp)		/* no stale frame for the exit scan */
 	pushq	%rax
 	pushq	%rdx
 	movq	-8(%rbp), %rdi
@@ -196,6 +204,8 @@ SYM_FUNC_START_LOCAL(ks_direct_fast)
 	pushq	%rax
 	CALL_DEPTH_ACCOUNT
 	call	ks_direct_body		/* returns here when the body does */
+.Lks_back_fast:
+	movq	$0, -8(%rsp)		/* no stale frame for the exit scan */
 	movq	%rax, %r8		/* the body's return value */
 	movq	%rdx, %r9
 	lfence
@@ -277,3 +287,12 @@ SYM_FUNC_START_LOCAL(ks_direct_fast)
 .Lks_over:
 	KS_SLOT_OVER .Lks_slot
 SYM_FUNC_END(ks_direct_fast)
+
+/*
+ * Where bodies return, as offsets from ks_direct_tramp: absolute symbols
+ * (no relocation into the middle of a function), for the exit scan.
+ */
+	.globl	ks_direct_back_common_off
+	.set	ks_direct_back_common_off, .Lks_back_common - ks_direct_tramp
+	.globl	ks_direct_back_fast_off
+	.set	ks_direct_back_fast_off, .Lks_back_fast - ks_direct_tramp

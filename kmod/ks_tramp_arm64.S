@@ -12,7 +12,7 @@
  * uses x9-x12, which no function takes an argument in (AAPCS64: x9-x15
  * are temporaries; the call site clobbers x9 already).
  *
- * Frame (112 bytes, 16-aligned):
+ * Frame (128 bytes, 16-aligned):
  *   [sp]      the caller's x29 and return address (x9): a frame record,
  *             so that the unwinder walks from the body through us to the
  *             caller
@@ -20,6 +20,11 @@
  *   [sp+32]   x0-x8 while ks_direct_enter() runs; x0:x1 around
  *             ks_direct_exit()
  *   [sp+104]  start time
+ *   [sp+112]  while the body of a timed call runs, ks_direct_tramp's
+ *             address: what the exit scan (ks_direct.c) finds a call by
+ *             on the stack of a task that ends inside a body (do_exit()),
+ *             with the node KS_FRAME_NODE bytes from it; cleared when the
+ *             body returns, so that only calls still in a body are found
  *
  * ks_direct_enter(node) returns the start time, or 0 when this call is not
  * timed (filtered, sampled out): the argument registers are restored and
@@ -40,11 +45,15 @@
 #include <asm/assembler.h>
 #include "ks_direct.h"
 
-#define KS_FRAME	112
+#define KS_FRAME	128
 #define KS_F_NODE	16
 #define KS_F_BODY	24
 #define KS_F_REGS	32
 #define KS_F_START	104
+#define KS_F_MARK	112
+.if KS_F_NODE - KS_F_MARK != KS_FRAME_NODE
+.error "KS_FRAME_NODE (ks_direct.h) is not this frame's"
+.endif
 
 	.text
 SYM_CODE_START(ks_direct_tramp)
@@ -88,10 +97,13 @@ SYM_CODE_START(ks_direct_tramp)
 	ldr	x8, [sp, #KS_F_REGS + 64]
 	cbz	x10, .Lks_plain
 	str	x10, [sp, #KS_F_START]
+	adr	x12, ks_direct_tramp
+	str	x12, [sp, #KS_F_MARK]
 	ldr	x10, [sp, #KS_F_BODY]
 	adr	x30, .Lks_back
 	ret	x10			/* the body returns to .Lks_back */
 .Lks_back:
+	str	xzr, [sp, #KS_F_MARK]
 	stp	x0, x1, [sp, #KS_F_REGS]
 	ldr	x0, [sp, #KS_F_NODE]
 	ldr	x1, [sp, #KS_F_START]

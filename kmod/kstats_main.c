@@ -38,16 +38,23 @@ static int __init kstats_init(void)
 	ret = ks_slots_setup();
 	if (ret)
 		return ret;
+	ret = ks_backends_start();
+	if (ret) {
+		ks_slots_exit();
+		return ret;
+	}
 	ks_dir = debugfs_create_dir("kstats", NULL);
 	if (IS_ERR(ks_dir)) {
 		pr_err("cannot create debugfs directory: error %ld\n",
 		       PTR_ERR(ks_dir));
+		ks_backends_stop();
 		ks_slots_exit();
 		return PTR_ERR(ks_dir);
 	}
 	ret = register_module_notifier(&ks_module_nb);
 	if (ret) {
 		debugfs_remove(ks_dir);
+		ks_backends_stop();
 		ks_slots_exit();
 		return ret;
 	}
@@ -59,6 +66,7 @@ static int __init kstats_init(void)
 	if (IS_ERR(d)) {
 		unregister_module_notifier(&ks_module_nb);
 		debugfs_remove(ks_dir);
+		ks_backends_stop();
 		ks_slots_exit();
 		return PTR_ERR(d);
 	}
@@ -74,6 +82,7 @@ static void __exit kstats_exit(void)
 	mutex_unlock(&ks_lock);
 	debugfs_remove(ks_dir);
 	ks_reap_wait();
+	ks_backends_stop();
 	ks_slots_exit();
 	ks_clock_watch_stop();
 	ks_btf_release();
