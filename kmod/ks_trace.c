@@ -45,14 +45,29 @@ static const char * const ks_deny_noreturn[] = {
 
 /*
  * Not through the direct backend, which keeps each call on its stack
- * until it returns: functions that return, but not always.  do_idle()
- * of a CPU that goes offline never does (the CPU ends in
- * arch_cpu_idle_dead(), and its idle task starts afresh when it comes
- * back), so the call would hold the module for ever.  The default backend
- * takes fprobe or kretprobe for them, whose instances the kernel keeps.
+ * until it returns, and whose module cannot go before: functions that
+ * return, but not always, or not before the module goes.  (A task that
+ * ends inside a body is found by the exit scan, ks_direct.c: a syscall
+ * that exits, a kthread's function that ends.)
+ * - do_idle() of a CPU that goes offline never returns (the CPU ends in
+ *   arch_cpu_idle_dead(), and its idle task starts afresh when it comes
+ *   back): the call would hold the module for ever.
+ * - What rmmod's own syscall runs through to the module's exit: the
+ *   syscall tables' dispatchers and delete_module.  Unloading would wait
+ *   for rmmod's own call to return.
+ * - Where a thread spends its life (kthread() and the functions it runs):
+ *   a call lasts as long as the thread, which may be for ever.
+ * The default backend takes fprobe or kretprobe for them, whose instances
+ * the kernel keeps.
  */
 static const char * const ks_deny_direct[] = {
 	"do_idle",
+	"x64_sys_call", "x32_sys_call", "ia32_sys_call",
+	"invoke_syscall", "el0_svc_common", "do_el0_svc", "do_el0_svc_compat",
+	"__x64_sys_delete_module", "__ia32_sys_delete_module",
+	"__arm64_sys_delete_module", "__do_sys_delete_module",
+	"kthread", "worker_thread", "rescuer_thread", "smpboot_thread_fn",
+	"kthread_worker_fn",
 };
 
 /*
@@ -171,7 +186,7 @@ static int ks_choose_backend(struct ks_node *node)
 			if (!asked)
 				break;
 			if (ret == -ECHILD)
-				pr_err("%s: %s may never return (a CPU going offline leaves it for good): the direct backend would keep the module; use via fprobe or kretprobe\n",
+				pr_err("%s: %s may not return before the module goes (an offline CPU's idle loop, rmmod's own syscall, a thread's life): the direct backend would keep the module; use via fprobe or kretprobe\n",
 				       node->cmd.name, node->syms[i]);
 			else if (ret == -E2BIG)
 				pr_err("%s: %s takes arguments on the stack: use via fprobe or kretprobe\n",
