@@ -117,12 +117,13 @@ static void compare(const struct side *a, const struct side *b, struct ks_row *r
 {
 	int k;
 
-	struct ks_pct_side ma = { a->merged, a->mean, a->n }, mb = { b->merged, b->mean, b->n };
+	struct ks_pct_side ma = { a->merged, a->mean, a->n, NULL };
+	struct ks_pct_side mb = { b->merged, b->mean, b->n, NULL };
 
 	ks_row_mean(&ma, &mb, a->nr, BITS, &rows[0]);
 	for (k = 0; k < KSTATS_NR_PCT; k++) {
-		struct ks_pct_side pa = { a->merged, a->pct[k], a->n };
-		struct ks_pct_side pb = { b->merged, b->pct[k], b->n };
+		struct ks_pct_side pa = { a->merged, a->pct[k], a->n, NULL };
+		struct ks_pct_side pb = { b->merged, b->pct[k], b->n, NULL };
 
 		ks_row_pct(&pa, &pb, a->nr, BITS, kstats_pct_milli[k], &rows[1 + k]);
 	}
@@ -210,6 +211,48 @@ static void check_false_alarms(const char *what, const struct tally *t,
 		   "%s: false alarms %u of %u rows (%.2f%%), worst row %s %u of %u (%.1f%%), alpha %.0f%%",
 		   what, total, trials, 100.0 * total / trials, row_name(wi), worst, seeds,
 		   100.0 * worst / seeds, 100 * KS_STATS_ALPHA);
+}
+
+/*
+ * A histogram re-binned from coarser buckets (compare --prometheus): the
+ * percentile's interval reaches the bounds the side gives its slots, and
+ * two sides one bucket apart are then not measurable.
+ */
+static void check_bounds(void)
+{
+	__u32 nr = kstats_nr_slots(BITS, kstats_default_buckets(BITS));
+	struct kstats_slot *ha = calloc(nr, sizeof(*ha)), *hb = calloc(nr, sizeof(*hb));
+	struct ks_interval *bounds = calloc(nr, sizeof(*bounds));
+	__u32 sa = kstats_slot(9890, BITS, kstats_default_buckets(BITS));
+	__u32 sb = kstats_slot(11800, BITS, kstats_default_buckets(BITS));
+	double va[1] = { 9890 }, vb[1] = { 11800 };
+	struct ks_row plain, wide;
+
+	if (!ha || !hb || !bounds)
+		abort();
+	ha[sa] = (struct kstats_slot){ 1000, 1000 * 9890ULL };
+	hb[sb] = (struct kstats_slot){ 1000, 1000 * 11800ULL };
+	bounds[sa] = (struct ks_interval){ 9072.9, 10789.6 };	/* 2^(i/4) s, in ns */
+	bounds[sb] = (struct ks_interval){ 10789.6, 12831.1 };
+	{
+		struct ks_pct_side a = { ha, va, 1, NULL }, b = { hb, vb, 1, NULL };
+		struct ks_pct_side wa = { ha, va, 1, bounds }, wb = { hb, vb, 1, bounds };
+
+		ks_row_pct(&a, &b, nr, BITS, 500, &plain);
+		ks_row_pct(&wa, &wb, nr, BITS, 500, &wide);
+	}
+	tap_result(plain.verdict == KS_WORSE && plain.base_ci.lo == kstats_slot_lo(sa, BITS),
+		   "p50 9890 vs 11800 ns in slots of 12.5%%: worse?, base [%.0f, %.0f]",
+		   plain.base_ci.lo, plain.base_ci.hi);
+	tap_result(wide.verdict == KS_NOT_MEASURABLE && wide.base_ci.lo == 9072.9 &&
+		   wide.base_ci.hi == 10789.6 && wide.new_ci.hi == 12831.1 &&
+		   fabs(wide.change_ci.hi - 41.42) < 0.01,
+		   "the same in Prometheus buckets: base [%.1f, %.1f], new [%.1f, %.1f], bounds [%+.1f, %+.1f]%%: %s",
+		   wide.base_ci.lo, wide.base_ci.hi, wide.new_ci.lo, wide.new_ci.hi,
+		   wide.change_ci.lo, wide.change_ci.hi, ks_row_verdict(&wide));
+	free(ha);
+	free(hb);
+	free(bounds);
 }
 
 int main(void)
@@ -336,5 +379,6 @@ int main(void)
 		   t.flagged_truly, t.truly);
 	run_case(&a, &b, 8, 1.0, 1, SEEDS / 2, &t);
 	check_false_alarms("bimodal runs, identical sides, 8 runs a side", &t, SEEDS / 2, 0);
+	check_bounds();
 	return tap_end();
 }

@@ -374,8 +374,9 @@ static int ks_compare_sides(struct ks_set *set, int split, const char **labels,
 
 	ks_side_label(la, sizeof(la), set, 0, nl > 0 ? labels[0] : NULL);
 	ks_side_label(lb, sizeof(lb), set, split, nl > 1 ? labels[1] : NULL);
-	a = (struct ks_cmp_side){ la, set->nodes, set->srcs, split };
-	b = (struct ks_cmp_side){ lb, set->nodes + split, set->srcs + split, set->n - split };
+	a = (struct ks_cmp_side){ .label = la, .nodes = set->nodes, .srcs = set->srcs, .n = split };
+	b = (struct ks_cmp_side){ .label = lb, .nodes = set->nodes + split,
+				  .srcs = set->srcs + split, .n = set->n - split };
 	return ks_cmp_print(stdout, &a, &b, fmt, force) ? 1 : 0;
 }
 

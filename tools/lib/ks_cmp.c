@@ -20,6 +20,7 @@ struct ks_fn {
 	struct ks_view **ra, **rb;
 	int na, nb;
 	struct kstats_slot *ma, *mb;	/* merged runs */
+	const struct ks_interval *bounds;	/* ks_cmp_side's */
 	struct ks_row rows[KS_CMP_ROWS];
 	int key;			/* the row it is ranked and judged by */
 	double count_a, count_b, total_a, total_b;	/* per run */
@@ -108,13 +109,14 @@ static void ks_cmp_rows(struct ks_fn *fn)
 			p[k * (i < fn->na ? fn->na : fn->nb) + j] = (double)pct[k];
 	}
 	{
-		struct ks_pct_side a = { fn->ma, ma, fn->na }, b = { fn->mb, mb, fn->nb };
+		struct ks_pct_side a = { fn->ma, ma, fn->na, fn->bounds };
+		struct ks_pct_side b = { fn->mb, mb, fn->nb, fn->bounds };
 
 		ks_row_mean(&a, &b, r0->nr_slots, r0->bits, &fn->rows[0]);
 	}
 	for (k = 0; k < KSTATS_NR_PCT; k++) {
-		struct ks_pct_side a = { fn->ma, pa + k * fn->na, fn->na };
-		struct ks_pct_side b = { fn->mb, pb + k * fn->nb, fn->nb };
+		struct ks_pct_side a = { fn->ma, pa + k * fn->na, fn->na, fn->bounds };
+		struct ks_pct_side b = { fn->mb, pb + k * fn->nb, fn->nb, fn->bounds };
 
 		ks_row_pct(&a, &b, r0->nr_slots, r0->bits, kstats_pct_milli[k],
 			   &fn->rows[1 + k]);
@@ -251,6 +253,8 @@ static void ks_cmp_notes(FILE *f, int md, const struct ks_cmp_side *a,
 	for (i = 0; i < n; i++)
 		for (k = 0; k < KS_CMP_ROWS && fns[i].na && fns[i].nb; k++)
 			why |= fns[i].rows[k].why;
+	if (a->precision)
+		ks_note(f, md, a->precision);
 	if (md) {
 		fprintf(f, "\nLower is better; change: new against base;%s better, worse: the two "
 			"sides' 95%% intervals do not overlap, else not measurable (docs/statistics.md).  \n",
@@ -555,7 +559,8 @@ static void ks_cmp_json(FILE *f, const struct ks_cmp_side *a,
 		ks_jw_kstr(&w, "unit", r0->unit);
 		ks_jw_ku64(&w, "bits", r0->bits);
 		ks_jw_key(&w, "precision_pct");
-		ks_jw_num(&w, "%.4g", 100.0 / (1 << r0->bits));
+		ks_jw_num(&w, "%.4g", a->precision_pct > 0 ? a->precision_pct :
+			  100.0 / (1 << r0->bits));
 		ks_jside(&w, "base", fn, 0);
 		ks_jside(&w, "new", fn, 1);
 		if (!fn->na || !fn->nb) {
@@ -669,6 +674,7 @@ int ks_cmp_print(FILE *f, const struct ks_cmp_side *a, const struct ks_cmp_side 
 		fns[n].name = paired ? both : name;
 		fns[n].na = ks_cmp_runs(a, name, &fns[n].ra);
 		fns[n].nb = ks_cmp_runs(b, paired ? paired : name, &fns[n].rb);
+		fns[n].bounds = a->bounds;
 		if (!fns[n].ra || !fns[n].rb || ks_cmp_check(&fns[n])) {
 			ret = -1;
 			n++;

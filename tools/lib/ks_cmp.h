@@ -23,6 +23,14 @@ struct ks_cmp_side {
 	struct ks_view **nodes;
 	const char **srcs;		/* the file of each node: one file, one run */
 	int n;
+	/*
+	 * Histograms re-binned from other buckets (Prometheus'): per slot,
+	 * where its values lie (ks_pct_side), and the precision that leaves
+	 * a percentile, as a note line and in % (NULL, 0: the nodes' bits).
+	 */
+	const struct ks_interval *bounds;
+	const char *precision;
+	double precision_pct;
 };
 
 /**

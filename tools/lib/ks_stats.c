@@ -260,6 +260,16 @@ static int ks_pct_one(const struct ks_pct_side *s, __u32 nr, __u32 bits,
 	*v = (double)kstats_percentile(s->merged, nr, bits, total, milli);
 	if (ks_pct_interval(s->merged, nr, bits, milli, ci))
 		return -1;
+	if (s->bounds) {
+		__u64 l, u;
+
+		/* the slots of ranks l and u hold values of their bounds */
+		ks_rank_interval(total, milli, &l, &u);
+		if (l)
+			ci->lo = fmin(ci->lo, s->bounds[kstats_rank_slot(s->merged, nr, l)].lo);
+		if (u <= total)
+			ci->hi = fmax(ci->hi, s->bounds[kstats_rank_slot(s->merged, nr, u)].hi);
+	}
 	ks_runs_summary(s->runs, s->n, &r);
 	*sd_pct = ks_sd_pct(&r);
 	if (with_runs) {

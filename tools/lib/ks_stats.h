@@ -134,6 +134,12 @@ struct ks_pct_side {
 	const struct kstats_slot *merged;	/* all runs merged, nr slots */
 	const double *runs;			/* the figure of each run */
 	unsigned int n;				/* runs */
+	/*
+	 * Per slot, where a value counted there lies, when wider than the
+	 * slot (a histogram re-binned from coarser buckets: Prometheus');
+	 * NULL: the slot's own bounds.
+	 */
+	const struct ks_interval *bounds;
 };
 
 /**
@@ -159,7 +165,8 @@ void ks_row_mean(const struct ks_pct_side *a, const struct ks_pct_side *b,
  * @milli: the quantile, in thousandths
  * @row:   result
  *
- * Each side's interval is the histogram's (ks_pct_interval()), joined,
+ * Each side's interval is the histogram's (ks_pct_interval(), widened to
+ * the side's @bounds when it has them), joined,
  * with KS_STATS_MIN_RUNS runs a side, with the t interval of the runs'
  * values, so that run-to-run noise counts too; with fewer, the row is
  * marked KS_WHY_FEW_RUNS.
