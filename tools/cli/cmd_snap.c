@@ -394,6 +394,9 @@ int cmd_compare(int argc, char **argv)
 	const char *fmt_opt = NULL;
 	char err[KS_ERR_MAX];
 
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--prometheus"))
+			return cmd_compare_prom(argc, argv);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 

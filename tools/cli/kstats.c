@@ -97,6 +97,8 @@ static const struct ks_help {
 	  "                     automatic in a guest booted with ks.icount=1\n" },
 	{ "compare", "usage: kstats compare A B [C...] [--label L]... [--markdown|--wide] [--force]\n"
 	  "       kstats compare A... -- B... [--label BASE --label NEW] [--markdown|--json]\n"
+	  "       kstats compare --prometheus URL [--window W] [--at T] [--function GLOB]\n"
+	  "                      SEL_A SEL_B [--label BASE --label NEW] [--markdown|--json]\n"
 	  "A B C: one row per snapshot: count and p10, p50, p90, p99, p99.9, each later\n"
 	  "row followed by its change in % against the first and the verdict of its\n"
 	  "p50; 72 columns (labels too long for that: rows A, B... and a legend).\n"
@@ -112,7 +114,13 @@ static const struct ks_help {
 	  "  --markdown   a Markdown table (every column, labels as given)\n"
 	  "  --wide       A B C: also p95, p98, missed; changes with one decimal\n"
 	  "  --json       A... -- B... (or A B) as JSON, schema kstats-compare/1\n"
-	  "  --force      compare snapshots of different functions (refused without)\n" },
+	  "  --force      compare snapshots of different functions (refused without)\n"
+	  "--prometheus URL: the sides are label selectors ('release=\"6.1.0-57-amd64\"')\n"
+	  "over kstats_latency_seconds in that Prometheus server; each machine\n"
+	  "(instance) is one run of its side (docs/prometheus.md).\n"
+	  "  --window W   the increase over W before the end (default 10m)\n"
+	  "  --at T       the window's end: unix seconds or RFC 3339 (default now)\n"
+	  "  --function G the functions matching the glob G (default all)\n" },
 	{ "export", "usage: kstats export --json|--csv|--prometheus [NAME...|all] [-f FILE]... [-o OUT]\n"
 	  "  --json         the snapshot document (one source)\n"
 	  "  --csv          function,unit,cpu,slot,lo,hi,count,avg,n,p,timing per\n"

@@ -173,6 +173,7 @@ int cmd_top(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_save(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_compare_prom(int argc, char **argv);	/* compare --prometheus (cmd_prom.c) */
 int cmd_export(int argc, char **argv);
 
 #endif /* KSTATS_H */
