@@ -1112,6 +1112,9 @@ d = json.load(open(sys.argv[1]))["changed"]["ABCDEFGHIJKLMNOPQRSTUVWX"]["summary
 assert d["worse"] == 1 and d["functions"] == 3, d
 ' "$tmp/ab1/verdicts.json"; then ok "A/B verdicts.json: worse? counted with worse"; else notok "A/B: worse? counted"; fi
 
+# ---- compare --prometheus, against a real Prometheus on 127.0.0.1 ----
+tap "$here/prometheus.sh" "$K"
+
 # ---- bash completion, typed in a real shell ----
 tap "$here/completion.sh" "$K"
 
