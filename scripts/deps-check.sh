@@ -26,6 +26,8 @@ for c in $tools; do
 	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 done
 /usr/bin/python3 -c 'import matplotlib, pytest' 2>/dev/null || missing="$missing python3-matplotlib/pytest"
+# kstats compare --prometheus dlopen()s libcurl (tests/cli/prometheus.sh)
+/sbin/ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4 ' || missing="$missing libcurl4"
 command -v clang >/dev/null 2>&1 || missing="$missing clang"
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
 	missing="$missing libclang-rt-14-dev"	# clang -fsanitize=fuzzer (tests/fuzz)
