@@ -9,7 +9,7 @@
 # grown corpus and any crash file go to FUZZ_OUT (default
 # ${TMPDIR:-/tmp}/kstats-fuzz); a finding prints the sanitizer report.
 #
-#   tests/fuzz/run.sh fuzz_cmd fuzz_parse fuzz_snap
+#   tests/fuzz/run.sh fuzz_cmd fuzz_parse fuzz_snap fuzz_prom
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 out=${FUZZ_OUT:-${TMPDIR:-/tmp}/kstats-fuzz}
@@ -21,7 +21,7 @@ for t in "$@"; do
 	mkdir -p "$out/$name/corpus" "$out/$name/crash"
 	limit="-max_total_time=$time${FUZZ_RUNS:+ -runs=$FUZZ_RUNS}"
 	dict="" maxlen=""
-	case $name in cmd) maxlen="-max_len=1024" ;; *) maxlen="-max_len=2048" ;; esac
+	case $name in cmd) maxlen="-max_len=1024" ;; prom) maxlen="-max_len=4096" ;; *) maxlen="-max_len=2048" ;; esac
 	[ -f "$here/$name.dict" ] && dict="-dict=$here/$name.dict"
 	start=$(date +%s)
 	"$here/$t" $limit $dict $maxlen -print_final_stats=1 \
