@@ -183,4 +183,8 @@ if [ $rc = 0 ] && grep -q '^# base: release="7.0.0-reset", 3 runs;' "$tmp/out"; 
 else
 	notok "the window before the reset (exit $rc)"; tap_diag "$tmp/err"
 fi
-[ -z "${KS_PROM_OUT:-}" ] || cp "$tmp/find_vma.txt" "$KS_PROM_OUT"
+# KS_PROM_OUT=FILE: the find_vma command and its table (docs/prometheus.md)
+if [ -n "${KS_PROM_OUT:-}" ]; then
+	{ echo "\$ kstats compare --prometheus $P --window 10m --at $end \\"
+	  echo "    '$A' '$B' --function find_vma"; cat "$tmp/find_vma.txt"; } >"$KS_PROM_OUT"
+fi
