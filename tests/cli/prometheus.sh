@@ -160,6 +160,15 @@ if [ $rc = 0 ] && grep -q '"precision_pct": 18.92,' "$tmp/out" &&
 else
 	notok "--json"; tap_diag "$tmp/out" "$tmp/err"
 fi
+cmp "$A" "$B" --markdown --function find_vma
+if [ $rc = 0 ] && grep -q '^| mean | 10.1 | 3.0% | +20.0% | 12.1 | 1.8% | \[+6.7,+35.5\] | worse |$' "$tmp/out" &&
+   grep -qx 'percentiles: bucket middles, within 19% (Prometheus buckets, 4 per power of two)  ' "$tmp/out" &&
+   awk '/^\|/ { t = NR } END { exit !(t && t < NR) }' "$tmp/out" &&
+   [ -z "$(awk '/^\|/ { t = NR } t && NR == t + 1 && !/^\|/ { print }' "$tmp/out")" ]; then
+	ok "--markdown: the mean's row, the precision line, a blank line after the table"
+else
+	notok "--markdown"; tap_diag "$tmp/out" "$tmp/err"
+fi
 
 # ---- errors: one line each, status 1 ----
 fails1 "unreachable server" "Couldn't connect to server" \

@@ -253,13 +253,15 @@ static void ks_cmp_notes(FILE *f, int md, const struct ks_cmp_side *a,
 	for (i = 0; i < n; i++)
 		for (k = 0; k < KS_CMP_ROWS && fns[i].na && fns[i].nb; k++)
 			why |= fns[i].rows[k].why;
-	if (a->precision)
-		ks_note(f, md, a->precision);
+	if (a->precision && !md)
+		ks_note(f, 0, a->precision);
 	if (md) {
 		fprintf(f, "\nLower is better; change: new against base;%s better, worse: the two "
 			"sides' 95%% intervals do not overlap, else not measurable (docs/statistics.md).  \n",
 			detail ? " ±sd: run-to-run stddev; 95% bounds: the change where both sides' "
 			"95% intervals hold;" : "");
+		if (a->precision)	/* under the paragraph: not a table row */
+			ks_note(f, 1, a->precision);
 	} else {
 		ks_note(f, 0, detail ? "lower is better; change: new against base; +-sd: run-to-run stddev" :
 			"lower is better; change: new against base");
