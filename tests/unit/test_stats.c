@@ -250,6 +250,17 @@ static void check_bounds(void)
 		   "the same in Prometheus buckets: base [%.1f, %.1f], new [%.1f, %.1f], bounds [%+.1f, %+.1f]%%: %s",
 		   wide.base_ci.lo, wide.base_ci.hi, wide.new_ci.lo, wide.new_ci.hi,
 		   wide.change_ci.lo, wide.change_ci.hi, ks_row_verdict(&wide));
+	{
+		struct ks_pct_side a = { ha, va, 1, NULL }, b = { hb, vb, 1, NULL };
+		struct ks_pct_side wa = { ha, va, 1, bounds }, wb = { hb, vb, 1, bounds };
+
+		ks_row_mean(&a, &b, nr, BITS, &plain);
+		ks_row_mean(&wa, &wb, nr, BITS, &wide);
+	}
+	tap_result(fabs((wide.base_ci.hi - wide.base_ci.lo) / (plain.base_ci.hi - plain.base_ci.lo) -
+			(10789.6 - 9072.9) / 1024) < 0.01,
+		   "one run's mean, values spread over their bucket, not their slot: +-%.1f ns, not +-%.1f",
+		   (wide.base_ci.hi - wide.base_ci.lo) / 2, (plain.base_ci.hi - plain.base_ci.lo) / 2);
 	free(ha);
 	free(hb);
 	free(bounds);

@@ -192,8 +192,10 @@ static double ks_sd_pct(const struct ks_runs *r)
 	return r->n > 1 && r->mean > 0 ? r->sd * 100 / r->mean : -1;
 }
 
-int ks_mean_interval(const struct kstats_slot *slots, __u32 nr, __u32 bits,
-		     double mean, struct ks_interval *ci)
+/* ks_mean_interval(), a slot's width taken from @bounds when given. */
+static int ks_mean_interval_in(const struct kstats_slot *slots, __u32 nr, __u32 bits,
+			       const struct ks_interval *bounds, double mean,
+			       struct ks_interval *ci)
 {
 	__u32 buckets = ((nr - 1) >> bits) - 1, s;
 	__u64 n = kstats_total(slots, nr);
@@ -210,14 +212,23 @@ int ks_mean_interval(const struct kstats_slot *slots, __u32 nr, __u32 bits,
 			continue;
 		d = (double)kstats_slot_value(slots, s, bits, nr) - mean;
 		/* a value spread evenly over its slot: width^2 / 12 more */
-		w = s == nr - 1 ? 0 : (double)(kstats_slot_hi(s, bits, buckets) -
-					       kstats_slot_lo(s, bits) + 1);
+		if (bounds)
+			w = isinf(bounds[s].hi) ? 0 : bounds[s].hi - bounds[s].lo;
+		else
+			w = s == nr - 1 ? 0 : (double)(kstats_slot_hi(s, bits, buckets) -
+						       kstats_slot_lo(s, bits) + 1);
 		ss += (double)slots[s].count * (d * d + w * w / 12);
 	}
 	h = KS_Z975 * sqrt(ss / (double)(n - 1) / (double)n);
 	ci->lo = mean - h < 0 ? 0 : mean - h;
 	ci->hi = mean + h;
 	return 0;
+}
+
+int ks_mean_interval(const struct kstats_slot *slots, __u32 nr, __u32 bits,
+		     double mean, struct ks_interval *ci)
+{
+	return ks_mean_interval_in(slots, nr, bits, NULL, mean, ci);
 }
 
 void ks_row_mean(const struct ks_pct_side *a, const struct ks_pct_side *b,
@@ -240,8 +251,8 @@ void ks_row_mean(const struct ks_pct_side *a, const struct ks_pct_side *b,
 	if (!runs) {
 		row->why |= KS_WHY_FEW_RUNS;
 		/* fewer than 2 values: no interval, [0, inf], not measurable */
-		ks_mean_interval(a->merged, nr, bits, ra.mean, &row->base_ci);
-		ks_mean_interval(b->merged, nr, bits, rb.mean, &row->new_ci);
+		ks_mean_interval_in(a->merged, nr, bits, a->bounds, ra.mean, &row->base_ci);
+		ks_mean_interval_in(b->merged, nr, bits, b->bounds, rb.mean, &row->new_ci);
 	}
 	if (!a->n || !b->n || ra.mean <= 0 || rb.mean <= 0)
 		row->why |= KS_WHY_EMPTY;

@@ -151,7 +151,8 @@ struct ks_pct_side {
  * @row:  result
  *
  * Student t over the runs' means with KS_STATS_MIN_RUNS runs a side;
- * with fewer, ks_mean_interval() of the merged histogram (KS_WHY_FEW_RUNS).
+ * with fewer, ks_mean_interval() of the merged histogram (KS_WHY_FEW_RUNS),
+ * a slot's width being that of its bounds when the side has them.
  */
 void ks_row_mean(const struct ks_pct_side *a, const struct ks_pct_side *b,
 		 __u32 nr, __u32 bits, struct ks_row *row);
