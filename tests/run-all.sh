@@ -32,7 +32,9 @@
 #                                   sweep: a seeded sample of 2,000 functions
 #                                   traced in batches under a workload, each
 #                                   kernel (tests/vm/sweep.sh --short), with
-#                                   the modules vm staged
+#                                   the modules vm staged; always the same
+#                                   sample (KS_SWEEP_SEED, so that a run can
+#                                   be repeated); make vm-sweep draws anew
 #                                   kbuild: the kernel-build pipeline on
 #                                   the tiny config (tests/kbuild)
 #                                   deb: the packages in clean Debian roots
@@ -84,7 +86,7 @@ for s in $suites; do
 	prometheus) suite prometheus make -s test-prometheus ;;
 	bpf)	suite bpf make -s test-bpf ;;
 	stress)	suite stress env KS_VM_SCENARIO_TIMEOUT=300 tests/vm/stress.sh ;;
-	sweep)	suite sweep tests/vm/sweep.sh --short --no-hotplug ;;
+	sweep)	suite sweep tests/vm/sweep.sh --short --no-hotplug --seed "${KS_SWEEP_SEED:-708565993}" ;;
 	ab)	suite ab tests/ab/run.sh ;;
 	kbuild)	suite kbuild tests/kbuild/run.sh ;;
 	bench)	suite bench tests/bench-check.sh ;;
