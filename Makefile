@@ -191,8 +191,7 @@ test-mttcg: deps-check vm-stage
 # slower there under TCG: a 90-minute limit, a 120 s hung-task timeout.
 test-sweep-debug: DEPS = kbuild
 test-sweep-debug: deps-check vm-tools
-	./scripts/build-kernel.sh -c kernels/debug.config debug | sed 's/^/# /'
-	./vm/stage.sh build debug | sed 's/^/# /'
+	./tests/debug/run.sh --build
 	KS_VM_APPEND="no_timer_check ks.sweep_hung=120 $(KS_VM_APPEND)" \
 		tests/vm/sweep.sh --short -k debug --timeout 5400 --stall 1200
 

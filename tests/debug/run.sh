@@ -12,6 +12,8 @@
 # Any BUG, WARNING, KASAN or lockdep report, or a leak, fails the run.
 #
 #   tests/debug/run.sh            (KS_DEBUG_KERNEL=NAME: another variant)
+#   tests/debug/run.sh --build    the kernel and its modules only (for
+#                                 make test-sweep-debug)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 name=${KS_DEBUG_KERNEL:-debug}
@@ -25,6 +27,7 @@ fi
 "$top/scripts/build-kernel.sh" -c "$top/kernels/debug.config" "$name" | sed 's/^/# /'
 step "modules for $name"
 "$top/vm/stage.sh" build "$name" | sed 's/^/# /'
+[ "${1:-}" != --build ] || exit 0
 rm -rf "$out/scenarios"
 mkdir -p "$out/scenarios"
 cp "$top"/tests/vm/scenarios/*.sh "$top"/tests/debug/scenarios/*.sh "$out/scenarios/"
