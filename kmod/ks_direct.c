@@ -30,6 +30,7 @@
 #include <linux/ftrace.h>
 #include <linux/error-injection.h>
 #include <linux/kprobes.h>
+#include <linux/uaccess.h>
 #include <linux/slab.h>
 #ifdef CONFIG_ARM64
 #include <asm/stack_pointer.h>
@@ -325,8 +326,13 @@ static long ks_direct_busy(struct ks_node *node)
  * trampoline: its timed calls would stay in inflight for ever, and their
  * nodes, and the module, could never go.  As it ends (sched_process_exit),
  * its own stack shows each such call by its mark, with the node beside it
- * (ks_direct.h): those calls leave inflight.  Only a call still inside a
- * body has its mark on the stack: each body's return clears it.
+ * (ks_direct.h): those calls leave inflight.  Each body's return clears
+ * its mark, but copies of the mark's value may lie elsewhere on the stack
+ * (the saved registers of an interrupt that came just as a body returned,
+ * a stack trace an unwinder saved): what lies beside such a copy is taken
+ * for a node only if it is one, read without trusting it
+ * (copy_from_kernel_nofault()) and holding its own scrambled address
+ * (ks_node_magic()).
  */
 #ifdef CONFIG_X86_64
 /* where bodies return, from ks_direct_tramp (absolute symbols) */
@@ -345,6 +351,17 @@ static __always_inline bool ks_is_mark(unsigned long w)
 	return w == (unsigned long)ks_direct_tramp;
 }
 #endif
+
+/* Is @node, read from a stack, a live node? */
+static notrace bool ks_is_node(struct ks_node *node)
+{
+	unsigned long magic;
+
+	if (!node || !IS_ALIGNED((unsigned long)node, sizeof(long)) ||
+	    copy_from_kernel_nofault(&magic, &node->magic, sizeof(magic)))
+		return false;
+	return magic == ks_node_magic(node);
+}
 
 static notrace void ks_direct_task_exit(void *data, struct task_struct *p
 #ifdef KS_TP_EXIT_GROUP_DEAD
@@ -368,7 +385,7 @@ static notrace void ks_direct_task_exit(void *data, struct task_struct *p
 			continue;
 		node = (struct ks_node *)
 			READ_ONCE_NOCHECK(*(unsigned long *)(a + KS_FRAME_NODE));
-		if (node)
+		if (ks_is_node(node))
 			this_cpu_dec(node->pcpu->inflight);
 	}
 }

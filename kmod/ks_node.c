@@ -100,6 +100,7 @@ static void ks_node_free(struct ks_node *node)
 	free_cpumask_var(node->cpus);
 	kfree(node->syms);
 	kfree(node->ips);
+	WRITE_ONCE(node->magic, 0);
 	kfree(node);
 }
 
@@ -407,6 +408,7 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 	node = kzalloc(sizeof(*node), GFP_KERNEL);
 	if (!node)
 		return ERR_PTR(-ENOMEM);
+	node->magic = ks_node_magic(node);
 	node->cmd = *cmd;
 	/*
 	 * Calls in flight (nested, recursive, sleeping) each hold an instance;

@@ -161,7 +161,17 @@ struct ks_node {
 	struct list_head slots_list;
 	bool slots_warned;
 	atomic_long_t recursed;
+	unsigned long magic;	/* ks_node_magic(): the exit scan's check */
 };
+
+/*
+ * What a node's magic holds while it lives: its own address, scrambled,
+ * so that neither a copy of a node nor a freed one passes for a node.
+ */
+static inline unsigned long ks_node_magic(const struct ks_node *node)
+{
+	return (unsigned long)node ^ 0x6b7374617473UL;	/* "kstats" */
+}
 
 #define KS_MULT_SHIFT	24	/* fixed point of to_count and show_mult */
 
