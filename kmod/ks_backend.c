@@ -77,3 +77,16 @@ void ks_backends_stop(void)
 	if (KS_HAVE_DIRECT)
 		ks_direct_unwatch_exits();
 }
+
+/**
+ * ks_backends_wake() - wake the tasks asleep inside a timed call
+ *
+ * For unloading: the direct backend's calls must return before the
+ * module goes (ks_direct_wake()).  The others' return trampolines are the
+ * kernel's.
+ */
+void ks_backends_wake(void)
+{
+	if (KS_HAVE_DIRECT)
+		ks_direct_wake();
+}

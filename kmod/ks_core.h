@@ -94,6 +94,7 @@ const struct ks_backend *ks_pick_backend(enum ks_via via);
 void ks_backends_settle(void);
 int ks_backends_start(void);
 void ks_backends_stop(void);
+void ks_backends_wake(void);
 
 /* ks_floor.c */
 u64 ks_floor(const struct ks_node *model);

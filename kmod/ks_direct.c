@@ -36,6 +36,7 @@
 #include <asm/stack_pointer.h>
 #endif
 #include <linux/smp.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
 #include <linux/tracepoint.h>
 #include <linux/trace_recursion.h>
@@ -391,6 +392,63 @@ static notrace void ks_direct_task_exit(void *data, struct task_struct *p
 }
 
 NOKPROBE_SYMBOL(ks_direct_task_exit);
+
+#define KS_SCAN_CHUNK	512	/* bytes of another task's stack read at once */
+#define KS_FRAME_SPAN	(KS_FRAME_NODE < 0 ? -KS_FRAME_NODE : KS_FRAME_NODE)
+
+/*
+ * Does @t's stack show a call inside a body?  Another task's stack may
+ * go at any time (this module cannot hold it: put_task_stack() is not
+ * exported): read only through copy_from_kernel_nofault(), and the whole
+ * of it, stale parts too.  A wrong yes costs a spurious wakeup.
+ */
+static bool ks_task_in_body(struct task_struct *t)
+{
+	unsigned long buf[KS_SCAN_CHUNK / sizeof(long)];
+	unsigned long stack = (unsigned long)READ_ONCE(t->stack), off;
+	unsigned int i, n = ARRAY_SIZE(buf);
+
+	if (!stack)
+		return false;
+	/* chunks overlap by a frame's span: a mark and its node share one */
+	for (off = 0; ; off = min(off + KS_SCAN_CHUNK - KS_FRAME_SPAN,
+				  THREAD_SIZE - KS_SCAN_CHUNK)) {
+		if (copy_from_kernel_nofault(buf, (void *)(stack + off),
+					     sizeof(buf)))
+			return false;
+		for (i = 0; i < n; i++) {
+			long j = i + KS_FRAME_NODE / (long)sizeof(long);
+
+			if (ks_is_mark(buf[i]) && j >= 0 && j < n &&
+			    ks_is_node((struct ks_node *)buf[j]))
+				return true;
+		}
+		if (off + KS_SCAN_CHUNK >= THREAD_SIZE)
+			return false;
+	}
+}
+
+/**
+ * ks_direct_wake() - wake every task asleep inside a body
+ *
+ * A call returns only once its task wakes, which for an idle worker in
+ * schedule() may be never: unloading wakes them (the kernel's sleeps
+ * allow spurious wakeups; livepatch moves its sleepers on the same way).
+ * Once awake, a task that sleeps again does so outside the trampoline:
+ * its node is unhooked.  A call that lasts as long as its thread (a
+ * thread's main loop) still holds the module.
+ */
+void ks_direct_wake(void)
+{
+	struct task_struct *g, *t;
+
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		if (t != current && !task_is_running(t) && ks_task_in_body(t))
+			wake_up_process(t);
+	}
+	rcu_read_unlock();
+}
 
 static struct tracepoint *ks_exit_tp;
 

@@ -569,8 +569,18 @@ void ks_reap_wait(void)
 		 * only once its CPU leaves idle, which an idle CPU of a quiet
 		 * machine may not do for minutes: have idle CPUs go round.
 		 */
+		unsigned int round = 0;
+
 		do {
 			wake_up_all_idle_cpus();
+			/*
+			 * Once a second: tasks asleep inside a body, which
+			 * may sleep there for ever (an idle worker in
+			 * schedule()), are woken, as livepatch moves its
+			 * sleepers on.
+			 */
+			if (++round % (1000 / KS_REAP_MS) == 0)
+				ks_backends_wake();
 			msleep(KS_REAP_MS);
 		} while (ks_reap_once());
 	}

@@ -199,6 +199,7 @@ extern const struct ks_backend ks_section_backend;
 extern const struct ks_backend ks_direct_backend;
 int ks_direct_watch_exits(void);
 void ks_direct_unwatch_exits(void);
+void ks_direct_wake(void);
 #ifdef CONFIG_FPROBE
 extern const struct ks_backend ks_fprobe_backend;
 #endif

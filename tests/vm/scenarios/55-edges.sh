@@ -121,54 +121,6 @@ if need_direct "removal and rmmod while a direct call sleeps in the body"; then
 	wait $rmmoder
 	expect_range "rmmod took under 10 s (cs)" $((t1 - t0)) 0 999
 	check "insmod kstats again" insmod "$KS_MODDIR/kstats.ko"
-
-	# rmmod's own syscall runs through the syscall table's dispatcher:
-	# the direct backend refuses it (unloading would wait for rmmod's
-	# own call), the default takes another, and rmmod returns.
-	disp=$(grep -m1 -oE '^(x64_sys_call|invoke_syscall)(\.[a-z]+\.[0-9]+)?( |$)' \
-		/sys/kernel/tracing/available_filter_functions | tr -d ' ')
-	if [ -n "$disp" ]; then
-		expect_errno "trace $disp via direct -> EINVAL" EINVAL ctl "trace ${disp%%.*} via direct"
-		check "the log says why" "dmesg | tail -n 3 | grep -q '${disp%%.*}: $disp may not return before the module goes'"
-		check "trace ${disp%%.*} (the default backend)" ctl "trace ${disp%%.*}"
-		check "not direct" "! node_field ${disp%%.*} attach | grep -q '^direct:'"
-		check "its calls are timed" poll 500 "[ \"\$(node_field ${disp%%.*} samples)\" -gt 0 ]"
-		t0=$(uptime_cs)
-		rmmod kstats &
-		rmmoder=$!
-		check "rmmod kstats while ${disp%%.*} is traced returns" poll 3000 '! grep -q "^kstats " /proc/modules'
-		t1=$(uptime_cs)
-		wait $rmmoder
-		expect_range "rmmod took under 10 s (cs)" $((t1 - t0)) 0 999
-		check "insmod kstats again" insmod "$KS_MODDIR/kstats.ko"
-	fi
-
-	# A task that ends inside a timed body never returns through the
-	# trampoline: here a fatal signal, taken in get_signal(), which then
-	# exits.  The exit scan takes those calls out of the ones rmmod
-	# waits for; without it rmmod would wait for ever.
-	check "trace get_signal via direct" ctl "trace get_signal via direct"
-	killed=0
-	for i in 1 2 3 4 5; do
-		sleep 100 &
-		victim=$!
-		sleep 0.2
-		kill -9 $victim
-		wait $victim 2> /dev/null
-		[ $? = 137 ] && killed=$((killed + 1))
-	done
-	expect_eq "5 tasks were killed (inside get_signal)" "$killed" 5
-	check "remove get_signal" ctl "remove get_signal"
-	said=$(dmesg | grep -c 'kstats: unloading waits')
-	t0=$(uptime_cs)
-	rmmod kstats &
-	rmmoder=$!
-	check "rmmod kstats returns" poll 3000 '! grep -q "^kstats " /proc/modules'
-	t1=$(uptime_cs)
-	wait $rmmoder
-	expect_range "rmmod took under 10 s (cs)" $((t1 - t0)) 0 999
-	expect_eq "rmmod waited for no call" "$(dmesg | grep -c 'kstats: unloading waits')" "$said"
-	check "insmod kstats again" insmod "$KS_MODDIR/kstats.ko"
 fi
 
 # Resets racing records on both CPUs: every read stays consistent.
