@@ -22,7 +22,8 @@
  * body (the traced function may sleep, for as long as it likes) are
  * counted per CPU in ks_pcpu.inflight: detach does not wait for them, and
  * the node is freed once that count reaches zero (ks_node.c, ks_reap).  A
- * task that ends inside a body leaves that count by the exit scan.
+ * task that ends inside a body leaves that count by the exit scan, and
+ * tasks asleep inside one are woken on unload (ks_direct_stack.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,15 +31,8 @@
 #include <linux/ftrace.h>
 #include <linux/error-injection.h>
 #include <linux/kprobes.h>
-#include <linux/uaccess.h>
 #include <linux/slab.h>
-#ifdef CONFIG_ARM64
-#include <asm/stack_pointer.h>
-#endif
 #include <linux/smp.h>
-#include <linux/sched/signal.h>
-#include <linux/sched/task_stack.h>
-#include <linux/tracepoint.h>
 #include <linux/trace_recursion.h>
 #include "ks_node.h"
 #include "ks_direct.h"
@@ -319,173 +313,6 @@ static long ks_inflight(struct ks_node *node)
 static long ks_direct_busy(struct ks_node *node)
 {
 	return ks_inflight(node);
-}
-
-/*
- * The exit scan.  A task that ends inside a traced body (do_exit() from a
- * syscall, a fatal signal, a kthread's function) never returns through the
- * trampoline: its timed calls would stay in inflight for ever, and their
- * nodes, and the module, could never go.  As it ends (sched_process_exit),
- * its own stack shows each such call by its mark, with the node beside it
- * (ks_direct.h): those calls leave inflight.  Each body's return clears
- * its mark, but copies of the mark's value may lie elsewhere on the stack
- * (the saved registers of an interrupt that came just as a body returned,
- * a stack trace an unwinder saved): what lies beside such a copy is taken
- * for a node only if it is one, read without trusting it
- * (copy_from_kernel_nofault()) and holding its own scrambled address
- * (ks_node_magic()).
- */
-#ifdef CONFIG_X86_64
-/* where bodies return, from ks_direct_tramp (absolute symbols) */
-extern const char ks_direct_back_common_off[], ks_direct_back_fast_off[];
-
-static __always_inline bool ks_is_mark(unsigned long w)
-{
-	unsigned long t = (unsigned long)ks_direct_tramp;
-
-	return w == t + (long)ks_direct_back_fast_off ||
-	       w == t + (long)ks_direct_back_common_off;
-}
-#else
-static __always_inline bool ks_is_mark(unsigned long w)
-{
-	return w == (unsigned long)ks_direct_tramp;
-}
-#endif
-
-/* Is @node, read from a stack, a live node? */
-static notrace bool ks_is_node(struct ks_node *node)
-{
-	unsigned long magic;
-
-	if (!node || !IS_ALIGNED((unsigned long)node, sizeof(long)) ||
-	    copy_from_kernel_nofault(&magic, &node->magic, sizeof(magic)))
-		return false;
-	return magic == ks_node_magic(node);
-}
-
-static notrace void ks_direct_task_exit(void *data, struct task_struct *p
-#ifdef KS_TP_EXIT_GROUP_DEAD
-					, bool group_dead
-#endif
-					)
-{
-	unsigned long lo = (unsigned long)task_stack_page(current);
-	unsigned long hi = lo + THREAD_SIZE, sp = current_stack_pointer;
-	unsigned long a, from, to;
-
-	if (p != current || sp < lo || sp >= hi)
-		return;
-	/* a call's mark and node both lie on the stack, above sp */
-	from = ALIGN(sp, sizeof(long)) + max(0, -KS_FRAME_NODE);
-	to = hi - sizeof(long) - max(0, KS_FRAME_NODE);
-	for (a = from; a <= to; a += sizeof(long)) {
-		struct ks_node *node;
-
-		if (!ks_is_mark(READ_ONCE_NOCHECK(*(unsigned long *)a)))
-			continue;
-		node = (struct ks_node *)
-			READ_ONCE_NOCHECK(*(unsigned long *)(a + KS_FRAME_NODE));
-		if (ks_is_node(node))
-			this_cpu_dec(node->pcpu->inflight);
-	}
-}
-
-NOKPROBE_SYMBOL(ks_direct_task_exit);
-
-#define KS_SCAN_CHUNK	512	/* bytes of another task's stack read at once */
-#define KS_FRAME_SPAN	(KS_FRAME_NODE < 0 ? -KS_FRAME_NODE : KS_FRAME_NODE)
-
-/*
- * Does @t's stack show a call inside a body?  Another task's stack may
- * go at any time (this module cannot hold it: put_task_stack() is not
- * exported): read only through copy_from_kernel_nofault(), and the whole
- * of it, stale parts too.  A wrong yes costs a spurious wakeup.
- */
-static bool ks_task_in_body(struct task_struct *t)
-{
-	unsigned long buf[KS_SCAN_CHUNK / sizeof(long)];
-	unsigned long stack = (unsigned long)READ_ONCE(t->stack), off;
-	unsigned int i, n = ARRAY_SIZE(buf);
-
-	if (!stack)
-		return false;
-	/* chunks overlap by a frame's span: a mark and its node share one */
-	for (off = 0; ; off = min(off + KS_SCAN_CHUNK - KS_FRAME_SPAN,
-				  THREAD_SIZE - KS_SCAN_CHUNK)) {
-		if (copy_from_kernel_nofault(buf, (void *)(stack + off),
-					     sizeof(buf)))
-			return false;
-		for (i = 0; i < n; i++) {
-			long j = i + KS_FRAME_NODE / (long)sizeof(long);
-
-			if (ks_is_mark(buf[i]) && j >= 0 && j < n &&
-			    ks_is_node((struct ks_node *)buf[j]))
-				return true;
-		}
-		if (off + KS_SCAN_CHUNK >= THREAD_SIZE)
-			return false;
-	}
-}
-
-/**
- * ks_direct_wake() - wake every task asleep inside a body
- *
- * A call returns only once its task wakes, which for an idle worker in
- * schedule() may be never: unloading wakes them (the kernel's sleeps
- * allow spurious wakeups; livepatch moves its sleepers on the same way).
- * Once awake, a task that sleeps again does so outside the trampoline:
- * its node is unhooked.  A call that lasts as long as its thread (a
- * thread's main loop) still holds the module.
- */
-void ks_direct_wake(void)
-{
-	struct task_struct *g, *t;
-
-	rcu_read_lock();
-	for_each_process_thread(g, t) {
-		if (t != current && !task_is_running(t) && ks_task_in_body(t))
-			wake_up_process(t);
-	}
-	rcu_read_unlock();
-}
-
-static struct tracepoint *ks_exit_tp;
-
-/**
- * ks_direct_watch_exits() - run the exit scan as each task ends
- *
- * Return: 0 or a negative errno (logged).
- */
-int ks_direct_watch_exits(void)
-{
-	struct tracepoint *tp = ks_find_tracepoint("sched_process_exit");
-	int ret;
-
-	if (!tp) {
-		pr_err("no sched_process_exit tracepoint: the direct backend could not tell a task that ends inside a traced function\n");
-		return -ENOENT;
-	}
-	ret = tracepoint_probe_register(tp, (void *)ks_direct_task_exit, NULL);
-	if (ret) {
-		pr_err("cannot hook sched_process_exit: error %d\n", ret);
-		return ret;
-	}
-	ks_exit_tp = tp;
-	return 0;
-}
-
-/**
- * ks_direct_unwatch_exits() - stop the exit scan (no direct node left)
- */
-void ks_direct_unwatch_exits(void)
-{
-	if (!ks_exit_tp)
-		return;
-	tracepoint_probe_unregister(ks_exit_tp, (void *)ks_direct_task_exit,
-				    NULL);
-	tracepoint_synchronize_unregister();
-	ks_exit_tp = NULL;
 }
 
 /* Unhook every call site of @batch and free it. */
