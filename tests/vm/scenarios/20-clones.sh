@@ -40,9 +40,12 @@ echo 2000 > $T/empty
 floor=$(node_field ks_target_empty floor)
 p50=$(node_field ks_target_empty p50)
 expect_range "floor measured (> 0)" "$floor" 1 100000
-# within a factor of two, or 20 ns: under TCG the TSC runs in real time,
-# and the direct fast path times an empty call in a few tens of ns
-lo=$((floor / 2 - 20)); [ $lo -ge 0 ] || lo=0
+# Not above twice the floor, or 20 ns (under TCG the TSC runs in real
+# time, and the direct fast path times an empty call in a few tens of
+# ns); below it by at most a factor of 32: on a loaded host a vCPU held
+# off during the floor's calibration at load inflates it (15x seen on
+# arm64 beside other VMs), which the p50 of 2,000 calls later is not.
+lo=$((floor / 32 - 20)); [ $lo -ge 0 ] || lo=0
 expect_range "empty function p50 ($p50) close to the floor ($floor)" "$p50" $lo $((floor * 2 + 20))
 diag "floor $floor, empty p50 $p50 ($(node_field ks_target_empty attach))"
 ctl "remove all"
