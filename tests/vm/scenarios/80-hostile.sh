@@ -207,5 +207,13 @@ for b in $backends; do
 	expect_eq "$b: the new copy: 5 samples" "$(node_field $N samples)" 5
 	check "$b: remove it" ctl "remove $N"
 done
+
+# What the kretprobe return path calls, which the kernel lets kprobes hit:
+# a kretprobe there recursed until the stack overflowed on arm64.
+for f in kprobe_busy_begin kprobe_busy_end; do
+	grep -q "^$f\b" /sys/kernel/tracing/available_filter_functions || continue
+	expect_errno "trace $f via kretprobe -> EINVAL" EINVAL ctl "trace $f via kretprobe"
+	check "$f: the log says why" "dmesg | tail -n 3 | grep -q '$f: the kretprobe return path calls $f'"
+done
 check "no node left" '[ "$(grep -vc "^#" $KS_CTL)" = 0 ]'
 unload_modules
