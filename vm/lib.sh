@@ -255,6 +255,24 @@ unload_modules() {
 	return $_ks_rc
 }
 
+# uptime_cs: the guest's uptime in 1/100 s.
+uptime_cs() {
+	read -r up _ < /proc/uptime
+	echo "${up%.*}${up#*.}"
+}
+
+# rmmod_within_10s LABEL: rmmod kstats in the background and check (LABEL)
+# that it is gone, and that it took under 10 s.
+rmmod_within_10s() {
+	_ks_t0=$(uptime_cs)
+	rmmod kstats &
+	_ks_rmmoder=$!
+	check "$1" poll 3000 '! grep -q "^kstats " /proc/modules'
+	_ks_t1=$(uptime_cs)
+	wait $_ks_rmmoder
+	expect_range "rmmod took under 10 s (cs)" $((_ks_t1 - _ks_t0)) 0 999
+}
+
 # poll TRIES CMD [ARGS...]: retry CMD (every 10 ms) until it succeeds or
 # TRIES attempts have failed.  Use instead of a fixed sleep.
 poll() {
