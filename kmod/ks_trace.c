@@ -41,6 +41,13 @@ static const char * const ks_deny_noreturn[] = {
 	/* where a CPU that goes offline ends (objtool's noreturns) */
 	"arch_cpu_idle_dead", "play_dead", "native_play_dead", "hlt_play_dead",
 	"mwait_play_dead", "cpu_die", "cpu_die_early",
+	/*
+	 * arm64: cpu_die() asks the firmware to switch the CPU off, which
+	 * does not return when it succeeds (the CPU starts afresh)
+	 */
+	"cpu_psci_cpu_die", "psci_0_1_cpu_off", "psci_0_2_cpu_off",
+	"__psci_cpu_off", "local_cpu_stop", "panic_smp_self_stop",
+	"ipi_cpu_crash_stop",
 };
 
 /*

@@ -111,6 +111,26 @@ if need_direct "removal and rmmod while a direct call sleeps in the body"; then
 	check "remove do_idle" ctl "remove do_idle"
 	rmmod_within_10s "rmmod kstats returns"
 	check "insmod kstats again" insmod "$KS_MODDIR/kstats.ko"
+
+	# arm64: a CPU going offline asks the firmware (PSCI) to switch it
+	# off, a call that does not return when it succeeds.  Traced through
+	# the direct backend, it held rmmod for ever after an offline.
+	AFF=/sys/kernel/tracing/available_filter_functions
+	if grep -q "^cpu_psci_cpu_die\b" $AFF; then
+		for f in cpu_psci_cpu_die psci_0_2_cpu_off; do
+			grep -q "^$f\b" $AFF || continue
+			expect_errno "trace $f -> EINVAL" EINVAL ctl "trace $f"
+			check "$f: the log says why" "dmesg | tail -n 3 | grep -q '$f: not traced: it never returns'"
+		done
+		check "trace *psci* (the rest of them)" ctl "trace *psci*"
+		if [ -w $C1 ]; then
+			check "CPU 1 offline and back while *psci* is traced" \
+				'echo 0 > $C1 && echo 1 > $C1'
+		fi
+		check "remove *psci*" ctl "remove *psci*"
+		rmmod_within_10s "rmmod kstats returns after an offline"
+	fi
+	check "insmod kstats again" insmod "$KS_MODDIR/kstats.ko"
 fi
 
 # Resets racing records on both CPUs: every read stays consistent.
