@@ -260,6 +260,11 @@ static int ks_set_clones(struct ks_cmd *cmd, const char *val)
 	return ks_yesno_opt(val, &cmd->clones);
 }
 
+static int ks_set_callers(struct ks_cmd *cmd, const char *val)
+{
+	return ks_u32_opt(val, 1, KS_CALLERS_MAX, &cmd->callers);
+}
+
 static int ks_set_maxactive(struct ks_cmd *cmd, const char *val)
 {
 	return ks_u32_opt(val, 1, KS_MAXACTIVE_MAX, &cmd->maxactive);
@@ -308,6 +313,9 @@ const struct ks_cmd_opt ks_cmd_opts[] = {
 	{ "maxactive", "N", "instances in flight per symbol: kretprobe, and fprobe\n"
 	  "before 6.14 (drops show as missed)", ks_set_maxactive,
 	  KS_BAD("maxactive", "not in 1.." KS_STR(KS_MAXACTIVE_MAX)) },
+	{ "callers", "N", "also one histogram per call site for the first N\n"
+	  "seen, 1.." KS_STR(KS_CALLERS_MAX) ", and one for the rest", ks_set_callers,
+	  KS_BAD("callers", "not in 1.." KS_STR(KS_CALLERS_MAX)) },
 };
 
 static_assert(ARRAY_SIZE(ks_cmd_opts) == KS_CMD_NR_OPTS);
@@ -327,6 +335,10 @@ static int ks_check_trace(struct ks_cmd *cmd, const char **why)
 		}
 		if (cmd->via != KS_VIA_DEFAULT) {
 			*why = "start/end sections choose their own hooks";
+			return -EINVAL;
+		}
+		if (cmd->callers) {
+			*why = "a section has no caller";
 			return -EINVAL;
 		}
 		cmd->via = KS_VIA_SECTION;

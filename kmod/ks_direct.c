@@ -246,14 +246,16 @@ NOKPROBE_SYMBOL(ks_direct_enter);
  * ks_direct_exit() - a timed call returned (called by the trampoline)
  * @node: what ks_direct_enter() got for this call
  * @start: what ks_direct_enter() returned for this call
+ * @caller: where the call returns to (its call site, for "callers")
  */
-notrace void ks_direct_exit(struct ks_node *node, u64 start)
+notrace void ks_direct_exit(struct ks_node *node, u64 start,
+			    unsigned long caller)
 {
 	u64 end = ks_now(node);
 	int bit = ks_guard();
 
 	if (likely(bit >= 0)) {
-		ks_record(node, ks_delta(node, start, end));
+		ks_record_from(node, ks_delta(node, start, end), caller);
 		ks_unguard(bit);
 	} else {
 		ks_turned_away(node);
@@ -476,7 +478,7 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
 					!c->cpus[0];
 		/* the plain case: the trampoline times and records by itself */
 		nodes[i]->fast = !nodes[i]->filtered && !nodes[i]->gap &&
-				 nodes[i]->use_counter;
+				 !nodes[i]->callers && nodes[i]->use_counter;
 	}
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (b)

@@ -45,7 +45,8 @@ static void ks_fp_exit(struct fprobe *fp, unsigned long entry_ip,
 	struct ks_fp *f = container_of(fp, struct ks_fp, fp);
 	struct ks_node *node = f->node;
 
-	ks_record(node, ks_delta(node, *(u64 *)entry_data, ks_now(node)));
+	ks_record_from(node, ks_delta(node, *(u64 *)entry_data, ks_now(node)),
+		       ret_ip);
 }
 
 NOKPROBE_SYMBOL(ks_fp_exit);

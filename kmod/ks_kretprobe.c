@@ -43,7 +43,8 @@ static int ks_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct ks_krp *k = container_of(get_kretprobe(ri), struct ks_krp, rp);
 	struct ks_node *node = k->node;
 
-	ks_record(node, ks_delta(node, *(u64 *)ri->data, ks_now(node)));
+	ks_record_from(node, ks_delta(node, *(u64 *)ri->data, ks_now(node)),
+		       get_kretprobe_retaddr(ri));
 	return 0;
 }
 

@@ -56,7 +56,8 @@ struct ks_node *ks_find(const char *name)
 static void ks_zero_pcpu(struct ks_node *node, struct ks_pcpu *p)
 {
 	if (p->slots)
-		memset(p->slots, 0, node->nslots * sizeof(p->slots[0]));
+		memset(p->slots, 0, (size_t)node->nhist * node->nslots *
+		       sizeof(p->slots[0]));
 	p->unslotted = 0;
 	p->min = U64_MAX;
 	p->max = 0;
@@ -79,6 +80,7 @@ static void ks_reset_cpu(void *arg)
 static void ks_reset(struct ks_node *node)
 {
 	int cpu;
+	u32 i;
 
 	cpus_read_lock();
 	on_each_cpu(ks_reset_cpu, node, 1);
@@ -87,6 +89,10 @@ static void ks_reset(struct ks_node *node)
 		if (!cpu_online(cpu))
 			ks_zero_pcpu(node, per_cpu_ptr(node->pcpu, cpu));
 	cpus_read_unlock();
+	/* the call sites stay: their histograms start again, empty */
+	if (node->callers)
+		for (i = 0; i <= node->callers->n; i++)
+			WRITE_ONCE(node->callers->max[i], 0);
 }
 
 /* Free a detached node and its GAP- node, files already removed. */
@@ -100,6 +106,7 @@ static void ks_node_free(struct ks_node *node)
 	free_cpumask_var(node->cpus);
 	kfree(node->syms);
 	kfree(node->ips);
+	kfree(node->callers);
 	WRITE_ONCE(node->magic, 0);
 	kfree(node);
 }
@@ -419,6 +426,7 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 					    max_t(u32, KS_MAXACTIVE_MIN_DEFAULT,
 						  16 * num_possible_cpus()));
 	node->nslots = kstats_nr_slots(cmd->bits, cmd->buckets);
+	node->nhist = cmd->callers ? cmd->callers + 2 : 1;
 	ks_clock_setup(node, cmd, ks_counter_usable());
 	if (ks_clock_watched(node))
 		ks_clock_watch_start();
@@ -435,13 +443,19 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 		goto err;
 	}
 	ret = -ENOMEM;
+	if (cmd->callers) {
+		node->callers = kzalloc(sizeof(*node->callers), GFP_KERNEL);
+		if (!node->callers)
+			goto err;
+		node->callers->n = cmd->callers;
+	}
 	node->pcpu = alloc_percpu(struct ks_pcpu);
 	if (!node->pcpu)
 		goto err;
 	for_each_possible_cpu(cpu)
 		ks_zero_pcpu(node, per_cpu_ptr(node->pcpu, cpu));
 	node->mem = sizeof(struct ks_pcpu) * num_possible_cpus() +
-		    sizeof(*node);
+		    sizeof(*node) + (node->callers ? sizeof(*node->callers) : 0);
 	ret = ks_slots_init(node);
 	if (ret)
 		goto err;

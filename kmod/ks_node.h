@@ -41,6 +41,24 @@ struct ks_pcpu {
 	u64 unslotted;		/* timed with no slots to go to */
 };
 
+/**
+ * struct ks_callers - the call sites of a node with "callers N"
+ * @n: call sites kept apart (cmd.callers)
+ * @ip: the return address each stands for, in the order first seen,
+ *	claimed once with a compare-exchange and kept until the node goes
+ *	(0: free)
+ * @max: each one's longest call, and the rest's at @n, in slot units
+ *
+ * Each CPU's slots hold, after the node's own histogram, one histogram
+ * per call site and one for the rest (ks_slots.c): a call goes to the
+ * node's and to its site's, so the sites' counts add up to the node's.
+ */
+struct ks_callers {
+	u32 n;
+	unsigned long ip[KS_CALLERS_MAX];
+	u64 max[KS_CALLERS_MAX + 1];
+};
+
 /* Spares a node keeps for CPUs that have not recorded yet (ks_slots.c). */
 #define KS_SPARES	8
 
@@ -95,7 +113,10 @@ struct ks_backend {
  * @cpus: CPUs to record on, when cmd.cpus is set
  * @list: in ks_nodes, under ks_lock
  * @by_name: in ks_nodes' hash by name (ks_node.c), under ks_lock
- * @nslots: slots per CPU, overflow included
+ * @nslots: slots of one histogram, overflow included
+ * @nhist: histograms in each CPU's slots: 1, or with @callers the
+ *	node's, one per call site and the rest's
+ * @callers: the call sites (cmd.callers), or NULL
  * @dentry: the node's debugfs file
  * @backend: the hooks in use
  * @priv: the backend's state
@@ -141,6 +162,8 @@ struct ks_node {
 	struct list_head list;
 	struct hlist_node by_name;
 	u32 nslots;
+	u32 nhist;
+	struct ks_callers *callers;
 	struct dentry *dentry;
 	const struct ks_backend *backend;
 	void *priv;
@@ -320,15 +343,64 @@ static inline struct kstats_slot *ks_cpu_slots(const struct ks_node *node,
 }
 
 /*
+ * Which of @c's histograms a call from @ip goes to: its call site's, the
+ * first free one claimed for it, or the rest's (@c->n).
+ */
+static __always_inline u32 ks_caller_index(struct ks_callers *c,
+					   unsigned long ip)
+{
+	unsigned long seen;
+	u32 i;
+
+	if (unlikely(!ip))
+		return c->n;
+	for (i = 0; i < c->n; i++) {
+		seen = READ_ONCE(c->ip[i]);
+		if (seen == ip)
+			return i;
+		if (!seen) {
+			seen = cmpxchg(&c->ip[i], 0, ip);
+			if (!seen || seen == ip)
+				return i;
+		}
+	}
+	return c->n;
+}
+
+/* Add @v to @node's histogram of the call site @ip, as ks_record() does. */
+static __always_inline void ks_record_caller(struct ks_node *node,
+					     struct kstats_slot *sl, u32 s,
+					     u64 v, unsigned long ip)
+{
+	struct ks_callers *c = node->callers;
+	u32 i = ks_caller_index(c, ip);
+	u64 old;
+
+	sl += (size_t)(i + 1) * node->nslots;
+	local64_inc((local64_t *)&sl[s].count);
+	local64_add(v, (local64_t *)&sl[s].sum);
+	old = READ_ONCE(c->max[i]);
+	while (v > old) {
+		u64 seen = cmpxchg64(&c->max[i], old, v);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+/*
  * Account one value on this CPU.  Preemption is off, so the slots are this
  * CPU's throughout: count and sum are single local (interrupt- and
  * NMI-safe) additions, min and max a per-CPU compare-exchange retried
  * until it holds.  An interrupt between them may bring a reset (ks_reset()'s
  * IPI): the reader repairs such a slot (ks_show.c).  A CPU without slots
  * takes a spare, or counts the call as unslotted (missed).  As ks_tramp.S's
- * ks_direct_fast does it.
+ * ks_direct_fast does it.  A call that returns to @ip (0: unknown) also
+ * goes to its call site's histogram when the node keeps them.
  */
-static __always_inline void ks_record(struct ks_node *node, u64 v)
+static __always_inline void ks_record_from(struct ks_node *node, u64 v,
+					   unsigned long ip)
 {
 	struct ks_pcpu __percpu *pc = node->pcpu;
 	u32 s = kstats_slot(v, node->cmd.bits, node->cmd.buckets);
@@ -362,8 +434,15 @@ static __always_inline void ks_record(struct ks_node *node, u64 v)
 			break;
 		old = seen;
 	}
+	if (unlikely(node->callers))
+		ks_record_caller(node, sl, s, v, ip);
 out:
 	preempt_enable_notrace();
+}
+
+static __always_inline void ks_record(struct ks_node *node, u64 v)
+{
+	ks_record_from(node, v, 0);
 }
 
 /* A timed call (or section) starts at @now: feed the GAP- node if any. */

@@ -76,9 +76,13 @@ static void ks_rebin(const struct ks_node *node, struct kstats_slot *sl,
 	memcpy(sl, tmp, n * sizeof(*tmp));
 }
 
-/* Print the rows of one CPU (or of the merge) for non-empty slots. */
-static void ks_show_rows(struct seq_file *m, const struct kstats_slot *sl,
-			 u32 n, const char *what, int cpu)
+/*
+ * Print the rows of one histogram for non-empty slots: @lead, then
+ * "slot S", @what and @who (CPU c, CPUS n, CALLER ID), then the figures.
+ */
+static void ks_show_hist(struct seq_file *m, const struct kstats_slot *sl,
+			 u32 n, const char *lead, const char *what,
+			 const char *who)
 {
 	u64 total = kstats_total(sl, n), seen = 0, frac;
 	u32 s;
@@ -88,11 +92,21 @@ static void ks_show_rows(struct seq_file *m, const struct kstats_slot *sl,
 			continue;
 		seen += sl[s].count;
 		frac = div64_u64(seen * 1000000ULL, total);
-		seq_printf(m, KS_ROW_SLOT " %-3u  %-4s %-3d  " KS_ROW_COUNT " %8llu  "
+		seq_printf(m, "%s" KS_ROW_SLOT " %-3u  %-4s %-3s  " KS_ROW_COUNT " %8llu  "
 			   KS_ROW_AVG " %8llu  " KS_ROW_P " %llu.%06llu  " KS_ROW_N " %8llu\n",
-			   s, what, cpu, sl[s].count, kstats_slot_mean(&sl[s]),
+			   lead, s, what, who, sl[s].count, kstats_slot_mean(&sl[s]),
 			   frac / 1000000, frac % 1000000, seen);
 	}
+}
+
+/* The rows of one CPU (or of the merge). */
+static void ks_show_rows(struct seq_file *m, const struct kstats_slot *sl,
+			 u32 n, const char *what, int cpu)
+{
+	char who[12];
+
+	snprintf(who, sizeof(who), "%d", cpu);
+	ks_show_hist(m, sl, n, "", what, who);
 }
 
 /*
@@ -120,6 +134,89 @@ static void ks_repair_slots(struct kstats_slot *sl, u32 n, u32 bits,
 	}
 }
 
+/*
+ * The call sites of a node with "callers N": each one's histogram, merged
+ * over the CPUs when the node's are copied (@hists: N + 1 histograms),
+ * in the text's unit; a "# caller" line each with its count, p50, p99 and
+ * longest call, then, after the node's rows, their rows as "# slot" lines
+ * (readers of format 1 skip them).  @map, @tmp: room for a histogram.
+ */
+static void ks_callers_unit(const struct ks_node *node,
+			    struct kstats_slot *hists, u32 *map,
+			    struct kstats_slot *tmp)
+{
+	u32 n = node->nslots, nh = node->nhist - 1, h;
+
+	if (node->show_mult)
+		ks_rebin_map(node, map, n);
+	for (h = 0; h < nh; h++) {
+		if (node->show_mult)
+			ks_rebin(node, hists + (size_t)h * n, tmp, map, n);
+		ks_repair_slots(hists + (size_t)h * n, n, node->cmd.bits,
+				node->cmd.buckets);
+	}
+}
+
+/* Caller @h's ID in the text: its index, or KS_CALLER_OTHER for the rest. */
+static void ks_caller_id(const struct ks_node *node, u32 h, char *id,
+			 size_t size)
+{
+	if (h == node->callers->n)
+		strscpy(id, KS_CALLER_OTHER, size);
+	else
+		snprintf(id, size, "%u", h);
+}
+
+static void ks_callers_lines(struct seq_file *m, const struct ks_node *node,
+			     const struct kstats_slot *hists)
+{
+	const struct ks_callers *c = node->callers;
+	u32 n = node->nslots, h, s;
+	u64 pct[KSTATS_NR_PCT], count, max;
+	unsigned long ip;
+	char id[16];
+
+	for (h = 0; h <= c->n; h++) {
+		const struct kstats_slot *sl = hists + (size_t)h * n;
+
+		ip = h < c->n ? READ_ONCE(c->ip[h]) : 0;
+		if (h < c->n && !ip)
+			continue;	/* not seen yet */
+		count = kstats_total(sl, n);
+		kstats_percentiles(sl, n, node->cmd.bits, pct);
+		max = ks_shown(node, READ_ONCE(c->max[h]));
+		for (s = n; count && !sl[s - 1].count; s--)
+			;
+		max = count ? kstats_slot_clamp(max, s - 1, node->cmd.bits,
+						node->cmd.buckets) : 0;
+		ks_caller_id(node, h, id, sizeof(id));
+		seq_printf(m, "# " KS_LINE_CALLER " %s " KS_ROW_COUNT " %llu %s %llu %s %llu "
+			   KS_SAMPLES_MAX " %llu " KS_CALLER_SITE " ",
+			   id, count, kstats_pct_name[KSTATS_P50],
+			   count ? pct[KSTATS_P50] : 0, kstats_pct_name[KSTATS_P99],
+			   count ? pct[KSTATS_P99] : 0, max);
+		if (ip)
+			seq_printf(m, "%pS\n", (void *)ip);
+		else
+			seq_puts(m, "-\n");
+	}
+}
+
+static void ks_callers_rows(struct seq_file *m, const struct ks_node *node,
+			    const struct kstats_slot *hists)
+{
+	const struct ks_callers *c = node->callers;
+	u32 n = node->nslots, h;
+	char id[16];
+
+	for (h = 0; h <= c->n; h++) {
+		if (h < c->n && !READ_ONCE(c->ip[h]))
+			continue;
+		ks_caller_id(node, h, id, sizeof(id));
+		ks_show_hist(m, hists + (size_t)h * n, n, "# ", KS_ROW_CALLER, id);
+	}
+}
+
 static int ks_node_show(struct seq_file *m, void *v)
 {
 	struct ks_node *node = m->private;
@@ -127,7 +224,7 @@ static int ks_node_show(struct seq_file *m, void *v)
 	u64 clamped = 0, unslotted = 0, bytes;
 	u32 n = node->nslots, s, i, *map;
 	unsigned int cpus, spares;
-	struct kstats_slot *all, *copy, *tmp;
+	struct kstats_slot *all, *copy, *tmp, *hists = NULL;
 	int cpu;
 
 	/*
@@ -139,10 +236,14 @@ static int ks_node_show(struct seq_file *m, void *v)
 	copy = kvcalloc((size_t)nr_cpu_ids * n, sizeof(*copy), GFP_KERNEL);
 	all = kvcalloc(2 * n, sizeof(*all), GFP_KERNEL);
 	map = kvcalloc(n, sizeof(*map), GFP_KERNEL);
-	if (!copy || !all || !map) {
+	if (node->callers)
+		hists = kvcalloc((size_t)(node->nhist - 1) * n, sizeof(*hists),
+				 GFP_KERNEL);
+	if (!copy || !all || !map || (node->callers && !hists)) {
 		kvfree(copy);
 		kvfree(all);
 		kvfree(map);
+		kvfree(hists);
 		return -ENOMEM;
 	}
 	tmp = all + n;
@@ -152,6 +253,8 @@ static int ks_node_show(struct seq_file *m, void *v)
 
 		if (sl)	/* else left zero: this CPU never recorded */
 			memcpy(copy + (size_t)cpu * n, sl, n * sizeof(*copy));
+		if (sl && hists)	/* its call sites' next to it */
+			kstats_merge(hists, sl + n, (node->nhist - 1) * n);
 		kstats_merge(all, copy + (size_t)cpu * n, n);
 		min = min(min, READ_ONCE(p->min));
 		max = max(max, READ_ONCE(p->max));
@@ -218,6 +321,8 @@ static int ks_node_show(struct seq_file *m, void *v)
 		seq_printf(m, " " KS_KEY_COMM "=%s", node->cmd.comm);
 	if (node->cmd.cpus[0])
 		seq_printf(m, " " KS_KEY_CPUS "=%s", node->cmd.cpus);
+	if (node->callers)
+		seq_printf(m, " " KS_KEY_CALLERS "=%u", node->callers->n);
 	seq_putc(m, '\n');
 	seq_printf(m, "# " KS_LINE_SAMPLES " %llu " KS_SAMPLES_MISSED " %llu "
 		   KS_SAMPLES_MIN " %llu " KS_SAMPLES_AVG " %llu " KS_SAMPLES_MAX
@@ -249,13 +354,20 @@ static int ks_node_show(struct seq_file *m, void *v)
 	seq_printf(m, " " KS_PCT_PRECISION " %u " KS_PCT_ESTIMATE " "
 		   KS_ESTIMATE_SLOT_MEAN "\n",
 		   kstats_precision_ppm(node->cmd.bits));
+	if (hists) {
+		ks_callers_unit(node, hists, map, tmp);
+		ks_callers_lines(m, node, hists);
+	}
 
 	for_each_possible_cpu(cpu)
 		ks_show_rows(m, copy + (size_t)cpu * n, n, KS_ROW_CPU, cpu);
 	ks_show_rows(m, all, n, KS_ROW_CPUS, num_possible_cpus());
+	if (hists)
+		ks_callers_rows(m, node, hists);
 	kvfree(copy);
 	kvfree(all);
 	kvfree(map);
+	kvfree(hists);
 	return 0;
 }
 
@@ -282,10 +394,11 @@ int ks_node_open(struct inode *inode, struct file *file)
 	for_each_possible_cpu(cpu) {
 		struct kstats_slot *sl = ks_cpu_slots(node, cpu);
 
-		for (s = 0; sl && s < node->nslots; s++)
+		for (s = 0; sl && s < node->nslots * node->nhist; s++)
 			rows += !!READ_ONCE(sl[s].count);
 	}
 	rows += min_t(size_t, rows, node->nslots);	/* the CPUS rows */
+	rows += 2 * (node->nhist - 1);		/* the "# caller" lines */
 	return single_open_size(file, ks_node_show, node,
 				KS_HEADER_BYTES + rows * KS_ROW_BYTES);
 }

@@ -19,9 +19,10 @@
  * GFP_KERNEL.  So a node's memory is, with slots = kstats_nr_slots():
  *
  *   sizeof(struct ks_node) + possible CPUs * sizeof(struct ks_pcpu)
- *     + (CPUs that recorded + spares) * 16 * slots bytes
+ *     + (CPUs that recorded + spares) * 16 * slots * histograms bytes
  *
- * where spares = min(online CPUs without slots, KS_SPARES), counted
+ * where histograms is 1, or N + 2 for a node with "callers N" (its own,
+ * one per call site, the rest's), and spares = min(online CPUs without slots, KS_SPARES), counted
  * against mem_max, which refuses a node (ENOSPC) or further spares (the
  * calls of CPUs without slots are then missed, and the log says so once
  * per node).
@@ -85,9 +86,10 @@ static u64 ks_mem_in_use(void)
 	return atomic64_read(&ks_mem_used);
 }
 
+/* One CPU's slots: the node's histogram, and its call sites' if kept. */
 static size_t ks_slots_size(const struct ks_node *node)
 {
-	return node->nslots * sizeof(struct kstats_slot);
+	return (size_t)node->nhist * node->nslots * sizeof(struct kstats_slot);
 }
 
 /*
@@ -181,7 +183,7 @@ static void ks_slots_tend(struct ks_node *node, int coming)
 		sl = xchg(&node->spare[i], NULL);
 		if (!sl)
 			continue;
-		kfree(sl);
+		kvfree(sl);
 		ks_mem_give(size);
 		node->mem -= size;
 		spares--;
@@ -196,7 +198,7 @@ static void ks_slots_tend(struct ks_node *node, int coming)
 			node->slots_warned = true;
 			break;
 		}
-		sl = kzalloc(size, GFP_KERNEL);
+		sl = kvzalloc(size, GFP_KERNEL);
 		if (!sl) {
 			ks_mem_give(size);
 			break;
@@ -282,7 +284,7 @@ int ks_slots_init(struct ks_node *node)
 	}
 	node->mem += n * size;
 	for (i = 0; i < n; i++) {
-		node->spare[i] = kzalloc(size, GFP_KERNEL);
+		node->spare[i] = kvzalloc(size, GFP_KERNEL);
 		if (!node->spare[i])
 			return -ENOMEM;	/* ks_slots_free() gives it all back */
 	}
@@ -307,10 +309,10 @@ void ks_slots_free(struct ks_node *node)
 		mutex_unlock(&ks_slots_lock);
 	}
 	for (i = 0; i < KS_SPARES; i++)
-		kfree(node->spare[i]);
+		kvfree(node->spare[i]);
 	if (node->pcpu)
 		for_each_possible_cpu(cpu)
-			kfree(ks_cpu_slots(node, cpu));
+			kvfree(ks_cpu_slots(node, cpu));
 	ks_mem_give(node->mem);
 	node->mem = 0;
 }

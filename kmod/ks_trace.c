@@ -146,6 +146,7 @@ noinline int ks_gap_alloc(struct ks_node *node)
 		     node->cmd.name) >= sizeof(cmd.name))
 		return -EINVAL;
 	cmd.gap = false;
+	cmd.callers = 0;	/* the time between calls has no caller */
 	gap = ks_node_alloc(&cmd, &ks_gap_backend);
 	if (IS_ERR(gap))
 		return PTR_ERR(gap);

@@ -20,8 +20,8 @@
  * restored and we return into the body as a plain fentry call does.
  * Otherwise ks_direct_body enters the body with a return address inside
  * ks_direct_common, through a return as retpolines do (never an indirect
- * call or jump, so IBT kernels accept it), and ks_direct_exit(node, start)
- * records the time before we return to the caller with the body's
+ * call or jump, so IBT kernels accept it), and ks_direct_exit(node, start,
+ * caller) records the time before we return to the caller with the body's
  * rax:rdx.  rax is not an argument (no variadic functions get here).
  *
  * A task that ends inside a body (do_exit()) never comes back: the exit
@@ -121,6 +121,7 @@ SYM_FUNC_START_LOCAL(ks_direct_common)
 	pushq	%rdx
 	movq	-8(%rbp), %rdi
 	movq	-16(%rbp), %rsi
+	movq	16(%rbp), %rdx		/* the caller */
 	CALL_DEPTH_ACCOUNT
 	call	ks_direct_exit
 	popq	%rdx

@@ -31,7 +31,7 @@
  * we return into the body as a plain call site does.  Otherwise the body
  * is entered through a "ret" with x30 inside the trampoline (pointer
  * authentication signs that address in the body's own frame, as any
- * return address), and ks_direct_exit(node, start) records the time
+ * return address), and ks_direct_exit(node, start, caller) records the time
  * before we return to the caller with the body's x0:x1.  x8 (a returned
  * struct's address) is never used here: ks_btf.c refuses such functions.
  *
@@ -107,6 +107,7 @@ SYM_CODE_START(ks_direct_tramp)
 	stp	x0, x1, [sp, #KS_F_REGS]
 	ldr	x0, [sp, #KS_F_NODE]
 	ldr	x1, [sp, #KS_F_START]
+	ldr	x2, [sp, #8]		/* the caller (x9) */
 	bl	ks_direct_exit
 	ldp	x0, x1, [sp, #KS_F_REGS]
 	ldp	x29, x30, [sp], #KS_FRAME	/* x30: the caller */

@@ -38,6 +38,7 @@
 #define KS_PID_MAX	0x3fffffff	/* pid/tgid filters: FUTEX_TID_MASK */
 #define KS_NODES_MAX	2048	/* nodes at once */
 #define KS_SYMS_MAX	16	/* symbols of one node: a function and its clones */
+#define KS_CALLERS_MAX	16	/* call sites kept apart by "callers N" */
 #define KS_CMD_MAX	512	/* bytes of one write to _control or a node */
 #define KS_GAP_PREFIX	"GAP-"	/* name of a node's time-between-calls twin */
 /*
@@ -85,6 +86,7 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_LINE_PCT	"percentiles"	/* pNN V... precision_ppm P estimate E */
 #define KS_LINE_UNSLOTTED "unslotted"	/* N: ... counted in missed */
 #define KS_LINE_MEMORY	"memory"	/* N bytes: slots on C CPUs, S spare */
+#define KS_LINE_CALLER	"caller"	/* ID count N p50 V p99 V max V site SITE */
 
 /* Words of the KS_LINE_SAMPLES line after its count, each before its value. */
 #define KS_SAMPLES_MISSED	"missed"
@@ -114,6 +116,7 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_KEY_TGID	"tgid"
 #define KS_KEY_COMM	"comm"
 #define KS_KEY_CPUS	"cpus"
+#define KS_KEY_CALLERS	"callers"	/* N: call sites kept apart, when asked */
 
 /* Values of clock=, unit=, slots= and state=. */
 #define KS_CLOCK_NAME_LOCAL	"local"		/* local_clock() */
@@ -135,6 +138,11 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_ROW_SLOT	"slot"
 #define KS_ROW_CPU	"CPU"
 #define KS_ROW_CPUS	"CPUS"
+#define KS_ROW_CALLER	"CALLER"	/* in "# slot S CALLER ID ...": a caller's row */
+/* A caller's ID: 0..N-1 in the order first seen, or this for the rest */
+#define KS_CALLER_OTHER	"other"
+/* Last word of a "# caller" line, before the site: the rest of the line */
+#define KS_CALLER_SITE	"site"	/* FUNCTION+0xOFF/0xSIZE [MODULE], as %pS */
 /* ...then these words, each before its value: count, mean, rank, running total */
 #define KS_ROW_COUNT	"count"
 #define KS_ROW_AVG	"avg"
