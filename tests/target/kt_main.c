@@ -44,6 +44,10 @@
  *   patch    "1": put an ftrace_ops that may change the ip on
  *            ks_target_empty, as a livepatch does (EBUSY while a direct
  *            call that cannot share holds it); "0": take it off
+ *   callers  ks_target_site(ns) from three call sites: kt_site_a() N
+ *            times spinning 20 us, kt_site_b() 2N times spinning 80 us,
+ *            kt_site_c() 3N times spinning 320 us; then, with ARG, once
+ *            from kt_site_slow() spinning ARG us
  *   section  N times: ks_target_mark_a(), spin ARG ns, kmalloc(64),
  *            ks_target_mark_b(), kfree(): sections between two functions
  *            or a function and the kmem:kmalloc / kmem:kfree tracepoints
@@ -93,7 +97,7 @@ static noinline int proc_pid_cmdline_read(unsigned int k)
  * the timekeeping clocksource at each tick) ran 0.16% ahead of the TSC in
  * one TCG guest.
  */
-static noinline void ks_target_delay(unsigned int ns)
+static __always_inline void kt_spin(unsigned int ns)
 {
 	u64 hz = ks_cycles_hz();
 	u64 cycles = hz ? div_u64((u64)ns * hz + NSEC_PER_SEC - 1, NSEC_PER_SEC) : 0;
@@ -103,6 +107,58 @@ static noinline void ks_target_delay(unsigned int ns)
 		cpu_relax();
 	while (ks_cycles() - c0 < cycles)
 		cpu_relax();
+}
+
+static noinline void ks_target_delay(unsigned int ns)
+{
+	kt_spin(ns);
+}
+
+/*
+ * The function of the callers test, and its call sites: each site makes
+ * its calls with its own delay, so that each caller's histogram is known.
+ */
+#define KT_SITE_A_NS	20000
+#define KT_SITE_B_NS	80000
+#define KT_SITE_C_NS	320000
+
+static noinline void ks_target_site(unsigned int ns)
+{
+	kt_spin(ns);
+	WRITE_ONCE(kt_sink, kt_sink + 1);	/* not ks_target_delay's twin */
+}
+
+static noinline void kt_site_a(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		ks_target_site(KT_SITE_A_NS);
+	barrier();	/* no tail call: the site stays this function */
+}
+
+static noinline void kt_site_b(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2 * n; i++)
+		ks_target_site(KT_SITE_B_NS);
+	barrier();
+}
+
+static noinline void kt_site_c(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < 3 * n; i++)
+		ks_target_site(KT_SITE_C_NS);
+	barrier();
+}
+
+static noinline void kt_site_slow(unsigned int us)
+{
+	ks_target_site(us * NSEC_PER_USEC);
+	barrier();
 }
 
 /* Calls itself until @depth calls are on the stack. */
@@ -357,7 +413,7 @@ static int kt_patch(bool on)
 
 enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP, KT_SECTION,
 	KT_UNWIND, KT_ARGS, KT_PART, KT_ISRA, KT_GEN, KT_HOLD, KT_PATCH,
-	KT_DUP };
+	KT_DUP, KT_CALLERS };
 
 static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			size_t count, loff_t *ppos)
@@ -387,6 +443,16 @@ static ssize_t kt_write(struct file *file, const char __user *ubuf,
 	if (what == KT_PATCH) {
 		ret = kt_patch(n);
 		return ret ? ret : count;
+	}
+	if (what == KT_CALLERS) {
+		if (n > 10000)
+			return -EINVAL;
+		kt_site_a(n);
+		kt_site_b(n);
+		kt_site_c(n);
+		if (ret == 2)
+			kt_site_slow(arg);
+		return count;
 	}
 	if (what == KT_GEN) {
 		if (n > 100)
@@ -478,6 +544,7 @@ static int __init kt_init(void)
 		[KT_UNWIND] = "unwind", [KT_ARGS] = "args",
 		[KT_PART] = "part", [KT_ISRA] = "isra", [KT_GEN] = "gen",
 		[KT_HOLD] = "hold", [KT_PATCH] = "patch", [KT_DUP] = "dup",
+		[KT_CALLERS] = "callers",
 	};
 	unsigned long i;
 
