@@ -15,6 +15,8 @@
 #   make test-rt         VM tests on the PREEMPT_RT kernels
 #   make test-debug      VM tests and fault injection on a KASAN/lockdep/kmemleak kernel
 #   make test-prometheus kstats -> node_exporter -> Prometheus in a VM (in make test)
+#   make test-fleet      two VMs (6.1, 6.12) scraped by one Prometheus, compare --prometheus
+#                        on them (in make test)
 #   make test-bpf        kstats beside bpftrace's kfunc: (BPF trampolines) in a VM, every kernel
 #   make test-sweep      kstats on every function ftrace offers, in batches under a mixed
 #                        workload, every kernel, x86-64 then arm64 (40 minutes or so a kernel);
@@ -161,6 +163,15 @@ PROM_KVER ?= $(or $(lastword $(filter 6.12.%,$(KVERS))),$(lastword $(KVERS)))
 test-prometheus: deps-check vm-stage-$(PROM_KVER) vm-tools
 	tests/vm/prometheus.sh $(PROM_KVER)
 
+# A fleet of two: the newest 6.1 and 6.12 kernels boot at once, each with
+# Debian's node_exporter serving kstats' export through a QEMU port
+# forward, one Prometheus on this machine's loopback scrapes both, and
+# kstats compare --prometheus judges the two releases (tests/vm/fleet.sh,
+# about a minute); make test runs it.
+FLEET_KVERS ?= $(lastword $(filter 6.1.%,$(KVERS))) $(lastword $(filter 6.12.%,$(KVERS)))
+test-fleet: deps-check $(addprefix vm-stage-,$(FLEET_KVERS)) vm-tools tools
+	tests/vm/fleet.sh $(FLEET_KVERS)
+
 # kstats beside a real BPF fentry program: Debian's bpftrace from this
 # machine over 9p, one boot per kernel (tests/vm/bpf.sh); make test runs it.
 test-bpf: deps-check vm-stage vm-tools
@@ -195,7 +206,7 @@ test-sweep-debug: deps-check vm-tools
 	KS_VM_APPEND="no_timer_check ks.sweep_hung=120 $(KS_VM_APPEND)" \
 		tests/vm/sweep.sh --short -k debug --timeout 5400 --stall 1200
 
-.PHONY: vm-stress test-stress test-rt test-debug test-prometheus test-bpf test-sweep vm-sweep test-mttcg
+.PHONY: vm-stress test-stress test-rt test-debug test-prometheus test-fleet test-bpf test-sweep vm-sweep test-mttcg
 .PHONY: test-sweep-debug
 
 test: DEPS = kbuild arm64

@@ -8,7 +8,7 @@
 # Last line: N passed, N failed, N skipped.
 #
 #   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm quickstart cpu-default arm64
-#                                   prometheus bpf stress sweep ab kbuild bench
+#                                   prometheus fleet bpf stress sweep ab kbuild bench
 #                                   (default: all)
 #                                   quickstart: the README's quick start as
 #                                   written, on 6.1 then 6.12, two boots
@@ -23,6 +23,9 @@
 #                                   on the arm64 kernels (make test-arm64: all)
 #                                   prometheus: kstats -> node_exporter ->
 #                                   Prometheus in one VM boot (about a minute)
+#                                   fleet: two VMs (6.1, 6.12) scraped by
+#                                   one Prometheus on the host, compare
+#                                   --prometheus on them (about a minute)
 #                                   bpf: kstats beside bpftrace's kfunc:, one
 #                                   boot per kernel (make test-bpf: about
 #                                   25 s a kernel once staged)
@@ -71,7 +74,7 @@ suite() { # name command...
 	skipped=$((skipped + s))
 }
 
-suites=${*:-unit fuzz cli plots vm quickstart cpu-default arm64 layers prometheus bpf stress sweep ab kbuild bench}
+suites=${*:-unit fuzz cli plots vm quickstart cpu-default arm64 layers prometheus fleet bpf stress sweep ab kbuild bench}
 for s in $suites; do
 	case $s in
 	unit)	suite unit make -s -C tests/unit run ;;
@@ -84,6 +87,7 @@ for s in $suites; do
 	arm64)	suite arm64 make -s vm-arm64-quick ;;
 	layers)	suite layers /usr/bin/python3 tests/layers.py ;;
 	prometheus) suite prometheus make -s test-prometheus ;;
+	fleet)	suite fleet make -s test-fleet ;;
 	bpf)	suite bpf make -s test-bpf ;;
 	stress)	suite stress env KS_VM_SCENARIO_TIMEOUT=300 tests/vm/stress.sh ;;
 	sweep)	suite sweep tests/vm/sweep.sh --short --no-hotplug --seed "${KS_SWEEP_SEED:-708565993}" ;;

@@ -1,0 +1,282 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# A fleet of two: kstats on two machines with different kernels, each
+# exporting through Debian's node_exporter, and one Prometheus on this
+# machine's loopback scraping both, then kstats compare --prometheus on
+# the two releases.  Two guests boot at once (vm/session.sh, the host root
+# shared over 9p, scenario tests/vm/fleet/76-fleet.sh); QEMU's user
+# network forwards a port of the host's loopback to each guest's
+# node_exporter (hostfwd), and a second 9p share carries this script's
+# commands to each guest and its answers back (kstats' own figures and
+# the exported file, read on the guest).  ks_target_delay runs:
+#   1. 200 calls of 500 us on both: _count, histogram_quantile() p50, p90,
+#      p99 and sum by (le) against each node's own figures; compare: the
+#      mean not measurable
+#   2. kstats reset, then 200 calls of 500 us on the first, 750 us on the
+#      second: the same checks; compare: the mean worse?, its 95% bounds
+#      holding the ratio of the nodes' own means
+#
+#   tests/vm/fleet.sh [KVER_A KVER_B]   default: the newest 6.1 and 6.12
+#                                       kernels (scripts/kernels.sh list)
+#
+# The modules and the guest's kstats come from KS_VM_OUT (make
+# vm-stage-KVER vm-tools), compare from tools/kstats (make tools).  About
+# a minute on 2 cores.  KS_FLEET_OUT=FILE keeps the two compare tables.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+# shellcheck source=vm/tap.sh
+. "$top/vm/tap.sh"
+TAP_PREFIX="fleet: "
+ka=${1:-$("$top/scripts/kernels.sh" list | grep '^6\.1\.' | tail -n 1)}
+kb=${2:-$("$top/scripts/kernels.sh" list | grep '^6\.12\.' | tail -n 1)}
+OUT=${KS_VM_OUT:-$top/vm/out}
+work=$OUT/fleet
+NODE=ks_target_delay
+KSTATS=$top/tools/kstats
+
+for b in /usr/bin/prometheus /usr/bin/prometheus-node-exporter /usr/bin/curl /usr/bin/python3; do
+	if [ ! -x $b ]; then
+		skip "fleet" "$b missing (make deps)"
+		tap_end
+		exit 0
+	fi
+done
+if [ -z "$ka" ] || [ -z "$kb" ] || [ ! -x "$KSTATS" ]; then
+	notok "fleet: kernels '$ka' and '$kb', $KSTATS (make deps tools)"
+	tap_end
+	exit 1
+fi
+
+# free_port: a TCP port nothing listens on, on the loopback
+free_port() {
+	_p=$((20000 + ($$ * 7 + ${1:-0} * 131) % 20000))
+	while ss -Htln "sport = :$_p" | grep -q .; do
+		_p=$((_p + 1))
+	done
+	echo $_p
+}
+pa=$(free_port 1)
+pb=$(free_port 2)
+[ "$pb" = "$pa" ] && pb=$((pa + 1))
+pp=$(free_port 3)
+while [ "$pp" = "$pa" ] || [ "$pp" = "$pb" ]; do pp=$((pp + 1)); done
+PROM=http://127.0.0.1:$pp
+
+rm -rf "$work"
+mkdir -p "$work/a" "$work/b" "$work/prom-data"
+cat > "$work/prom.yml" <<EOF
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: node
+    static_configs:
+      - targets: ['127.0.0.1:$pa', '127.0.0.1:$pb']
+EOF
+prometheus --config.file="$work/prom.yml" --storage.tsdb.path="$work/prom-data" \
+	--web.listen-address=127.0.0.1:$pp > "$work/prometheus.log" 2>&1 &
+prom_pid=$!
+
+# boot SIDE KVER PORT: one guest in the background (its pid in $!), its
+# TAP in work/SIDE.tap.  Under -icount, the guest's clock counts
+# instructions, so that the delays measure the same on both kernels, to
+# the instruction, whatever else this machine runs (and the guest's
+# timeouts say nothing of the host's: the host's limit is the one).
+boot() {
+	KS_VM_SCENARIO_TIMEOUT=1000000 KS_VM_TIMEOUT=900 "$top/vm/session.sh" -k "$2" \
+		--scenarios "$here/fleet" --9p-host-root --kmods virtio_net --icount \
+		--append "ks.repo=$top" --work "$work/$1-vm" \
+		--qemu-args "-netdev user,id=n0,hostfwd=tcp:127.0.0.1:$3-:9100 -device virtio-net-pci,netdev=n0 -virtfs local,path=$work/$1,mount_tag=fleet,security_model=none" \
+		> "$work/$1.tap" 2>&1 &
+}
+t_start=$(date +%s)
+boot a "$ka" "$pa"
+pid_a=$!
+boot b "$kb" "$pb"
+pid_b=$!
+
+stop_all() {
+	for s in a b; do
+		[ -f "$work/$s/ready" ] && echo stop > "$work/$s/cmd.$n"
+	done
+	wait "$pid_a" "$pid_b"
+	kill "$prom_pid" 2>/dev/null
+	wait "$prom_pid" 2>/dev/null
+}
+
+# query EXPR: Prometheus' instant answer, one "LE VALUE" line per series
+# (LE: the le label or -), "" when empty
+query() {
+	curl -s -G --max-time 10 --data-urlencode "query=$1" "$PROM/api/v1/query" |
+	/usr/bin/python3 -c '
+import json, sys
+try:
+    for r in json.load(sys.stdin)["data"]["result"]:
+        print(r["metric"].get("le", "-"), r["value"][1])
+except Exception:
+    pass'
+}
+# value EXPR: the value of a one-series answer
+value() { query "$1" | awk 'NR == 1 { print $2 }'; }
+
+# wait_for DESC SECONDS CMD...: poll CMD every half second
+wait_for() {
+	_d=$1 _s=$2 _n=$(($2 * 2))
+	shift 2
+	while [ $_n -gt 0 ]; do
+		"$@" && { ok "$_d"; return 0; }
+		_n=$((_n - 1))
+		sleep 0.5
+	done
+	notok "$_d" "not after $_s s"
+	return 1
+}
+
+guests_ready() { [ -f "$work/a/ready" ] && [ -f "$work/b/ready" ]; }
+up_both() { [ "$(value 'sum(up{job="node"})')" = 2 ]; }
+
+n=1
+# send SIDE WORDS...: the next command to one guest
+send() {
+	_s=$1
+	shift
+	echo "$*" > "$work/$_s/cmd.$n.tmp" && mv "$work/$_s/cmd.$n.tmp" "$work/$_s/cmd.$n"
+}
+answered() { [ -f "$work/a/out.$n" ] && [ -f "$work/b/out.$n" ]; }
+# field SIDE NAME: kstats' figure NAME in the guest's last answer
+field() { awk -v k="$2" '{ for (i = 1; i < NF; i += 2) if ($i == k) print $(i + 1) }' "$work/$1/out.$n"; }
+inst() { [ "$1" = a ] && echo "127.0.0.1:$pa" || echo "127.0.0.1:$pb"; }
+release() { [ "$1" = a ] && echo "$ka" || echo "$kb"; }
+count_is() { [ "$(value "kstats_latency_seconds_count{node=\"$NODE\",instance=\"$(inst "$1")\"}")" = "$2" ]; }
+counts_are() { count_is a "$(field a samples)" && count_is b "$(field b samples)"; }
+
+# near_by PCT QNS KS: is QNS within PCT% of KS?
+near_by() { awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a / b - 1; exit !(b > 0 && d <= p / 100 && d >= -p / 100) }'; }
+
+# le_norm: "LE COUNT" lines with LE to 12 digits, in order
+le_norm() {
+	awk '{ printf "%s %s\n", $1 == "+Inf" ? $1 : sprintf("%.12g", $1), $2 }' | sort -g
+}
+
+# node_checks PHASE: what each guest's node holds against what
+# Prometheus scraped, after command n
+node_checks() {
+	wait_for "$1: Prometheus' _count per machine == each node's samples ($(field a samples), $(field b samples))" 60 counts_are
+	for s in a b; do
+		for p in 50 90 99; do
+			kp=$(field $s p$p)
+			q=$(value "histogram_quantile(0.$p, kstats_latency_seconds_bucket{node=\"$NODE\",instance=\"$(inst $s)\"})")
+			qns=$(awk -v q="$q" 'BEGIN { printf "%.0f", q * 1e9 }')
+			err=$(awk -v a="$qns" -v b="$kp" 'BEGIN { printf "%+.1f%%", (a / b - 1) * 100 }')
+			pct=19
+			[ $p = 50 ] && pct=12.5
+			if near_by $pct "$qns" "$kp"; then
+				ok "$1: $(release $s): histogram_quantile(0.$p) $qns ns, kstats' p$p $kp ns: $err, within $pct%"
+			else
+				notok "$1: $(release $s): histogram_quantile(0.$p) $qns ns within $pct% of kstats' p$p $kp ns ($err)"
+			fi
+		done
+	done
+	# the two exported files' buckets, summed le by le, against sum by
+	# (le) (Prometheus writes an le in its own float format: matched by
+	# value)
+	awk -v node="$NODE" '
+		/^kstats_latency_seconds_bucket\{/ && index($0, "node=\"" node "\"") {
+			le = $0; sub(/.*le="/, "", le); sub(/".*/, "", le); c[le] += $NF
+		}
+		END { for (le in c) print le, c[le] }' "$work/a/prom.$n" "$work/b/prom.$n" |
+		le_norm > "$work/sum.files.$n"
+	query "sum by (le) (kstats_latency_seconds_bucket{node=\"$NODE\"})" | le_norm > "$work/sum.prom.$n"
+	nb=$(wc -l < "$work/sum.files.$n")
+	if [ "$nb" -gt 80 ] && cmp -s "$work/sum.files.$n" "$work/sum.prom.$n"; then
+		ok "$1: sum by (le) over the two machines == the two nodes' exported buckets added, in all $nb buckets"
+	else
+		notok "$1: sum by (le) == the two nodes' buckets added ($nb buckets)" \
+			"$(diff "$work/sum.files.$n" "$work/sum.prom.$n" | head -n 10)"
+	fi
+}
+
+# compare PHASE AT WINDOW: kstats compare --prometheus of the two
+# releases, the table in work/compare.PHASE
+cmp_rc=0
+compare() {
+	echo "$ kstats compare --prometheus $PROM --window ${3}s --at $2 'release=\"$ka\"' 'release=\"$kb\"' --function $NODE" \
+		> "$work/compare.$1"
+	"$KSTATS" compare --prometheus "$PROM" --window "${3}s" --at "$2" \
+		"release=\"$ka\"" "release=\"$kb\"" --function $NODE >> "$work/compare.$1" 2> "$work/compare.$1.err"
+	cmp_rc=$?
+	sed 's/^/# /' "$work/compare.$1"
+	[ -s "$work/compare.$1.err" ] && sed 's/^/# stderr: /' "$work/compare.$1.err"
+}
+mean_row() { awk '$1 == "mean"' "$work/compare.$1"; }
+# bounds_hold PHASE PCT: the mean's 95% bounds [lo,hi] hold PCT
+bounds_hold() {
+	mean_row "$1" | awk -v x="$2" '{ b = $7; gsub(/[][+]/, "", b); split(b, v, ",");
+		exit !(v[1] + 0 <= x && x <= v[2] + 0) }'
+}
+# true_change: the nodes' own means, B against A, in %
+true_change() { awk -v a="$(field a avg)" -v b="$(field b avg)" 'BEGIN { printf "%.1f", (b / a - 1) * 100 }'; }
+
+# now_after S: the Unix time, S seconds from now, once it has passed
+now_after() { sleep "$1"; date +%s; }
+
+echo "# fleet: $ka on 127.0.0.1:$pa, $kb on 127.0.0.1:$pb, Prometheus on 127.0.0.1:$pp"
+if ! wait_for "both guests booted, node_exporter up, $NODE traced" 600 guests_ready ||
+   ! wait_for "Prometheus scrapes both machines" 60 up_both; then
+	tail -n 20 "$work/prometheus.log" | sed 's/^/# /'
+	stop_all
+	for s in a b; do tap_relay < "$work/$s.tap"; done
+	tap_end
+	exit 1
+fi
+echo "# both up $(($(date +%s) - t_start)) s after the boots began"
+
+# ---- 1. the same delay on both: 200 calls of 500 us ----
+sleep 2
+send a run 200 500000
+send b run 200 500000
+wait_for "equal: both guests ran 200 calls of 500 us and exported" 120 answered
+node_checks "equal"
+t1=$(now_after 3)
+compare equal "$t1" $((t1 - t_start + 5))
+tc=$(true_change)
+if [ $cmp_rc = 0 ] && [ "$(mean_row equal | awk '{ print $8, $9 }')" = "not measurable" ] && bounds_hold equal "$tc"; then
+	ok "equal: compare --prometheus: mean $(mean_row equal | awk '{ print $4, $7 }') not measurable, holding the nodes' own $tc%"
+else
+	notok "equal: compare --prometheus: the mean not measurable, bounds holding $tc% (exit $cmp_rc)" "$(mean_row equal)"
+fi
+
+# ---- 2. kstats reset, then 500 us against 750 us ----
+n=$((n + 1))
+send a reset
+send b reset
+wait_for "reset on both guests" 60 answered
+wait_for "Prometheus: _count 0 on both after the reset" 60 counts_are
+t2=$(now_after 2)
+sleep 2
+n=$((n + 1))
+send a run 200 500000
+send b run 200 750000
+wait_for "worse: 200 calls of 500 us on $ka, 750 us on $kb, exported" 120 answered
+node_checks "worse"
+t3=$(now_after 3)
+compare worse "$t3" $((t3 - t2))
+tc=$(true_change)
+if [ $cmp_rc = 0 ] && [ "$(mean_row worse | awk '{ print $8 }')" = "worse?" ] && bounds_hold worse "$tc"; then
+	ok "worse: compare --prometheus: mean $(mean_row worse | awk '{ print $4, $7 }') worse? (one machine a side), holding the nodes' own $tc%"
+else
+	notok "worse: compare --prometheus: the mean worse?, bounds holding $tc% (exit $cmp_rc)" "$(mean_row worse)"
+fi
+if [ -n "${KS_FLEET_OUT:-}" ]; then
+	cat "$work/compare.equal" "$work/compare.worse" > "$KS_FLEET_OUT"
+fi
+
+n=$((n + 1))
+stop_all
+for s in a b; do
+	tap_relay < "$work/$s.tap"
+done
+tap_end

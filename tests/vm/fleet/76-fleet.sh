@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+# One machine of the fleet of tests/vm/fleet.sh: Debian's
+# prometheus-node-exporter, run from the host's root (9p), serves what the
+# command of debian/kstats.kstats-export.service writes, on the guest's
+# port 9100, which QEMU forwards to a port on the host's loopback, where
+# the host's Prometheus scrapes it.  The host drives the guest through a
+# second 9p share (mount tag "fleet", writable): it writes cmd.N, one of
+#   run CALLS NS     CALLS calls of ks_target_delay taking NS each
+#   reset            kstats reset ks_target_delay
+#   stop             the end
+# and the guest answers each with out.N ("samples S avg A p50 ... p90 ...
+# p99 ...", kstats' own figures of the node) and prom.N (the file the
+# export wrote), both after the export.
+. /ks/lib.sh
+
+HOST=/host
+X=/fleet
+TF=/tmp/textfile
+NODE=ks_target_delay
+
+repo=""
+for arg in $(cat /proc/cmdline); do
+	case $arg in ks.repo=*) repo=${arg#*=} ;; esac
+done
+if ! mount_host_root $HOST; then
+	skip "fleet machine" "host root not shared (run tests/vm/fleet.sh)"
+	exit 0
+fi
+mkdir -p $X
+check "the host's fleet folder (9p, writable)" \
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 fleet $X || exit 1
+unit=/tmp/kstats.kstats-export.service
+conf=/tmp/kstats-export.default
+check "the export unit and its settings from the source tree" \
+	cp "$HOST$repo/debian/kstats.kstats-export.service" "$HOST$repo/debian/kstats-export.default" /tmp/ || exit 1
+mount -o rbind /proc $HOST/proc && mount -o rbind /sys $HOST/sys &&
+	mount -o rbind /dev $HOST/dev && mount -o bind /tmp $HOST/tmp
+check "host root prepared" test -d $HOST/proc/self -a -e $HOST/dev/null
+
+# QEMU's user network: the guest is 10.0.2.15, the host 10.0.2.2
+check "eth0 up, 10.0.2.15/24" \
+	"ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0" || exit 1
+
+export_cmd=$(sed -n 's/^ExecStart=//p' "$unit")
+eval "$(sed -n 's/^Environment=//p' "$unit")"
+. "$conf"
+KSTATS_EXPORT_OUTPUT=$TF/kstats.prom
+diag "export: $export_cmd (KSTATS_EXPORT_NODES=$KSTATS_EXPORT_NODES)"
+timer_export() { eval "$export_cmd"; }
+
+load_modules || exit 0
+mkdir -p $TF
+chroot $HOST /usr/bin/env -i HOME=/tmp prometheus-node-exporter \
+	--web.listen-address=:9100 --collector.disable-defaults \
+	--collector.textfile --collector.textfile.directory=$TF > /tmp/node-exporter.log 2>&1 &
+ne_pid=$!
+ready=0
+i=0
+while [ $i -lt 10000 ]; do
+	if chroot $HOST /usr/bin/curl -sf --max-time 2 http://10.0.2.15:9100/metrics >/dev/null 2>&1; then
+		ready=1
+		break
+	fi
+	i=$((i + 1))
+	sleep 0.5
+done
+if [ $ready = 0 ]; then
+	fail "node_exporter ready on 10.0.2.15:9100" "$(tail -n 20 /tmp/node-exporter.log)"
+	kill $ne_pid
+	exit 1
+fi
+ok "node_exporter ready on 10.0.2.15:9100"
+
+check "trace $NODE" kstats trace $NODE
+check "the timer's command exports (no call yet)" timer_export
+
+# answer N: kstats' figures and the exported file for cmd.N
+answer() {
+	{
+		for f in samples avg p50 p90 p99; do
+			printf '%s %s ' $f "$(node_field $NODE $f)"
+		done
+		echo
+	} > $X/out.$1.tmp
+	cp $TF/kstats.prom $X/prom.$1
+	mv $X/out.$1.tmp $X/out.$1
+}
+
+echo "$(uname -r)" > $X/ready
+n=1
+while :; do
+	# the host's QEMU timeout ends a wait that lasts (under -icount the
+	# guest's clock is no measure of the host's)
+	while [ ! -f $X/cmd.$n ]; do
+		sleep 0.2
+	done
+	set -- $(cat $X/cmd.$n)
+	case $1 in
+	run)	before=$(node_field $NODE samples)
+		check "$2 calls of $3 ns, the timer's command exports" \
+			"echo '$2 $3' > /sys/kernel/debug/kstats_target/delay && timer_export"
+		expect_eq "kstats: $2 calls counted" "$(node_field $NODE samples)" "$((before + $2))" ;;
+	reset)	check "reset $NODE, the timer's command exports" "kstats reset $NODE && timer_export" ;;
+	stop)	break ;;
+	*)	fail "command $n from the host" "unknown: $*" ;;
+	esac
+	answer $n
+	n=$((n + 1))
+done
+
+kill $ne_pid
+wait $ne_pid 2>/dev/null
+check "remove $NODE at the end" kstats remove $NODE
+umount $X
+umount -l $HOST 2>/dev/null
+unload_modules
