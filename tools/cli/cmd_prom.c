@@ -6,9 +6,10 @@
  * The two sides are label selectors over kstats' exported histograms
  * (ks_export.c) in a Prometheus server.  Per side, one query of the
  * buckets' increase() over the window, summed by function, instance and
- * le: each machine (instance) is one run of its side, its histogram
- * re-binned by ks_prom.c, and ks_cmp.c judges them as it judges snapshot
- * files.  Every failure is one line on stderr and status 1.
+ * le (and timing, which marks a QEMU -icount guest): each machine
+ * (instance) is one run of its side, its histogram re-binned by
+ * ks_prom.c, and ks_cmp.c judges them as it judges snapshot files.  Every
+ * failure is one line on stderr and status 1.
  */
 #include <math.h>
 #include <stdio.h>
@@ -93,7 +94,7 @@ static int ks_prom_fetch(const struct ks_promq *q, const char *sel, struct ks_pr
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		snprintf(expr, sizeof(expr), "sum by (node, function, instance%s) (increase(%s_%s{%s}[%s]))",
+		snprintf(expr, sizeof(expr), "sum by (node, function, instance, timing%s) (increase(%s_%s{%s}[%s]))",
 			 i ? "" : ", le", KS_PROM_METRIC, what[i], sel, q->window);
 		if (ks_prom_query(q, expr, 0, &v[i]))
 			return -1;

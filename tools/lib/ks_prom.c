@@ -85,7 +85,7 @@ int ks_prom_parse(const char *text, const char *src, struct ks_prom_vec *vec,
 	for (i = 0; i < res->n; i++) {
 		const struct ks_jv *r = &res->kids[i], *m, *val;
 		struct ks_prom_sample *s = &vec->s[vec->n];
-		const char *name, *inst, *le;
+		const char *name, *inst, *timing, *le;
 
 		m = r->type == KS_JOBJ ? ks_jget(r, "metric") : NULL;
 		val = r->type == KS_JOBJ ? ks_jget(r, "value") : NULL;
@@ -99,6 +99,8 @@ int ks_prom_parse(const char *text, const char *src, struct ks_prom_vec *vec,
 		if (!name || !*name)
 			name = ks_prom_str(m, "node");
 		inst = ks_prom_str(m, "instance");
+		timing = ks_prom_str(m, "timing");
+		s->icount = timing && !strcmp(timing, KS_TIMING_ICOUNT);
 		le = ks_prom_str(m, "le");
 		s->le = NAN;
 		if (le && ks_prom_num(le, &s->le)) {
@@ -286,6 +288,8 @@ int ks_prom_side(struct ks_prom_layout *l, const struct ks_prom_vec *buckets,
 		snprintf(node->unit, sizeof(node->unit), "ns");
 		snprintf(node->meta.label, sizeof(node->meta.label), "%s", label);
 		snprintf(node->meta.hostname, sizeof(node->meta.hostname), "%s", s->instance);
+		if (s->icount)
+			snprintf(node->meta.timing, sizeof(node->meta.timing), "%s", KS_TIMING_ICOUNT);
 		ds = ks_prom_find(sum, s->name, s->instance);
 		dc = ks_prom_find(count, s->name, s->instance);
 		avg = ds >= 0 && dc > 0 ? ds / dc * 1e9 : NAN;

@@ -22,6 +22,7 @@ struct ks_prom_sample {
 	char *instance;		/* label instance, else "" */
 	double le;		/* label le (+Inf: INFINITY); NAN when absent */
 	double v;		/* the value */
+	int icount;		/* label timing is KS_TIMING_ICOUNT */
 };
 
 struct ks_prom_vec {
