@@ -249,6 +249,13 @@ else
 	notok "equal: compare --prometheus: the mean not measurable, bounds holding $tc% (exit $cmp_rc)" "$(mean_row equal)"
 fi
 
+# the exports' timing="qemu-icount" label: the table says what a "ns" is
+if grep -q '^# instructions, QEMU -icount: a "ns" is one guest instruction$' "$work/compare.equal"; then
+	ok "equal: compare --prometheus: the -icount note (the exports' timing label)"
+else
+	notok "equal: compare --prometheus: the -icount note (the exports' timing label)"
+fi
+
 # ---- 2. kstats reset, then 500 us against 750 us ----
 n=$((n + 1))
 send a reset
