@@ -15,7 +15,8 @@
 #      mean not measurable
 #   2. kstats reset, then 200 calls of 500 us on the first, 750 us on the
 #      second: the same checks; compare: the mean worse?, its 95% bounds
-#      holding the ratio of the nodes' own means
+#      holding the ratio of the nodes' own means; the review's PromQL (the
+#      mean, p50 and p99 by release) against the nodes' own figures
 #
 #   tests/vm/fleet.sh [KVER_A KVER_B]   default: the newest 6.1 and 6.12
 #                                       kernels (scripts/kernels.sh list)
@@ -107,17 +108,19 @@ stop_all() {
 	wait "$prom_pid" 2>/dev/null
 }
 
-# query EXPR: Prometheus' instant answer, one "LE VALUE" line per series
-# (LE: the le label or -), "" when empty
+# query EXPR [TIME [LABEL]]: Prometheus' instant answer (at TIME, default
+# now), one "L VALUE" line per series (L: the label LABEL, default le, or
+# -), "" when empty
 query() {
-	curl -s -G --max-time 10 --data-urlencode "query=$1" "$PROM/api/v1/query" |
+	curl -s -G --max-time 10 --data-urlencode "query=$1" ${2:+--data-urlencode "time=$2"} \
+		"$PROM/api/v1/query" |
 	/usr/bin/python3 -c '
 import json, sys
 try:
     for r in json.load(sys.stdin)["data"]["result"]:
-        print(r["metric"].get("le", "-"), r["value"][1])
+        print(r["metric"].get(sys.argv[1], "-"), r["value"][1])
 except Exception:
-    pass'
+    pass' "${3:-le}"
 }
 # value EXPR: the value of a one-series answer
 value() { query "$1" | awk 'NR == 1 { print $2 }'; }
@@ -271,6 +274,43 @@ wait_for "worse: 200 calls of 500 us on $ka, 750 us on $kb, exported" 120 answer
 node_checks "worse"
 t3=$(now_after 3)
 compare worse "$t3" $((t3 - t2))
+
+# The review's PromQL: each release's machines together, over the window
+# compare read, against the nodes' own figures (one machine a release
+# here, so the same figures)
+w=$((t3 - t2))s
+sel="function=\"$NODE\""
+review() {	# DESC EXPR: print the query and its answer by release
+	echo "$2" >> "$work/review"
+	query "$2" "$t3" release | sort | tee -a "$work/review" > "$work/review.last"
+	echo >> "$work/review"
+}
+# by_release SIDE: the answer's value for SIDE's release
+by_release() { awk -v r="$(release "$1")" '$1 == r { print $2 }' "$work/review.last"; }
+: > "$work/review"
+review mean "sum by (release) (increase(kstats_latency_seconds_sum{$sel}[$w])) / sum by (release) (increase(kstats_latency_seconds_count{$sel}[$w]))"
+for s in a b; do
+	m=$(awk -v v="$(by_release $s)" 'BEGIN { printf "%.0f", v * 1e9 }')
+	if near_by 0.1 "$m" "$(field $s avg)"; then
+		ok "review: $(release $s): mean by release $m ns, the node's own $(field $s avg) ns"
+	else
+		notok "review: $(release $s): mean by release $m ns within 0.1% of the node's own $(field $s avg) ns"
+	fi
+done
+for p in 50 99; do
+	review p$p "histogram_quantile(0.$p, sum by (release, le) (increase(kstats_latency_seconds_bucket{$sel}[$w])))"
+	pct=19
+	[ $p = 50 ] && pct=12.5
+	for s in a b; do
+		qns=$(awk -v v="$(by_release $s)" 'BEGIN { printf "%.0f", v * 1e9 }')
+		if near_by $pct "$qns" "$(field $s p$p)"; then
+			ok "review: $(release $s): p$p by release $qns ns, the node's own $(field $s p$p) ns, within $pct%"
+		else
+			notok "review: $(release $s): p$p by release $qns ns within $pct% of the node's own $(field $s p$p) ns"
+		fi
+	done
+done
+sed 's/^/# /' "$work/review"
 tc=$(true_change)
 if [ $cmp_rc = 0 ] && [ "$(mean_row worse | awk '{ print $8 }')" = "worse?" ] && bounds_hold worse "$tc"; then
 	ok "worse: compare --prometheus: mean $(mean_row worse | awk '{ print $4, $7 }') worse? (one machine a side), holding the nodes' own $tc%"
@@ -278,7 +318,7 @@ else
 	notok "worse: compare --prometheus: the mean worse?, bounds holding $tc% (exit $cmp_rc)" "$(mean_row worse)"
 fi
 if [ -n "${KS_FLEET_OUT:-}" ]; then
-	cat "$work/compare.equal" "$work/compare.worse" > "$KS_FLEET_OUT"
+	cat "$work/compare.equal" "$work/compare.worse" "$work/review" > "$KS_FLEET_OUT"
 fi
 
 n=$((n + 1))
