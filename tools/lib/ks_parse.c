@@ -6,8 +6,10 @@
  *   # samples N missed N min N avg N max N floor N
  *   # clamped N: ...                                (only when N > 0)
  *   # percentiles p10 N ... p99.9 N precision_ppm P estimate WORD
+ *   # caller ID count N p50 N p99 N max N site SITE   (callers=N, version 2)
  *   slot S CPU  c count N avg N p F n N
  *   slot S CPUS n count N avg N p F n N
+ *   # slot S CALLER ID count N avg N p F n N            (version 2)
  *
  * Unknown '#' lines, unknown key=value words and unknown name/value pairs
  * are skipped: later module versions may add them.
@@ -31,7 +33,8 @@
 /* One slot row as read, kept until the whole text is seen. */
 struct ks_row {
 	__u32 slot;
-	long cpu;		/* -1 for the CPUS row */
+	long cpu;		/* -1 for the CPUS row, -2 for a caller's */
+	int caller;		/* a call site's row: its index, else -1 */
 	__u32 ncpus;		/* CPUS rows only */
 	__u64 count, avg, n;
 	double p;
@@ -47,6 +50,7 @@ struct ks_parser {
 	size_t nr_rows, cap_rows;
 	int have_head, have_samples, have_bits, have_buckets, have_unit;
 	int samples_line, pct_line;
+	int *caller_lines;	/* the line of each node->callers[] */
 };
 
 int ks_fail(const struct ks_errbuf *e, int line, const char *fmt, ...)
@@ -194,6 +198,9 @@ static int ks_parse_head(struct ks_parser *ps, struct ks_view *node,
 			bad = ks_copy(node->comm, sizeof(node->comm), val);
 		} else if (!strcmp(key, KS_KEY_CPUS)) {
 			bad = ks_copy(node->cpulist, sizeof(node->cpulist), val);
+		} else if (!strcmp(key, KS_KEY_CALLERS)) {
+			bad = ks_parse_u32(val, KS_CALLERS_MAX, &node->callers_n) ||
+			      !node->callers_n;
 		}
 		if (bad)
 			return ks_fail(&ps->e, ps->line, "bad value '%s' for '%s'",
@@ -295,7 +302,82 @@ static int ks_parse_pct(struct ks_parser *ps, struct ks_view *node,
 	return 0;
 }
 
-/* "slot S CPU c count N avg N p F n N" or "slot S CPUS n ...". */
+/* A call site's ID: 0..N-1 (N of callers=, else KS_CALLERS_MAX) or "other". */
+static int ks_caller_id_ok(const struct ks_view *node, const char *id)
+{
+	__u32 v;
+
+	if (!strcmp(id, KS_CALLER_OTHER))
+		return 1;
+	return !ks_parse_u32(id, (node->callers_n ? node->callers_n : KS_CALLERS_MAX) - 1, &v) &&
+	       (id[0] != '0' || !id[1]);
+}
+
+/* "# caller ID count N p50 N p99 N max N site SITE..." (@tok from "caller"). */
+static int ks_parse_caller(struct ks_parser *ps, struct ks_view *node,
+			   char **tok, int ntok)
+{
+	static const char * const keys[] = { KS_ROW_COUNT, "p50", "p99", KS_SAMPLES_MAX };
+	struct ks_caller *c;
+	__u64 v[4];
+	int i, k, seen = 0, *lines;
+	size_t len = 0;
+
+	if (!ps->have_head)
+		return ks_fail(&ps->e, ps->line, "'# caller' before the '# kstats' header");
+	if (ntok < 2 || !ks_caller_id_ok(node, tok[1]))
+		return ks_fail(&ps->e, ps->line, "'# caller' with a bad ID '%s' (0..N-1 of callers=N, or %s)",
+			       ntok < 2 ? "" : tok[1], KS_CALLER_OTHER);
+	if (ks_caller_find(node, tok[1]) >= 0)
+		return ks_fail(&ps->e, ps->line, "second '# caller %s' line", tok[1]);
+	for (i = 2; i < ntok && strcmp(tok[i], KS_CALLER_SITE); i += 2) {
+		if (i + 1 >= ntok)
+			return ks_fail(&ps->e, ps->line, "'# caller' needs name/value pairs");
+		for (k = 0; k < 4; k++) {
+			if (strcmp(tok[i], keys[k]))
+				continue;
+			if (ks_parse_u64(tok[i + 1], &v[k]))
+				return ks_fail(&ps->e, ps->line, "bad number '%s' for '%s'",
+					       tok[i + 1], tok[i]);
+			seen |= 1 << k;
+		}
+	}
+	if (seen != 0xf)
+		return ks_fail(&ps->e, ps->line, "'# caller' without count, p50, p99 and max");
+	if (i + 1 >= ntok)
+		return ks_fail(&ps->e, ps->line, "'# caller' without '%s SITE' at its end",
+			       KS_CALLER_SITE);
+	lines = realloc(ps->caller_lines, (node->nr_callers + 1) * sizeof(*lines));
+	if (!lines)
+		return ks_fail(&ps->e, ps->line, "out of memory");
+	ps->caller_lines = lines;
+	lines[node->nr_callers] = ps->line;
+	c = ks_view_caller(node, tok[1]);
+	if (!c)
+		return ks_fail(&ps->e, ps->line, "out of memory");
+	c->count = v[0];
+	c->p50 = v[1];
+	c->p99 = v[2];
+	c->max = v[3];
+	/* the site: the rest of the line, its words joined by one blank */
+	c->site[0] = '\0';
+	for (i++; i < ntok; i++) {
+		size_t n = strlen(tok[i]);
+
+		if (len + n + 2 > sizeof(c->site))
+			return ks_fail(&ps->e, ps->line, "site too long");
+		if (len)
+			c->site[len++] = ' ';
+		memcpy(c->site + len, tok[i], n + 1);
+		len += n;
+	}
+	return 0;
+}
+
+/*
+ * "slot S CPU c count N avg N p F n N", "slot S CPUS n ...", or a call
+ * site's "slot S CALLER ID ..." (@tok after its "#").
+ */
 static int ks_parse_row(struct ks_parser *ps, struct ks_view *node,
 			char **tok, int ntok)
 {
@@ -310,9 +392,16 @@ static int ks_parse_row(struct ks_parser *ps, struct ks_view *node,
 	if (ks_parse_u32(tok[1], ~0U, &r.slot) || r.slot >= node->nr_slots)
 		return ks_fail(&ps->e, ps->line, "slot '%s' out of range (%u slots for bits=%u buckets=%u)",
 			       tok[1], node->nr_slots, node->bits, node->buckets);
-	if (ks_parse_u32(tok[3], 1U << 20, &v))
+	r.caller = -1;
+	if (!strcmp(tok[2], KS_ROW_CALLER)) {
+		r.caller = ks_caller_find(node, tok[3]);
+		r.cpu = -2;
+		if (r.caller < 0)
+			return ks_fail(&ps->e, ps->line, "rows of caller '%s' without its '# %s' line",
+				       tok[3], KS_LINE_CALLER);
+	} else if (ks_parse_u32(tok[3], 1U << 20, &v)) {
 		return ks_fail(&ps->e, ps->line, "bad CPU number '%s'", tok[3]);
-	if (!strcmp(tok[2], KS_ROW_CPU)) {
+	} else if (!strcmp(tok[2], KS_ROW_CPU)) {
 		r.cpu = v;
 	} else if (!strcmp(tok[2], KS_ROW_CPUS)) {
 		r.cpu = -1;
@@ -374,6 +463,7 @@ static int ks_fill_slot(struct ks_parser *ps, struct ks_view *node,
 
 	if (sl->count)
 		return ks_fail(&ps->e, r->line, "second row for slot %u %s", r->slot,
+			       r->caller >= 0 ? "of this caller" :
 			       r->cpu < 0 ? "CPUS" : "of this CPU");
 	if (__builtin_mul_overflow(r->count, avg, &sl->sum))
 		return ks_fail(&ps->e, r->line, "count * avg overflows");
@@ -393,6 +483,11 @@ static int ks_build(struct ks_parser *ps, struct ks_view *node)
 
 		if (!r->count)
 			continue;	/* nothing (KS_PARSE_STRICT reports it) */
+		if (r->caller >= 0) {
+			if (ks_fill_slot(ps, node, &node->callers[r->caller].slots[r->slot], r))
+				return -1;
+			continue;
+		}
 		if (r->cpu < 0) {
 			if (have_cpus_rows && r->ncpus != node->ncpus)
 				return ks_fail(&ps->e, r->line, "CPUS %u differs from earlier CPUS %u",
@@ -442,6 +537,8 @@ static int ks_check_order(struct ks_parser *ps, struct ks_view *node)
 		const struct ks_row *r = &ps->rows[i];
 		const char *err = NULL;
 
+		if (r->caller >= 0)
+			continue;	/* ks_check_callers() */
 		if (!r->count)
 			err = "row with count 0 (only non-empty slots are listed)";
 		else if (r->avg < kstats_slot_lo(r->slot, node->bits) ||
@@ -580,6 +677,71 @@ static int ks_check_header(struct ks_parser *ps, struct ks_view *node)
 	return 0;
 }
 
+/*
+ * The call sites: each one's rows ascend, hold their means and end at its
+ * count; its p50, p99 and max are those of its rows; all of them add up
+ * to the node's samples (one "other" line always with them).
+ */
+static int ks_check_callers(struct ks_parser *ps, struct ks_view *node)
+{
+	__u64 pct[KSTATS_NR_PCT], sum = 0;
+	__u32 h, s;
+	size_t i;
+
+	if (!node->nr_callers && !node->callers_n)
+		return 0;
+	if (!node->callers_n)
+		return ks_fail(&ps->e, ps->caller_lines[0], "'# caller' lines without callers= in the header");
+	if (ks_caller_find(node, KS_CALLER_OTHER) < 0)
+		return ks_fail(&ps->e, 0, "callers=%u but no '# caller %s' line",
+			       node->callers_n, KS_CALLER_OTHER);
+	for (h = 0; h < node->nr_callers; h++) {
+		const struct ks_caller *c = &node->callers[h];
+		long last = -1;
+		__u64 seen = 0;
+
+		for (i = 0; i < ps->nr_rows; i++) {
+			const struct ks_row *r = &ps->rows[i];
+
+			if (r->caller != (int)h)
+				continue;
+			if (!r->count || (long)r->slot <= last ||
+			    r->avg < kstats_slot_lo(r->slot, node->bits) ||
+			    r->avg > kstats_slot_hi(r->slot, node->bits, node->buckets))
+				return ks_fail(&ps->e, r->line,
+					       "caller %s: slot %u: empty, out of order, or avg %llu outside it",
+					       c->id, r->slot, (unsigned long long)r->avg);
+			last = r->slot;
+			seen += r->count;
+			if (r->n != seen || fabs(r->p - (double)seen / (double)c->count) > 1.000001e-6)
+				return ks_fail(&ps->e, r->line,
+					       "caller %s: n %llu, p %.6f but the running count is %llu of %llu",
+					       c->id, (unsigned long long)r->n, r->p,
+					       (unsigned long long)seen, (unsigned long long)c->count);
+		}
+		if (seen != c->count)
+			return ks_fail(&ps->e, ps->caller_lines[h], "caller %s: count %llu but its rows end at %llu",
+				       c->id, (unsigned long long)c->count, (unsigned long long)seen);
+		kstats_percentiles(c->slots, node->nr_slots, node->bits, pct);
+		for (s = node->nr_slots; seen && !c->slots[s - 1].count; s--)
+			;
+		if (c->p50 != (seen ? pct[KSTATS_P50] : 0) || c->p99 != (seen ? pct[KSTATS_P99] : 0))
+			return ks_fail(&ps->e, ps->caller_lines[h],
+				       "caller %s: p50 %llu p99 %llu but its rows give %llu, %llu",
+				       c->id, (unsigned long long)c->p50, (unsigned long long)c->p99,
+				       (unsigned long long)(seen ? pct[KSTATS_P50] : 0),
+				       (unsigned long long)(seen ? pct[KSTATS_P99] : 0));
+		if (seen ? kstats_slot(c->max, node->bits, node->buckets) != s - 1 : c->max != 0)
+			return ks_fail(&ps->e, ps->caller_lines[h], "caller %s: max %llu is not in its last slot",
+				       c->id, (unsigned long long)c->max);
+		sum += c->count;
+	}
+	if (sum != node->samples)
+		return ks_fail(&ps->e, ps->samples_line, "samples %llu but the callers add up to %llu",
+			       (unsigned long long)node->samples, (unsigned long long)sum);
+	return 0;
+}
+
 int ks_parse_text(const char *text, const char *src, unsigned int flags,
 		  struct ks_view *node, char *err, size_t errlen)
 {
@@ -630,6 +792,13 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 			} else if (!strcmp(tok[1], KS_LINE_PCT)) {
 				if (ks_parse_pct(&ps, node, tok + 2, ntok - 2))
 					goto out;
+			} else if (!strcmp(tok[1], KS_LINE_CALLER)) {
+				if (ks_parse_caller(&ps, node, tok + 1, ntok - 1))
+					goto out;
+			} else if (!strcmp(tok[1], KS_ROW_SLOT) && ntok > 3 &&
+				   !strcmp(tok[3], KS_ROW_CALLER)) {
+				if (ks_parse_row(&ps, node, tok + 1, ntok - 1))
+					goto out;
 			}
 			continue;
 		}
@@ -656,7 +825,8 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 		goto out;
 	if (flags & KS_PARSE_STRICT) {
 		if (ks_check_order(&ps, node) || ks_check_merge(&ps, node) ||
-		    ks_check_cumulative(&ps, node) || ks_check_header(&ps, node))
+		    ks_check_cumulative(&ps, node) || ks_check_header(&ps, node) ||
+		    ks_check_callers(&ps, node))
 			goto out;
 	}
 	if (!node->has_pct)
@@ -666,6 +836,7 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 	ret = 0;
 out:
 	free(ps.rows);
+	free(ps.caller_lines);
 	free(copy);
 	if (ret)
 		ks_view_free(node);

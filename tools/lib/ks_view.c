@@ -5,6 +5,7 @@
  * the difference of two reads (watch).  Slot bounds come from
  * include/kstats/hist.h.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,10 +52,80 @@ struct kstats_slot *ks_view_cpu(struct ks_view *node, __u32 cpu)
 	return c[i].slots;
 }
 
+struct ks_caller *ks_view_caller(struct ks_view *node, const char *id)
+{
+	struct ks_caller *c;
+
+	if (strlen(id) >= sizeof(c->id))
+		return NULL;
+	c = realloc(node->callers, (node->nr_callers + 1) * sizeof(*c));
+	if (!c)
+		return NULL;
+	node->callers = c;
+	c += node->nr_callers;
+	memset(c, 0, sizeof(*c));
+	strcpy(c->id, id);
+	strcpy(c->site, "-");
+	c->slots = calloc(node->nr_slots, sizeof(*c->slots));
+	if (!c->slots)
+		return NULL;
+	node->nr_callers++;
+	return c;
+}
+
+int ks_caller_find(const struct ks_view *node, const char *id)
+{
+	__u32 i;
+
+	for (i = 0; i < node->nr_callers; i++)
+		if (!strcmp(node->callers[i].id, id))
+			return (int)i;
+	return -1;
+}
+
+char *ks_caller_key(char *buf, size_t len, const char *site, int offset)
+{
+	size_t n = strcspn(site, offset ? "/ " : "+/ ");
+
+	snprintf(buf, len, "%.*s", (int)n, site);
+	return buf;
+}
+
+/* Total time of call site @c, for sorting. */
+static __u64 ks_caller_time(const struct ks_view *node, const struct ks_caller *c)
+{
+	return ks_slots_sum(c->slots, node->nr_slots);
+}
+
+void ks_callers_by_time(const struct ks_view *node, const struct ks_caller **out)
+{
+	__u32 i, j;
+
+	/* insertion sort: at most KS_CALLERS_MAX + 1 sites, stable */
+	for (i = 0; i < node->nr_callers; i++) {
+		const struct ks_caller *c = &node->callers[i];
+		__u64 t = ks_caller_time(node, c);
+
+		for (j = i; j > 0; j--) {
+			__u64 tj = ks_caller_time(node, out[j - 1]);
+
+			if (tj > t || (tj == t && out[j - 1]->count >= c->count))
+				break;
+			out[j] = out[j - 1];
+		}
+		out[j] = c;
+	}
+}
+
 void ks_view_free(struct ks_view *node)
 {
 	__u32 i;
 
+	for (i = 0; i < node->nr_callers; i++)
+		free(node->callers[i].slots);
+	free(node->callers);
+	node->callers = NULL;
+	node->nr_callers = 0;
 	for (i = 0; i < node->nr_cpus; i++)
 		free(node->cpus[i].slots);
 	free(node->cpus);
@@ -95,6 +166,8 @@ int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 
 	*out = *cur;
 	out->symbols = NULL;
+	out->callers = NULL;	/* an interval's own: not kept apart by site */
+	out->nr_callers = 0;
 	if (ks_view_setup(out, cur->bits, cur->buckets))
 		return -1;
 	out->symbols = strdup(cur->symbols ? cur->symbols : "");

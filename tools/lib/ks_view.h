@@ -39,6 +39,20 @@ struct ks_cpu {
 	struct kstats_slot *slots;	/* nr_slots entries */
 };
 
+#define KS_SITE_MAX	256	/* a call site's text, NUL included */
+#define KS_CALLER_ID_MAX 16	/* a call site's ID: 0..N-1 or KS_CALLER_OTHER */
+
+/*
+ * One call site of a node traced with "callers N" (docs/format.md): its
+ * "# caller" line and its merged histogram (the "# slot S CALLER ID" rows).
+ */
+struct ks_caller {
+	char id[KS_CALLER_ID_MAX];	/* 0..N-1 in the order seen, or "other" */
+	char site[KS_SITE_MAX];		/* FUNCTION+0xOFF/0xSIZE [MODULE], "-": other */
+	__u64 count, p50, p99, max;
+	struct kstats_slot *slots;	/* nr_slots, merged over the CPUs */
+};
+
 /*
  * What a reader knows of one node (the module's own is struct ks_node).
  * Slot sums are count * avg as printed by the module, so the
@@ -68,6 +82,9 @@ struct ks_view {
 	struct kstats_slot *total;	/* merged histogram, nr_slots */
 	struct ks_cpu *cpus;		/* CPUs with samples, ascending */
 	__u32 nr_cpus;
+	__u32 callers_n;		/* callers=N of the head, 0: not asked */
+	struct ks_caller *callers;	/* in the order of the text */
+	__u32 nr_callers;
 };
 
 /**
@@ -88,6 +105,44 @@ int ks_view_setup(struct ks_view *node, __u32 bits, __u32 buckets);
  * Return: the CPU's nr_slots slots, or NULL when out of memory.
  */
 struct kstats_slot *ks_view_cpu(struct ks_view *node, __u32 cpu);
+
+/**
+ * ks_view_caller() - add an empty call site @id to @node
+ * @node: node set up with ks_view_setup()
+ * @id:   its ID (0..N-1, or KS_CALLER_OTHER)
+ *
+ * Return: the new site (its slots zeroed), or NULL when out of memory or
+ * @id is too long.
+ */
+struct ks_caller *ks_view_caller(struct ks_view *node, const char *id);
+
+/**
+ * ks_caller_find() - the call site of @node with ID @id
+ * @node: node
+ * @id:   ID
+ *
+ * Return: its index in node->callers, or -1.
+ */
+int ks_caller_find(const struct ks_view *node, const char *id);
+
+/**
+ * ks_caller_key() - what call sites are matched by across kernels
+ * @buf:    output
+ * @len:    size of @buf
+ * @site:   FUNCTION+0xOFF/0xSIZE [MODULE]
+ * @offset: keep "+0xOFF" (FUNCTION+0xOFF), else FUNCTION alone
+ *
+ * Return: @buf.
+ */
+char *ks_caller_key(char *buf, size_t len, const char *site, int offset);
+
+/**
+ * ks_callers_by_time() - @node's call sites, most total time first
+ * @node: node
+ * @out:  room for node->nr_callers pointers; ties go to the most calls,
+ *        then the order of the text
+ */
+void ks_callers_by_time(const struct ks_view *node, const struct ks_caller **out);
 
 /**
  * ks_view_free() - release what a node owns
