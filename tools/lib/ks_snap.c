@@ -72,6 +72,38 @@ static void ks_put_meta(struct ks_jw *w, const struct ks_meta *m)
 	ks_jw_end(w);
 }
 
+/* The "callers" object of a node traced with "callers N". */
+static void ks_put_callers(struct ks_jw *w, const struct ks_view *node)
+{
+	__u32 h, s;
+
+	ks_jw_key(w, "callers");
+	ks_jw_obj(w, 0);
+	ks_jw_ku64(w, "n", node->callers_n);
+	ks_jw_key(w, "sites");
+	ks_jw_arr(w, 0);
+	for (h = 0; h < node->nr_callers; h++) {
+		const struct ks_caller *c = &node->callers[h];
+
+		ks_jw_obj(w, 0);
+		ks_jw_kstr(w, "id", c->id);
+		ks_jw_kstr(w, "site", c->site);
+		ks_jw_ku64(w, "count", c->count);
+		ks_jw_ku64(w, "p50", c->p50);
+		ks_jw_ku64(w, "p99", c->p99);
+		ks_jw_ku64(w, "max", c->max);
+		ks_jw_key(w, "total");
+		ks_jw_arr(w, 0);
+		for (s = 0; s < node->nr_slots; s++)
+			if (c->slots[s].count)
+				ks_put_slot(w, node, s, &c->slots[s], -1);
+		ks_jw_end(w);
+		ks_jw_end(w);
+	}
+	ks_jw_end(w);
+	ks_jw_end(w);
+}
+
 /* One node object. */
 static void ks_put_node(struct ks_jw *w, const struct ks_view *node)
 {
@@ -147,6 +179,8 @@ static void ks_put_node(struct ks_jw *w, const struct ks_view *node)
 		if (node->total[s].count)
 			ks_put_slot(w, node, s, &node->total[s], -1);
 	ks_jw_end(w);
+	if (node->callers_n)
+		ks_put_callers(w, node);
 	ks_jw_end(w);
 }
 
@@ -267,18 +301,21 @@ static int ks_jreq_str(struct ks_errbuf *sc, const struct ks_jv *obj,
 	return 0;
 }
 
-/* One list of slot objects: "slots" (per CPU) or "total". */
+/*
+ * One list of slot objects: "slots" (per CPU) or a "total" (@what), into
+ * @into (NULL: the node's own).
+ */
 static int ks_snap_slots(struct ks_errbuf *sc, struct ks_view *node,
-			 const struct ks_jv *arr, int per_cpu)
+			 const struct ks_jv *arr, int per_cpu, const char *what,
+			 struct kstats_slot *into)
 {
-	const char *what = per_cpu ? "node.slots" : "node.total";
 	long last_cpu = -1, last_slot = -1;
 	size_t i;
 
 	for (i = 0; i < arr->n; i++) {
 		const struct ks_jv *o = &arr->kids[i];
 		struct kstats_slot *dst;
-		char path[64];
+		char path[96];
 		__u64 lo, hi, count, avg;
 		__u32 slot, cpu = 0;
 
@@ -312,7 +349,7 @@ static int ks_snap_slots(struct ks_errbuf *sc, struct ks_view *node,
 				       "%s: out of order or duplicate (sorted by cpu, then slot)", path);
 		last_cpu = cpu;
 		last_slot = slot;
-		dst = per_cpu ? ks_view_cpu(node, cpu) : node->total;
+		dst = per_cpu ? ks_view_cpu(node, cpu) : into ? into : node->total;
 		if (!dst)
 			return ks_fail(sc, ks_jline(o), "%s: out of memory", path);
 		if (__builtin_mul_overflow(count, avg, &dst[slot].sum))
@@ -477,6 +514,65 @@ static int ks_snap_pct(struct ks_errbuf *sc, const struct ks_jv *nd,
 	return 0;
 }
 
+/*
+ * The optional "callers" object: "n" and the "sites", each with its
+ * figures and its merged slots; their counts must be their slots'.
+ */
+static int ks_snap_callers(struct ks_errbuf *sc, const struct ks_jv *nd,
+			   struct ks_view *node)
+{
+	const struct ks_jv *cl = ks_jget(nd, "callers"), *sites;
+	char path[96], id[KS_CALLER_ID_MAX];
+	size_t i;
+
+	if (!cl)
+		return 0;
+	if (cl->type != KS_JOBJ)
+		return ks_fail(sc, ks_jline(cl), "node.callers: must be an object");
+	if (ks_jreq_u32(sc, cl, "node.callers", "n", KS_CALLERS_MAX, &node->callers_n))
+		return -1;
+	if (!node->callers_n)
+		return ks_fail(sc, ks_jline(cl), "node.callers.n: 0 is out of range");
+	sites = ks_jreq(sc, cl, "node.callers", "sites", KS_JARR);
+	if (!sites)
+		return -1;
+	if (sites->n > KS_CALLERS_MAX + 1)
+		return ks_fail(sc, ks_jline(sites), "node.callers.sites: more than %d",
+			       KS_CALLERS_MAX + 1);
+	for (i = 0; i < sites->n; i++) {
+		const struct ks_jv *o = &sites->kids[i], *tot;
+		struct ks_caller *c;
+		__u64 count;
+
+		snprintf(path, sizeof(path), "node.callers.sites[%zu]", i);
+		if (o->type != KS_JOBJ)
+			return ks_fail(sc, ks_jline(o), "%s: must be an object", path);
+		if (ks_jreq_str(sc, o, path, "id", id, sizeof(id), 0))
+			return -1;
+		if (ks_caller_find(node, id) >= 0)
+			return ks_fail(sc, ks_jline(o), "%s: second site with id '%s'", path, id);
+		c = ks_view_caller(node, id);
+		if (!c)
+			return ks_fail(sc, ks_jline(o), "%s: out of memory", path);
+		if (ks_jreq_str(sc, o, path, "site", c->site, sizeof(c->site), 0) ||
+		    ks_jreq_u64(sc, o, path, "count", ~0ULL, &c->count) ||
+		    ks_jreq_u64(sc, o, path, "p50", ~0ULL, &c->p50) ||
+		    ks_jreq_u64(sc, o, path, "p99", ~0ULL, &c->p99) ||
+		    ks_jreq_u64(sc, o, path, "max", ~0ULL, &c->max))
+			return -1;
+		tot = ks_jreq(sc, o, path, "total", KS_JARR);
+		strcat(path, ".total");
+		if (!tot || ks_snap_slots(sc, node, tot, 0, path, c->slots))
+			return -1;
+		count = kstats_total(c->slots, node->nr_slots);
+		if (count != c->count)
+			return ks_fail(sc, ks_jline(o), "%s: count %llu but the slots hold %llu",
+				       path, (unsigned long long)c->count,
+				       (unsigned long long)count);
+	}
+	return 0;
+}
+
 /* One node object of a document onto @node, with the document's @meta. */
 static int ks_snap_node(struct ks_errbuf *sc, const struct ks_jv *meta,
 			const struct ks_jv *nd, struct ks_view *node)
@@ -492,9 +588,10 @@ static int ks_snap_node(struct ks_errbuf *sc, const struct ks_jv *meta,
 	total = ks_jreq(sc, nd, "node", "total", KS_JARR);
 	if (!slots || !total)
 		return -1;
-	if (ks_snap_slots(sc, node, slots, 1) || ks_snap_slots(sc, node, total, 0))
+	if (ks_snap_slots(sc, node, slots, 1, "node.slots", NULL) ||
+	    ks_snap_slots(sc, node, total, 0, "node.total", NULL))
 		return -1;
-	return 0;
+	return ks_snap_callers(sc, nd, node);
 }
 
 /*
