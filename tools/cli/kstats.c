@@ -58,6 +58,14 @@ static const struct ks_help {
 	  "  --no-hist         the summary only\n"
 	  "  --raw             every attached symbol in the header, wide columns, long\n"
 	  "                    lines unwrapped (the output before 80 columns)\n" },
+	{ "callers", "usage: kstats callers [NAME...] [-f FILE]... [--markdown]\n"
+	  "The call sites of a node traced with --callers N (live, or FILE: a snapshot\n"
+	  "or node text), most total time (calls x mean) first: calls, their share,\n"
+	  "the share of the time, p50, p99 and max; in 80 columns, each site as\n"
+	  "FUNCTION+0xOFF [MODULE] (shortened to fit: the module goes, then the end\n"
+	  "of FUNCTION, marked '~'); (other) holds the calls from sites beyond N.\n"
+	  "  -f, --file FILE   read FILE instead of a live node\n"
+	  "  --markdown        a Markdown table, each site whole\n" },
 	{ "watch", "usage: kstats watch NAME... [-i SECONDS] [-n COUNT] [--hist]\n"
 	  "Every interval, one line per node with what that interval added: samples,\n"
 	  "rate, missed and the percentiles of the interval's own histogram.\n"
@@ -195,6 +203,7 @@ static void ks_usage(FILE *f)
 	      "  start|stop|reset NAME|all     control nodes (a GLOB too)\n"
 	      "  list [GLOB...]                the nodes\n"
 	      "  show NAME | -f FILE           summary and bar histogram (--raw)\n"
+	      "  callers NAME | -f FILE        per call site, most total time first\n"
 	      "  watch NAME... [-i S]          per-interval samples, rate, percentiles\n"
 	      "  top [GLOB...] [-i S] [-n N]   every node ranked by each interval (--raw)\n"
 	      "  run [options] NAME... -- CMD  trace while CMD runs, show, remove\n"
@@ -307,7 +316,8 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "trace", cmd_trace }, { "remove", cmd_verb }, { "start", cmd_verb },
 		{ "stop", cmd_verb }, { "reset", cmd_verb }, { "list", cmd_list },
-		{ "show", cmd_show }, { "watch", cmd_watch }, { "top", cmd_top },
+		{ "show", cmd_show }, { "callers", cmd_callers }, { "watch", cmd_watch },
+		{ "top", cmd_top },
 		{ "run", cmd_run },
 		{ "save", cmd_save }, { "compare", cmd_compare },
 		{ "export", cmd_export }, { "check", cmd_check },

@@ -595,3 +595,109 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 	if (ks_all_icount(nodes, n))
 		fprintf(f, "# %s\n", KS_ICOUNT_NOTE);
 }
+
+char *ks_fmt_site(char *buf, size_t len, const char *site, int width)
+{
+	size_t fn = strcspn(site, "+/ "), off = strcspn(site, "/ ");
+	const char *mod = strchr(site, ' ');
+	int w;
+
+	if (!strcmp(site, "-") || !*site) {
+		snprintf(buf, len, "(%s)", KS_CALLER_OTHER);
+		return buf;
+	}
+	w = snprintf(buf, len, "%s", site);
+	if (w <= width)
+		return buf;
+	/* FUNCTION+0xOFF [MODULE] */
+	w = snprintf(buf, len, "%.*s%s", (int)off, site, mod ? mod : "");
+	if (w <= width)
+		return buf;
+	/* FUNCTION+0xOFF */
+	w = snprintf(buf, len, "%.*s", (int)off, site);
+	if (w <= width)
+		return buf;
+	/* FUNCT~+0xOFF: what the offset leaves of the function */
+	w = width - (int)(off - fn) - 1;
+	snprintf(buf, len, "%.*s~%.*s", w > 1 ? w : 1, site, (int)(off - fn), site + fn);
+	return buf;
+}
+
+/* A share in %, one decimal; "-" of nothing. */
+static char *ks_fmt_share(char *buf, size_t len, double part, double whole)
+{
+	if (whole > 0)
+		snprintf(buf, len, "%.1f%%", 100.0 * part / whole);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+void ks_print_callers(FILE *f, const struct ks_view *node, int markdown)
+{
+	const struct ks_caller *by[KS_CALLERS_MAX + 1];
+	int ns = !strcmp(node->unit, "ns"), vw = ns ? 8 : 10;
+	int sw = 80 - (9 + 7 + 7 + 3 * (vw + 1));
+	double calls = 0, time = 0;
+	char site[KS_SITE_MAX], cells[5][32];
+	__u32 h, k, seen = 0;
+	__u64 v[3];
+
+	if (node->nr_callers > KS_CALLERS_MAX + 1)
+		return;
+	ks_callers_by_time(node, by);
+	for (h = 0; h < node->nr_callers; h++) {
+		calls += (double)by[h]->count;
+		time += (double)ks_slots_sum(by[h]->slots, node->nr_slots);
+		seen += by[h]->count != 0;
+	}
+	if (markdown) {
+		fprintf(f, "**%s**: %.0f calls from %u call sites (callers %u), most total time first; latency in %s\n\n",
+			node->name, calls, seen, node->callers_n, node->unit);
+		fprintf(f, "| site | calls | calls %% | time %% | p50 | p99 | max |\n");
+		fprintf(f, "|---|--:|--:|--:|--:|--:|--:|\n");
+	} else {
+		fprintf(f, "%s: %.0f calls from %u call sites (callers %u), most total time first\n",
+			node->name, calls, seen, node->callers_n);
+		fprintf(f, "%-*s %8s %6s %6s %*s %*s %*s\n", sw, "site", "calls", "calls%",
+			"time%", vw, "p50", vw, "p99", vw, "max");
+	}
+	for (h = 0; h < node->nr_callers; h++) {
+		const struct ks_caller *c = by[h];
+
+		if (!c->count && !strcmp(c->id, KS_CALLER_OTHER))
+			continue;	/* no call beyond the sites kept */
+		snprintf(cells[0], sizeof(cells[0]), "%llu", (unsigned long long)c->count);
+		ks_fmt_share(cells[1], sizeof(cells[1]), (double)c->count, calls);
+		ks_fmt_share(cells[2], sizeof(cells[2]),
+			     (double)ks_slots_sum(c->slots, node->nr_slots), time);
+		v[0] = c->p50;
+		v[1] = c->p99;
+		v[2] = c->max;
+		if (markdown) {
+			if (strcmp(c->site, "-"))
+				fprintf(f, "| `%s` |", c->site);
+			else
+				fprintf(f, "| (%s) |", KS_CALLER_OTHER);
+			fprintf(f, " %s | %s | %s |", cells[0], cells[1], cells[2]);
+			for (k = 0; k < 3; k++)
+				fprintf(f, " %s |", ks_fmt_value(cells[3], sizeof(cells[3]), v[k],
+								 node->unit));
+			fputc('\n', f);
+			continue;
+		}
+		fprintf(f, "%-*s %8s %6s %6s", sw, ks_fmt_site(site, sizeof(site), c->site, sw),
+			cells[0], cells[1], cells[2]);
+		for (k = 0; k < 3; k++) {
+			if (ns)
+				ks_fmt_value(cells[3], sizeof(cells[3]), v[k], node->unit);
+			else
+				snprintf(cells[3], sizeof(cells[3]), "%llu", (unsigned long long)v[k]);
+			fprintf(f, " %*s", vw, cells[3]);
+		}
+		fputc('\n', f);
+	}
+	if (!markdown)
+		fprintf(f, "calls%%, time%%: of all calls, of their total time (calls x mean)%s%s\n",
+			ns ? "" : "; in ", ns ? "" : node->unit);
+}

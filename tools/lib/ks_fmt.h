@@ -121,4 +121,28 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 void ks_print_wrapped(FILE *f, const char *first, const char *next,
 		      const char *text, int width);
 
+/**
+ * ks_fmt_site() - a call site's text in at most @width columns
+ * @buf:   output
+ * @len:   size of @buf
+ * @site:  FUNCTION+0xOFF/0xSIZE [MODULE] (%pS), or "-" for the rest
+ * @width: columns
+ *
+ * "-" reads "(other)".  Otherwise, until it fits: the "/0xSIZE" goes
+ * (it says nothing of where the call was made), then the " [MODULE]",
+ * then the end of FUNCTION, marked by a '~' before "+0xOFF".
+ *
+ * Return: @buf.
+ */
+char *ks_fmt_site(char *buf, size_t len, const char *site, int width);
+
+/**
+ * ks_print_callers() - the call sites of @node, most total time first:
+ * calls, share of the calls, share of the time, p50, p99, max
+ * @f:        output
+ * @node:     node with call sites
+ * @markdown: a Markdown table, sites whole; else 80 columns
+ */
+void ks_print_callers(FILE *f, const struct ks_view *node, int markdown);
+
 #endif /* KS_FMT_H */
