@@ -166,7 +166,8 @@ int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 
 	*out = *cur;
 	out->symbols = NULL;
-	out->callers = NULL;	/* an interval's own: not kept apart by site */
+	out->callers = NULL;	/* an interval is not kept apart by site */
+	out->callers_n = 0;
 	out->nr_callers = 0;
 	if (ks_view_setup(out, cur->bits, cur->buckets))
 		return -1;
