@@ -169,7 +169,9 @@ test-prometheus: deps-check vm-stage-$(PROM_KVER) vm-tools
 # kstats compare --prometheus judges the two releases (tests/vm/fleet.sh,
 # about a minute); make test runs it.
 FLEET_KVERS ?= $(lastword $(filter 6.1.%,$(KVERS))) $(lastword $(filter 6.12.%,$(KVERS)))
-test-fleet: deps-check $(addprefix vm-stage-,$(FLEET_KVERS)) vm-tools tools
+test-fleet: deps-check
+	@$(MAKE) -s -j2 $(addprefix vm-stage-,$(FLEET_KVERS))
+	@$(MAKE) -s vm-tools tools
 	tests/vm/fleet.sh $(FLEET_KVERS)
 
 # kstats beside a real BPF fentry program: Debian's bpftrace from this
