@@ -697,8 +697,12 @@ static int ks_check_callers(struct ks_parser *ps, struct ks_view *node)
 			       node->callers_n, KS_CALLER_OTHER);
 	for (h = 0; h < node->nr_callers; h++) {
 		const struct ks_caller *c = &node->callers[h];
+		__u64 seen = 0, rows = kstats_total(c->slots, node->nr_slots);
 		long last = -1;
-		__u64 seen = 0;
+
+		if (rows != c->count)
+			return ks_fail(&ps->e, ps->caller_lines[h], "caller %s: count %llu but its rows end at %llu",
+				       c->id, (unsigned long long)c->count, (unsigned long long)rows);
 
 		for (i = 0; i < ps->nr_rows; i++) {
 			const struct ks_row *r = &ps->rows[i];
@@ -719,9 +723,6 @@ static int ks_check_callers(struct ks_parser *ps, struct ks_view *node)
 					       c->id, (unsigned long long)r->n, r->p,
 					       (unsigned long long)seen, (unsigned long long)c->count);
 		}
-		if (seen != c->count)
-			return ks_fail(&ps->e, ps->caller_lines[h], "caller %s: count %llu but its rows end at %llu",
-				       c->id, (unsigned long long)c->count, (unsigned long long)seen);
 		kstats_percentiles(c->slots, node->nr_slots, node->bits, pct);
 		for (s = node->nr_slots; seen && !c->slots[s - 1].count; s--)
 			;
