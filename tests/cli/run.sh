@@ -1022,13 +1022,98 @@ if ! grep -q 'timing=' "$tmp/out"; then ok "export --prometheus of real time: no
 r "$K" compare "$tmp/ic.json" "$tmp/ic.json"
 if tail -1 "$tmp/out" | grep -qxF "# $icnote"; then ok "compare of -icount snapshots: # $icnote"; else notok "compare: -icount note"; tap_diag "$tmp/out"; fi
 
+# ---- callers: the call sites of a node traced with callers N ----
+MC=$here/mkcallers
+S='[kstats_target]'
+"$MC" ks_target_site 4 "10:20000:kt_site_a+0x1c/0x30 $S" "20:80000:kt_site_b+0x1c/0x30 $S" \
+	"30:320000:kt_site_c+0x1c/0x30 $S" "1:5003520:kt_site_slow+0x22/0x40 $S" >"$tmp/callers.txt"
+tap "$T" --callers "$tmp/callers.txt"
+tap "$T" "$tmp/callers.txt"
+fake ks_target_site "$tmp/callers.txt"
+r "$K" callers ks_target_site
+same "callers NAME: sites by total time, exact counts and shares, 80 columns" <<'EOF'
+ks_target_site: 61 calls from 4 call sites (callers 4), most total time first
+site                              calls calls%  time%      p50      p99      max
+kt_site_c+0x1c [kstats_target]       30  49.2%  58.5%   321 us   321 us   321 us
+kt_site_slow+0x22                     1   1.6%  30.5%  5.00 ms  5.00 ms  5.00 ms
+kt_site_b+0x1c [kstats_target]       20  32.8%   9.8%  80.4 us  80.4 us  80.7 us
+kt_site_a+0x1c [kstats_target]       10  16.4%   1.2%  20.2 us  20.2 us  20.3 us
+calls%, time%: of all calls, of their total time (calls x mean)
+EOF
+r "$K" callers --markdown ks_target_site
+same "callers --markdown: the sites whole" <<'EOF'
+**ks_target_site**: 61 calls from 4 call sites (callers 4), most total time first; latency in ns
+
+| site | calls | calls % | time % | p50 | p99 | max |
+|---|--:|--:|--:|--:|--:|--:|
+| `kt_site_c+0x1c/0x30 [kstats_target]` | 30 | 49.2% | 58.5% | 321 us | 321 us | 321 us |
+| `kt_site_slow+0x22/0x40 [kstats_target]` | 1 | 1.6% | 30.5% | 5.00 ms | 5.00 ms | 5.00 ms |
+| `kt_site_b+0x1c/0x30 [kstats_target]` | 20 | 32.8% | 9.8% | 80.4 us | 80.4 us | 80.7 us |
+| `kt_site_a+0x1c/0x30 [kstats_target]` | 10 | 16.4% | 1.2% | 20.2 us | 20.2 us | 20.3 us |
+EOF
+"$K" callers ks_target_site >"$tmp/callers.live"
+check "save of a node with callers" "$K" save ks_target_site -o "$tmp/callers.json"
+check "the snapshot holds callers.n and five sites" /usr/bin/python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["node"]["callers"]
+assert c["n"] == 4 and [s["count"] for s in c["sites"]] == [10, 20, 30, 1, 0], c
+assert c["sites"][3]["site"] == "kt_site_slow+0x22/0x40 [kstats_target]" and c["sites"][4]["id"] == "other"
+' "$tmp/callers.json"
+r "$K" callers -f "$tmp/callers.json"
+if [ $rc = 0 ] && cmp -s "$tmp/out" "$tmp/callers.live"; then ok "callers -f SNAPSHOT: the live node's table"; else notok "callers -f SNAPSHOT"; tap_diag "$tmp/out" "$tmp/err"; fi
+check "check -f: a snapshot with callers" "$K" check -f "$tmp/callers.json"
+# a site beyond N, long names: other, the shortened sites, 80 columns
+"$MC" long_fn 2 "5:1000:a_function_whose_name_goes_on_and_on_for_ever+0x1c/0x30 [a_module]" \
+	"3:2000:short_one+0x10/0x20 [a_module]" "7:4000:third+0x8/0x10" >"$tmp/long.txt"
+r "$K" callers -f "$tmp/long.txt"
+w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")
+if [ $rc = 0 ] && [ "$w" -le 80 ] &&
+   grep -q '^(other)  *7  46.7%  71.8%  4.04 us  4.04 us  4.07 us$' "$tmp/out" &&
+   grep -q '^short_one+0x10/0x20 \[a_module\]  *3  20.0%  15.4%  ' "$tmp/out" &&
+   grep -q '^a_function_whose_name_go~+0x1c  *5  33.3%  12.8%  ' "$tmp/out"; then
+	ok "callers: $w columns (<= 80): other holds the third site, a site whole when it fits, a long name cut before +0xOFF"
+else
+	notok "callers: long names, other ($w columns)"; tap_diag "$tmp/out" "$tmp/err"
+fi
+fails "callers of a node without call sites" 1 "keeps no call sites: trace it with --callers N" "$K" callers -f "$hand"
+# compare: a slower site, a site moved (another offset), a new one
+"$MC" ks_target_site 4 "10:20000:kt_site_a+0x1c/0x30 $S" "20:80000:kt_site_b+0x20/0x34 $S" \
+	"30:480000:kt_site_c+0x1c/0x30 $S" "5:40000:kt_site_d+0x10/0x30 $S" \
+	"1:5003520:kt_site_slow+0x22/0x40 $S" >"$tmp/callers-b.txt"
+r "$K" compare "$tmp/callers.txt" "$tmp/callers-b.txt" --label base --label new
+sed -n '/^per call site/,$p' "$tmp/out" >"$tmp/percaller"
+w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")
+cp "$tmp/percaller" "$tmp/out"
+same "compare A B: per call site, matched by FUNCTION+0xOFF or by the function" <<'EOF'
+per call site (the same FUNCTION+0xOFF): new against base
+site                       base      p50    new      p50  change verdict
+kt_site_c+0x1c               30   321 us     30   481 us  +49.9% worse?
+kt_site_slow+0x22             1  5.00 ms      0        -       - gone
+kt_site_b+0x1c*              20  80.4 us     20  80.4 us   +0.0% not measurable
+kt_site_a+0x1c               10  20.2 us     10  20.2 us   +0.0% not measurable
+(other)                       0        -      1  5.00 ms       - new
+kt_site_d+0x10                0        -      5  40.1 us       - new
+*: the same function at another offset; gone, new: called from one side only
+EOF
+if [ "$w" -le 80 ]; then ok "compare A B with callers: $w columns (<= 80)"; else notok "compare with callers: $w columns"; fi
+check "compare of two snapshots with callers" "$K" save -f "$tmp/callers-b.txt" -o "$tmp/callers-b.json"
+r "$K" compare "$tmp/callers.json" "$tmp/callers-b.json" --markdown
+if [ $rc = 0 ] && grep -qxF '| `kt_site_c+0x1c/0x30 [kstats_target]` | 30 | 321 us | 30 | 481 us | +49.9% | worse? |' "$tmp/out" &&
+   grep -qxF '| `kt_site_b+0x1c/0x30 [kstats_target]` * | 20 | 80.4 us | 20 | 80.4 us | +0.0% | not measurable |' "$tmp/out"; then
+	ok "compare --markdown of snapshots: a row per site, the sites whole"
+else
+	notok "compare --markdown per site"; tap_diag "$tmp/out" "$tmp/err"
+fi
+r "$K" compare "$tmp/callers.txt" "$hand" --force
+if [ $rc = 0 ] && ! grep -q 'per call site' "$tmp/out"; then ok "compare: no per-site table unless both have sites"; else notok "compare: per-site table with one side only"; tap_diag "$tmp/out" "$tmp/err"; fi
+
 # ---- check, help, man page ----
 fake find_vma "$hand"
 check "check NAME: strict parse of the live node" "$K" check find_vma
 cp "$hand" "$dbg/broken"
 sed -i 's/# samples 13/# samples 12/' "$dbg/broken"
 fails "check NAME: an inconsistent node" 1 "samples 12 but the CPUS rows count 13" "$K" check broken
-for c in trace remove start stop reset list show watch top run save compare export check; do
+for c in trace remove start stop reset list show callers watch top run save compare export check; do
 	r "$K" "$c" --help
 	if [ $rc = 0 ] && head -1 "$tmp/out" | grep -q "^usage: kstats $c"; then ok "$c --help"; else notok "$c --help"; tap_diag "$tmp/out" "$tmp/err"; fi
 done

@@ -9,6 +9,8 @@
  *                                          snapshot round trip
  *   test_parse --builtin HAND.txt          broken variants of a good node
  *   test_parse --delta OLD NEW EXPECTED    ks_view_delta(NEW, OLD) == EXPECTED
+ *   test_parse --callers CALLERS.txt       the call sites of a node with callers N
+ *                                          (mkcallers.c), and broken variants
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -114,6 +116,20 @@ static int same_node(const struct ks_view *a, const struct ks_view *b,
 			snprintf(why, len, "%s differs", kstats_pct_name[k]);
 			return 0;
 		}
+	if (a->callers_n != b->callers_n || a->nr_callers != b->nr_callers) {
+		snprintf(why, len, "call sites differ");
+		return 0;
+	}
+	for (c = 0; c < a->nr_callers; c++) {
+		const struct ks_caller *x = &a->callers[c], *y = &b->callers[c];
+
+		if (strcmp(x->id, y->id) || strcmp(x->site, y->site) || x->count != y->count ||
+		    x->p50 != y->p50 || x->p99 != y->p99 || x->max != y->max ||
+		    memcmp(x->slots, y->slots, a->nr_slots * sizeof(*x->slots))) {
+			snprintf(why, len, "call site %s differs", x->id);
+			return 0;
+		}
+	}
 	for (s = 0; s < a->nr_slots; s++) {
 		if (a->total[s].count != b->total[s].count || a->total[s].sum != b->total[s].sum) {
 			snprintf(why, len, "total slot %u differs", s);
@@ -454,6 +470,102 @@ static void test_builtin(const char *path)
 	free(text);
 }
 
+/*
+ * A node with "callers 4" from mkcallers (a 10 x 20 us, b 20 x 80 us,
+ * c 30 x 320 us, slow 1 x 5 ms): its sites as read, a snapshot keeps them,
+ * and broken texts and snapshots are refused.
+ */
+static void test_callers(const char *path)
+{
+	static const struct { const char *id, *site; __u64 count; } want[] = {
+		{ "0", "kt_site_a+0x1c/0x30 [kstats_target]", 10 },
+		{ "1", "kt_site_b+0x1c/0x30 [kstats_target]", 20 },
+		{ "2", "kt_site_c+0x1c/0x30 [kstats_target]", 30 },
+		{ "3", "kt_site_slow+0x22/0x40 [kstats_target]", 1 },
+		{ "other", "-", 0 },
+	};
+	char *text = ks_text_read(path, NULL), *json = NULL, *less, err[1024], why[256];
+	const struct ks_caller *by[KS_CALLERS_MAX + 1];
+	struct ks_view node, back;
+	size_t jlen = 0;
+	unsigned int i;
+	FILE *f;
+	int r;
+
+	if (!text || ks_parse_text(text, path, KS_PARSE_STRICT, &node, err, sizeof(err))) {
+		check(0, "callers: %s parses strictly", path);
+		diag(text ? err : "unreadable");
+		free(text);
+		return;
+	}
+	check(node.callers_n == 4 && node.nr_callers == 5, "callers: callers=4, five '# caller' lines");
+	for (i = 0; i < 5 && node.nr_callers == 5; i++) {
+		const struct ks_caller *c = &node.callers[i];
+
+		check(!strcmp(c->id, want[i].id) && !strcmp(c->site, want[i].site) &&
+		      c->count == want[i].count && kstats_total(c->slots, node.nr_slots) == c->count,
+		      "callers: site %s is '%s', count %llu, its rows hold it", want[i].id,
+		      want[i].site, (unsigned long long)want[i].count);
+	}
+	check(node.nr_callers == 5 && node.callers[0].p50 == 20166 && node.callers[2].max == 321073,
+	      "callers: p50 and max as printed");
+	ks_callers_by_time(&node, by);
+	check(!strcmp(by[0]->id, "2") && !strcmp(by[1]->id, "3") && !strcmp(by[2]->id, "1") &&
+	      !strcmp(by[3]->id, "0") && !strcmp(by[4]->id, "other"),
+	      "callers: by total time c (9.6 ms), slow (5 ms), b (1.6 ms), a (0.2 ms), other");
+	f = open_memstream(&json, &jlen);
+	r = f && !ks_snap_write(f, &node);
+	if (f)
+		fclose(f);
+	r = r && !ks_snap_read(json, "memory", &back, err, sizeof(err));
+	check(r, "callers: snapshot written and read back");
+	if (r) {
+		r = same_node(&node, &back, why, sizeof(why));
+		check(r, "callers: the snapshot keeps every site, figure and slot");
+		if (!r)
+			diag(why);
+		ks_view_free(&back);
+	}
+	ks_view_free(&node);
+
+	broken(text, "a site's count not its rows'", "# caller 0 count 10 ", "# caller 0 count 11 ",
+	       "caller 0: count 11 but its rows end at 10", 1);
+	broken(text, "a site's rows without its line", "# caller 0 count 10 p50 20166 p99 20166 max 20333 site kt_site_a+0x1c/0x30 [kstats_target]\n",
+	       "", "rows of caller '0' without its '# caller' line", 0);
+	less = subst(text, "# caller 3 count 1 p50 5003520 p99 5003520 max 5003520 site kt_site_slow+0x22/0x40 [kstats_target]\n", "");
+	if (less)
+		broken(less, "sites not adding up to the samples",
+		       "# slot 161  CALLER 3    count        1  avg  5003520  p 1.000000  n        1\n",
+		       "", "samples 61 but the callers add up to 60", 1);
+	free(less);
+	broken(text, "a site's p50 not its rows'", "p50 80351", "p50 80350", "caller 1: p50 80350", 1);
+	broken(text, "a site's max outside its last slot", "max 321073", "max 400000",
+	       "caller 2: max 400000 is not in its last slot", 1);
+	broken(text, "a second line of one site", "# caller 1 ", "# caller 0 ",
+	       "second '# caller 0' line", 0);
+	broken(text, "an ID past callers=N", "# caller 3 ", "# caller 4 ", "bad ID '4'", 0);
+	broken(text, "a line without its site", " site kt_site_b+0x1c/0x30 [kstats_target]", " site",
+	       "without 'site SITE'", 0);
+	broken(text, "no other line", "# caller other count 0 p50 0 p99 0 max 0 site -\n", "",
+	       "no '# caller other' line", 1);
+	broken(text, "a site's rows not ascending", "# slot 129  CALLER 2 ", "# slot 97   CALLER 2 ",
+	       "caller 2: slot 97", 1);
+	broken(text, "sites without callers=", " callers=4", "", "without callers= in the header", 1);
+
+	if (json) {
+		bad_snap(json, "a site's count not its slots'", "\"count\": 20,\n          \"p50\"",
+			 "\"count\": 21,\n          \"p50\"",
+			 "count 21 but the slots hold 20");
+		bad_snap(json, "two sites of one ID", "\"id\": \"1\"", "\"id\": \"0\"",
+			 "second site with id '0'");
+		bad_snap(json, "callers.n out of range", "\"n\": 4", "\"n\": 17", "out of range");
+		bad_snap(json, "a site without its site text", "\"site\": \"-\"", "\"sight\": \"-\"",
+			 "site: missing");
+	}
+	free(json);
+	free(text);
+}
+
 /* ks_view_delta(new, old) against a fixture made of exactly the difference. */
 static void test_delta(const char *oldp, const char *newp, const char *expp)
 {
@@ -501,6 +613,8 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[1], "--builtin")) {
 		test_list_row();
 		test_builtin(argv[2]);
+	} else if (argc > 2 && !strcmp(argv[1], "--callers")) {
+		test_callers(argv[2]);
 	} else if (argc > 4 && !strcmp(argv[1], "--delta")) {
 		test_delta(argv[2], argv[3], argv[4]);
 	} else {
