@@ -102,6 +102,15 @@ static inline void ks_fuzz_roundtrip(const struct ks_view *node)
 	    back.nr_cpus != node->nr_cpus ||
 	    !ks_fuzz_same_slots(back.total, node->total, node->nr_slots))
 		abort();
+	if (back.nr_callers != (node->callers_n ? node->nr_callers : 0))
+		abort();
+	for (c = 0; c < back.nr_callers; c++)
+		if (strcmp(back.callers[c].id, node->callers[c].id) ||
+		    strcmp(back.callers[c].site, node->callers[c].site) ||
+		    back.callers[c].count != node->callers[c].count ||
+		    !ks_fuzz_same_slots(back.callers[c].slots, node->callers[c].slots,
+					node->nr_slots))
+			abort();
 	for (c = 0; c < node->nr_cpus; c++)
 		if (back.cpus[c].cpu != node->cpus[c].cpu ||
 		    !ks_fuzz_same_slots(back.cpus[c].slots, node->cpus[c].slots,

@@ -752,6 +752,7 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 	char *copy = strdup(text), *line, *next;
 	char *tok[KS_MAX_TOKENS];
 	int ntok, ret = -1;
+	__u32 i;
 
 	memset(node, 0, sizeof(*node));
 	node->sample = 1;
@@ -824,6 +825,11 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 	}
 	if (ks_build(&ps, node))
 		goto out;
+	/* a site's rows are its histogram (KS_PARSE_STRICT checks its count) */
+	if (!(flags & KS_PARSE_STRICT))
+		for (i = 0; i < node->nr_callers; i++)
+			node->callers[i].count = kstats_total(node->callers[i].slots,
+							      node->nr_slots);
 	if (flags & KS_PARSE_STRICT) {
 		if (ks_check_order(&ps, node) || ks_check_merge(&ps, node) ||
 		    ks_check_cumulative(&ps, node) || ks_check_header(&ps, node) ||
