@@ -11,8 +11,10 @@ through kstats_snapshot.py) and draws one of four figures as PNG (1200x700) and 
   pct   p10..p99.9, a linear panel each, a bar per capture (`kstats compare`
         as a figure)
   cpu   per-CPU heatmap, CPU x slot, log colour scale
+  callers  a CDF per call site of one node traced with "callers N", most
+        total time first, with their tails (`kstats callers` as a figure)
 
-  kstats_plot.py {hist,cdf,pct,cpu} SNAPSHOT... [-o OUT] [--format png,svg]
+  kstats_plot.py {hist,cdf,pct,cpu,callers} SNAPSHOT... [-o OUT] [--format png,svg]
                  [--label L ...] [--node NAME ...]
 
 The same input gives byte-identical files.  Errors (unreadable, truncated
@@ -30,6 +32,7 @@ import hashlib
 import math
 import os
 import sys
+import types
 
 # kstats_snapshot.py sits next to this file, or in ../share/kstats when
 # installed as kstats-plot (install.mk).
@@ -591,12 +594,80 @@ def cpu_figure(snaps, labels=None):
     return fig
 
 
+def callers_figure(snaps, labels=None):
+    """A CDF per call site of one capture (left) and their tails, 1 - CDF
+    on log y (right), sites most total time first; sites without calls
+    are left out.
+
+    Line gids: caller<i>, caller<i>-tail, i in that order.  Legend
+    entries: the site (FUNCTION+0xOFF [MODULE]), its calls and p50.
+    Returns the Figure.
+    """
+    snaps, labels, dunit, div = _prepare(snaps, labels)
+    if len(snaps) != 1:
+        raise SnapshotError("callers draws one capture, not %d" % len(snaps))
+    snap = snaps[0]
+    sites = sorted((c for c in snap.callers if c["count"]),
+                   key=kstats_snapshot.site_time, reverse=True)
+    if not sites:
+        raise SnapshotError("snapshot %s: %s keeps no call sites (trace it "
+                            "with --callers N)" % (snap.path, snap.name))
+    parts = [types.SimpleNamespace(total=c["total"]) for c in sites]
+    with matplotlib.rc_context(RC):
+        fig, bottom = _new_figure(1 + len(_units_lines(snaps)))
+        ax, tax = fig.subplots(1, 2, sharex=True)
+        fig.subplots_adjust(left=0.06, right=0.98, top=0.80, bottom=bottom,
+                            wspace=0.18)
+        xlo, xhi = _x_range(parts, div)
+        ymin = 1.0
+        for i, (site, part) in enumerate(zip(sites, parts)):
+            colour = PALETTE[i % len(PALETTE)]
+            style = LINESTYLES[(i // len(PALETTE)) % len(LINESTYLES)]
+            xs, cdf, tail = cdf_points(part, div)
+            label = "%s · %s calls · p50 %s %s" % (
+                kstats_snapshot.short_site(site), "{:,}".format(site["count"]),
+                fmt_value(site["p50"], div), dunit)
+            ax.plot(xs, cdf, color=colour, linestyle=style, linewidth=1.8,
+                    label=label, gid="caller%d" % i)
+            tax.plot(xs, tail, color=colour, linestyle=style, linewidth=1.8,
+                     label="_nolegend_", gid="caller%d-tail" % i)
+            ymin = min([ymin] + [t for t in tail if t > 0])
+        _log_xaxis(ax, xlo, xhi)
+        ax.set_ylim(0, 1.02)
+        ax.set_yticks([0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0])
+        ax.grid(True, which="major", color="#dddddd", linewidth=0.6)
+        ax.set_ylabel("fraction of the site's calls ≤ x  (CDF)")
+        ax.set_xlabel(_xlabel(dunit, snaps))
+        ax.set_title("distribution per call site", loc="left",
+                     fontweight="bold")
+        tax.set_yscale("log", nonpositive="clip")
+        tax.set_ylim(10 ** math.floor(math.log10(ymin) - 0.3), 1.5)
+        tax.grid(True, which="major", axis="x", color="#dddddd",
+                 linewidth=0.6)
+        tax.set_ylabel("fraction of the site's calls > x  (1 − CDF, log)")
+        tax.set_xlabel(_xlabel(dunit, snaps))
+        tax.set_title("tail", loc="left", fontweight="bold")
+        handles, names = ax.get_legend_handles_labels()
+        fig.legend(handles, names, loc="upper center", frameon=False,
+                   ncol=min(len(sites), 3), bbox_to_anchor=(0.5, 0.945),
+                   fontsize=9)
+        fig.suptitle(title_text(snaps, "latency CDF per call site (callers %d)"
+                                % snap.node["callers"]["n"], dunit),
+                     x=0.01, y=0.985, ha="left", fontsize=12)
+        _caption(fig, [caption_line(snap, labels[0], dunit, div, False)] +
+                 _units_lines(snaps))
+    return fig
+
+
+# The figures of any captures (each node's own histogram)...
 FIGURES = {
     "hist": hist_figure,
     "cdf": cdf_figure,
     "pct": pct_figure,
     "cpu": cpu_figure,
 }
+# ...and the figures of one capture's parts: what the command line draws.
+KINDS = dict(FIGURES, callers=callers_figure)
 
 
 def save_figure(fig, path, fmt=None):
@@ -657,9 +728,10 @@ def main(argv=None):
     """Command-line entry point; returns the exit status."""
     p = _Parser(prog="kstats_plot.py",
                 description="Draw review figures from kstats snapshots.")
-    p.add_argument("kind", choices=sorted(FIGURES),
+    p.add_argument("kind", choices=sorted(KINDS),
                    help="hist: histogram; cdf: CDF + tail; pct: percentile "
-                        "bars; cpu: per-CPU heatmap")
+                        "bars; cpu: per-CPU heatmap; callers: a CDF per call "
+                        "site of one node")
     p.add_argument("snapshots", nargs="+", metavar="SNAPSHOT",
                    help="snapshot JSON file written by `kstats save`")
     p.add_argument("-o", "--output", metavar="OUT",
@@ -685,7 +757,7 @@ def main(argv=None):
             raise SnapshotError("unsupported output format %s (use %s)"
                                 % (",".join(bad) or "''", ",".join(FORMATS)))
         snaps = load_captures(args.snapshots, args.node)
-        fig = FIGURES[args.kind](snaps, args.label)
+        fig = KINDS[args.kind](snaps, args.label)
         for path in output_paths(args.output, formats, args.kind, snaps,
                                  args.format is not None):
             save_figure(fig, path)

@@ -39,6 +39,9 @@ _NODE_INT = ("bits", "buckets", "samples", "missed", "min", "avg", "max",
 _NODE_OPT_INT = ("sample", "maxactive", "clamped")
 _SLOT_INT = ("slot", "lo", "hi", "cpu", "count", "avg")
 _TOTAL_INT = ("slot", "lo", "hi", "count", "avg")
+# A call site of node.callers.sites (a node traced with "callers N").
+_SITE_STR = ("id", "site")
+_SITE_INT = ("count", "p50", "p99", "max")
 
 
 class SnapshotError(Exception):
@@ -52,8 +55,10 @@ class Snapshot:
     (meta.label, else the file name without .json), unit, name, kernel,
     total (merged slot rows), slots (per-CPU slot rows), percentiles,
     clamped (calls the module recorded as 0, 0 for schema /1) and filters
-    (the trace filters that were set, {} when none or schema /1) and
-    icount (taken under QEMU -icount: a "ns" is one guest instruction).
+    (the trace filters that were set, {} when none or schema /1),
+    icount (taken under QEMU -icount: a "ns" is one guest instruction) and
+    callers (the call sites of a node traced with "callers N": a list of
+    {id, site, count, p50, p99, max, total}, [] when it kept none).
     """
 
     def __init__(self, path, data, node=None):
@@ -77,6 +82,7 @@ class Snapshot:
         self.filters = self.node.get("filters", {})
         # meta.timing "qemu-icount": a "ns" is one guest instruction
         self.icount = self.meta.get("timing") == "qemu-icount"
+        self.callers = self.node.get("callers", {}).get("sites", [])
 
     def __repr__(self):
         return "Snapshot(%r)" % self.path
@@ -241,6 +247,7 @@ def _checked(path, data, node, allow_empty):
                       "node.slots[%d]: cpu %d >= ncpus %d"
                       % (i, row["cpu"], node["ncpus"]))
 
+    _check_callers(node, path)
     total = node["total"]
     if not allow_empty and (not total or
                             not sum(row["count"] for row in total)):
@@ -250,6 +257,52 @@ def _checked(path, data, node, allow_empty):
               "node.total is not in ascending, non-overlapping slot order "
               "at [%d]" % i)
     return Snapshot(path, data, node)
+
+
+def _check_rows(rows, path, where):
+    """Slot rows @rows (node.total's kind) at @where: integers, ascending."""
+    _need(isinstance(rows, list), path, "%s is missing or not a list" % where)
+    for i, row in enumerate(rows):
+        _check_ints(row, _TOTAL_INT, path, "%s[%d]" % (where, i))
+        _need(row["lo"] <= row["hi"], path, "%s[%d]: lo > hi" % (where, i))
+        _need(i == 0 or row["lo"] > rows[i - 1]["hi"], path,
+              "%s is not in ascending, non-overlapping slot order at [%d]"
+              % (where, i))
+
+
+def _check_callers(node, path):
+    """The optional node.callers: n, and sites whose counts are their rows'."""
+    if "callers" not in node:
+        return
+    c = node["callers"]
+    _check_ints(c, ("n",), path, "node.callers")
+    sites = c.get("sites")
+    _need(isinstance(sites, list), path,
+          "node.callers.sites is missing or not a list")
+    for i, site in enumerate(sites):
+        where = "node.callers.sites[%d]" % i
+        _check_ints(site, _SITE_INT, path, where)
+        for k in _SITE_STR:
+            _need(isinstance(site.get(k), str), path,
+                  "%s.%s is missing or not a string" % (where, k))
+        _check_rows(site.get("total"), path, where + ".total")
+        _need(sum(r["count"] for r in site["total"]) == site["count"], path,
+              "%s: count %d is not its slots'" % (where, site["count"]))
+
+
+def site_time(site):
+    """Total time of call site @site (calls x mean, from its slots)."""
+    return sum(r["count"] * r["avg"] for r in site["total"])
+
+
+def short_site(site):
+    """A call site as FUNCTION+0xOFF [MODULE] (the /0xSIZE dropped), or
+    "(other)" for the calls from sites beyond N, as `kstats callers`."""
+    if site["id"] == "other" or site["site"] == "-":
+        return "(other)"
+    text = site["site"]
+    head, _, mod = text.partition(" ")
+    return head.split("/")[0] + (" " + mod if mod else "")
 
 
 def check_units(snaps):

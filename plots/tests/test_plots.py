@@ -668,3 +668,66 @@ def test_output_name_with_a_dot_is_kept(tmp_path):
     assert res.returncode == 0, res.stderr
     assert sorted(os.path.basename(p) for p in glob.glob(str(tmp_path / "*"))) == \
         ["find_vma-6.12.png", "find_vma-6.12.svg"]
+
+
+# ---- callers: a CDF per call site of a node traced with "callers N" ----
+# tests/cli/mkcallers: kt_site_a 10 x 20 us, kt_site_b 20 x 80 us,
+# kt_site_c 30 x 320 us, kt_site_slow 1 x 5 ms; other: no call.
+CALLERS = os.path.join(HERE, "fixtures", "callers", "ks_target_site-callers.json")
+
+
+def test_callers_snapshot_loads():
+    s = kp.load_snapshot(CALLERS)
+    assert [(c["id"], c["count"]) for c in s.callers] == [
+        ("0", 10), ("1", 20), ("2", 30), ("3", 1), ("other", 0)]
+    assert s.callers[3]["site"] == "kt_site_slow+0x22/0x40 [kstats_target]"
+    assert kp.kstats_snapshot.short_site(s.callers[3]) == \
+        "kt_site_slow+0x22 [kstats_target]"
+    assert kp.kstats_snapshot.short_site(s.callers[4]) == "(other)"
+    assert kp.load_snapshot(FIXTURES[0]).callers == []
+
+
+def test_callers_one_line_per_site():
+    fig = kp.callers_figure([kp.load_snapshot(CALLERS)])
+    lines = [a for a in fig.findobj(lambda a: re.fullmatch(
+        r"caller\d+", str(a.get_gid())))]
+    assert len(lines) == 4, "one CDF per site with calls, other left out"
+    tails = fig.findobj(lambda a: re.fullmatch(r"caller\d+-tail",
+                                               str(a.get_gid())))
+    assert len(tails) == 4
+    # most total time first: c (9.6 ms), slow (5 ms), b (1.6 ms), a
+    labels = [by_gid(fig, "caller%d" % i).get_label() for i in range(4)]
+    assert [lab.split("+")[0] for lab in labels] == [
+        "kt_site_c", "kt_site_slow", "kt_site_b", "kt_site_a"]
+    assert labels[0] == "kt_site_c+0x1c [kstats_target] · 30 calls · p50 321 us"
+    for i in range(4):
+        y = by_gid(fig, "caller%d" % i).get_ydata()
+        assert y[0] == approx(0.0) and y[-1] == approx(1.0)
+    # each site's CDF lies in its delay's slot: 20, 80, 320 us, 5 ms
+    xs = [by_gid(fig, "caller%d" % i).get_xdata() for i in range(4)]
+    for x, ns in zip(xs, (320000, 5003520, 80000, 20000)):
+        assert x[0] <= ns / 1000 * 1.01 and x[-1] >= ns / 1000 * 0.99
+
+
+def test_callers_figure_is_stable_and_cli(tmp_path):
+    snaps = [kp.load_snapshot(CALLERS)]
+    one = render(kp.callers_figure(snaps), "svg", tmp_path / "a.svg")
+    two = render(kp.callers_figure(snaps), "svg", tmp_path / "b.svg")
+    assert one == two
+    res = run_cli("callers", CALLERS, "--format", "png", "-o",
+                  str(tmp_path / "c"))
+    assert res.returncode == 0, res.stderr
+    assert open(str(tmp_path / "c.png"), "rb").read()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_callers_refused(tmp_path):
+    res = run_cli("callers", FIXTURES[0], "-o", str(tmp_path / "x.png"))
+    assert res.returncode == 2
+    assert "keeps no call sites" in res.stderr
+    res = run_cli("callers", CALLERS, CALLERS, "-o", str(tmp_path / "x.png"))
+    assert res.returncode == 2 and "one capture, not 2" in res.stderr
+    data = json.load(open(CALLERS))
+    data["node"]["callers"]["sites"][1]["count"] = 21
+    write_json(tmp_path / "bad.json", data)
+    with pytest.raises(kp.SnapshotError, match=r"sites\[1\]: count 21"):
+        kp.load_snapshot(str(tmp_path / "bad.json"))
