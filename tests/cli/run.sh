@@ -1080,12 +1080,12 @@ fails "callers of a node without call sites" 1 "keeps no call sites: trace it wi
 "$MC" ks_target_site 4 "10:20000:kt_site_a+0x1c/0x30 $S" "20:80000:kt_site_b+0x20/0x34 $S" \
 	"30:480000:kt_site_c+0x1c/0x30 $S" "5:40000:kt_site_d+0x10/0x30 $S" \
 	"1:5003520:kt_site_slow+0x22/0x40 $S" >"$tmp/callers-b.txt"
-r "$K" compare "$tmp/callers.txt" "$tmp/callers-b.txt" --label base --label new
+r "$K" compare "$tmp/callers.txt" "$tmp/callers-b.txt" --label 6.1 --label 6.12
 sed -n '/^per call site/,$p' "$tmp/out" >"$tmp/percaller"
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")
 cp "$tmp/percaller" "$tmp/out"
 same "compare A B: per call site, matched by FUNCTION+0xOFF or by the function" <<'EOF'
-per call site (the same FUNCTION+0xOFF): new against base
+per call site (the same FUNCTION+0xOFF): base 6.1, new 6.12
 site                       base      p50    new      p50  change verdict
 kt_site_c+0x1c               30   321 us     30   481 us  +49.9% worse?
 kt_site_slow+0x22             1  5.00 ms      0        -       - gone

@@ -763,8 +763,10 @@ static int ks_cmp_callers(FILE *f, struct ks_view *const *nodes, const char *con
 				labels[0], labels[i]);
 			fprintf(f, "|:--|--:|--:|--:|--:|--:|:--|\n");
 		} else {
-			fprintf(f, "\nper call site (the same FUNCTION+0xOFF): %s against %s\n",
-				n > 2 ? labels[i] : "new", n > 2 ? labels[0] : "base");
+			snprintf(cell, sizeof(cell), "per call site (the same FUNCTION+0xOFF): %s %s, %s %s",
+				 n > 2 ? "A" : "base", labels[0], n > 2 ? "B" : "new", labels[i]);
+			fputc('\n', f);
+			ks_print_wrapped(f, "", "  ", cell, 80);
 			fprintf(f, "%-*s %6s %8s %6s %8s %7s %s\n", KS_CMP_SITE_W, "site",
 				n > 2 ? "A" : "base", "p50", n > 2 ? "B" : "new", "p50", "change",
 				"verdict");
@@ -803,8 +805,6 @@ static int ks_cmp_callers(FILE *f, struct ks_view *const *nodes, const char *con
 			if (ks_cmp_caller_row(f, a, NULL, b, c, cell, markdown))
 				return -1;
 		}
-		if (n > 2 && !markdown)
-			fprintf(f, "A: %s, B: %s\n", labels[0], labels[i]);
 		fprintf(f, "%s%sgone, new: called from one side only\n", markdown ? "\n" : "",
 			names ? "*: the same function at another offset; " : "");
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ks_parse: the one parser of kstats node text (docs/format.md, version 1).
+ * ks_parse: the one parser of kstats node text (docs/format.md, versions 1
+ * and 2).
  *
  *   # kstats NAME key=value...
  *   # samples N missed N min N avg N max N floor N
