@@ -51,19 +51,14 @@ if [ -z "$ka" ] || [ -z "$kb" ] || [ ! -x "$KSTATS" ]; then
 	exit 1
 fi
 
-# free_port: a TCP port nothing listens on, on the loopback
-free_port() {
-	_p=$((20000 + ($$ * 7 + ${1:-0} * 131) % 20000))
-	while ss -Htln "sport = :$_p" | grep -q .; do
-		_p=$((_p + 1))
-	done
-	echo $_p
-}
-pa=$(free_port 1)
-pb=$(free_port 2)
-[ "$pb" = "$pa" ] && pb=$((pa + 1))
-pp=$(free_port 3)
-while [ "$pp" = "$pa" ] || [ "$pp" = "$pb" ]; do pp=$((pp + 1)); done
+# Three free TCP ports on the loopback: the two forwards and Prometheus
+set -- $(/usr/bin/python3 -c '
+import socket
+s = [socket.socket() for i in range(3)]
+for x in s:
+    x.bind(("127.0.0.1", 0))
+print(*[x.getsockname()[1] for x in s])')
+pa=$1 pb=$2 pp=$3
 PROM=http://127.0.0.1:$pp
 
 rm -rf "$work"
@@ -98,6 +93,8 @@ boot a "$ka" "$pa"
 pid_a=$!
 boot b "$kb" "$pb"
 pid_b=$!
+
+trap 'kill -TERM "$pid_a" "$pid_b" "$prom_pid" 2>/dev/null; exit 130' INT TERM
 
 stop_all() {
 	for s in a b; do
@@ -139,6 +136,8 @@ wait_for() {
 }
 
 guests_ready() { [ -f "$work/a/ready" ] && [ -f "$work/b/ready" ]; }
+# both ready, or a session gone (no use waiting for it)
+ready_or_gone() { guests_ready || ! kill -0 "$pid_a" 2>/dev/null || ! kill -0 "$pid_b" 2>/dev/null; }
 up_both() { [ "$(value 'sum(up{job="node"})')" = 2 ]; }
 
 n=1
@@ -227,9 +226,16 @@ true_change() { awk -v a="$(field a avg)" -v b="$(field b avg)" 'BEGIN { printf 
 now_after() { sleep "$1"; date +%s; }
 
 echo "# fleet: $ka on 127.0.0.1:$pa, $kb on 127.0.0.1:$pb, Prometheus on 127.0.0.1:$pp"
-if ! wait_for "both guests booted, node_exporter up, $NODE traced" 600 guests_ready ||
+sleep 1
+while ! ready_or_gone && [ $(($(date +%s) - t_start)) -lt 600 ]; do
+	sleep 0.5
+done
+if ! wait_for "both guests booted, node_exporter up, $NODE traced" 1 guests_ready ||
    ! wait_for "Prometheus scrapes both machines" 60 up_both; then
 	tail -n 20 "$work/prometheus.log" | sed 's/^/# /'
+	# a guest not up: its session and QEMU stop now
+	[ -f "$work/a/ready" ] || kill -TERM "$pid_a" 2>/dev/null
+	[ -f "$work/b/ready" ] || kill -TERM "$pid_b" 2>/dev/null
 	stop_all
 	for s in a b; do tap_relay < "$work/$s.tap"; done
 	tap_end
