@@ -89,6 +89,12 @@ for b in $backends; do
 	expect_eq "$b: kt_site_c's rows end at its count" \
 		"$(caller_rows_n ks_target_site "$(awk '$2 == "caller" && /site kt_site_c\+/ { print $3 }' $KS_DIR/ks_target_site)")" $((3 * N))
 	check "$b: kstats check reads the node (caller lines included)" kstats check ks_target_site
+	# kstats callers: the sites, most total time first, with their calls
+	expect_eq "$b: kstats callers: c, slow, b, a by total time, exact calls" \
+		"$(kstats callers ks_target_site | awk '/^kt_site_/ {
+			for (i = 2; i <= NF; i++) if ($i ~ /%$/) break
+			split($1, f, "+"); printf "%s:%s ", f[1], $(i - 1) }')" \
+		"kt_site_c:$((3 * N)) kt_site_slow:1 kt_site_b:$((2 * N)) kt_site_a:$N "
 	check "$b: reset" 'echo reset > $KS_DIR/ks_target_site'
 	expect_eq "$b: after reset the sites are empty" "$(callers_sum ks_target_site)" 0
 	echo "$N" > $T/callers
