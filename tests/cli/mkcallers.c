@@ -83,7 +83,8 @@ int main(int argc, char **argv)
 		kstats_merge(total, cpu + (size_t)c * nr, nr);
 	n = kstats_total(total, nr);
 	kstats_percentiles(total, nr, BITS, pct);
-	printf("# kstats %s attach=direct:%s clock=local clock_by=no_stable_counter unit=ns slots=ns bits=%u buckets=%u sample=1 maxactive=0 state=active callers=%u\n",
+	printf("# kstats %s attach=direct:%s clock=local clock_by=no_stable_counter unit=ns slots=ns bits=%u buckets=%u sample=1 maxactive=0 state=active "
+	       KS_KEY_CALLERS "=%u\n",
 	       argv[1], argv[1], BITS, buckets, keep);
 	printf("# samples %llu missed 0 min %llu avg %llu max %llu floor 0\n",
 	       (unsigned long long)n, (unsigned long long)(n ? min : 0),
@@ -103,8 +104,10 @@ int main(int argc, char **argv)
 			snprintf(who, sizeof(who), "%u", h);
 		else
 			snprintf(who, sizeof(who), "%s", KS_CALLER_OTHER);
-		printf("# caller %s count %llu p50 %llu p99 %llu max %llu site %s\n", who,
-		       (unsigned long long)cnt, (unsigned long long)pct[KSTATS_P50],
+		printf("# " KS_LINE_CALLER " %s " KS_ROW_COUNT " %llu %s %llu %s %llu "
+		       KS_SAMPLES_MAX " %llu " KS_CALLER_SITE " %s\n", who,
+		       (unsigned long long)cnt, kstats_pct_name[KSTATS_P50],
+		       (unsigned long long)pct[KSTATS_P50], kstats_pct_name[KSTATS_P99],
 		       (unsigned long long)pct[KSTATS_P99], (unsigned long long)hmax[h],
 		       h < keep ? site[h] : "-");
 	}
@@ -120,7 +123,7 @@ int main(int argc, char **argv)
 			snprintf(who, sizeof(who), "%u", h);
 		else
 			snprintf(who, sizeof(who), "%s", KS_CALLER_OTHER);
-		rows(hist + (size_t)h * nr, nr, "# ", "CALLER", who);
+		rows(hist + (size_t)h * nr, nr, "# ", KS_ROW_CALLER, who);
 	}
 	free(cpu);
 	free(total);

@@ -318,7 +318,10 @@ static int ks_caller_id_ok(const struct ks_view *node, const char *id)
 static int ks_parse_caller(struct ks_parser *ps, struct ks_view *node,
 			   char **tok, int ntok)
 {
-	static const char * const keys[] = { KS_ROW_COUNT, "p50", "p99", KS_SAMPLES_MAX };
+	const char * const keys[] = {
+		KS_ROW_COUNT, kstats_pct_name[KSTATS_P50], kstats_pct_name[KSTATS_P99],
+		KS_SAMPLES_MAX
+	};
 	struct ks_caller *c;
 	__u64 v[4];
 	int i, k, seen = 0, *lines;
