@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ks_fmt.h"
+#include "ks_callers.h"
 #include "ks_load.h"
 #include "kstats.h"
 

@@ -50,6 +50,17 @@ int ks_cmp_table(FILE *f, struct ks_view *const *nodes, const char *const *label
 		 int n, int style);
 
 /**
+ * ks_cmp_verdict() - the verdict of @b's p50 against @a's, one run a side
+ * @a:   base node
+ * @b:   new node
+ * @buf: the verdict's words (ks_stats.c)
+ * @len: size of @buf
+ *
+ * Return: 0, or -1 when out of memory (printed).
+ */
+int ks_cmp_verdict(struct ks_view *a, struct ks_view *b, char *buf, size_t len);
+
+/**
  * ks_cmp_same_fn() - may @a and @b be compared: one function?
  * @a:     a node
  * @sa:    its file

@@ -136,13 +136,4 @@ void ks_print_wrapped(FILE *f, const char *first, const char *next,
  */
 char *ks_fmt_site(char *buf, size_t len, const char *site, int width);
 
-/**
- * ks_print_callers() - the call sites of @node, most total time first:
- * calls, share of the calls, share of the time, p50, p99, max
- * @f:        output
- * @node:     node with call sites
- * @markdown: a Markdown table, sites whole; else 80 columns
- */
-void ks_print_callers(FILE *f, const struct ks_view *node, int markdown);
-
 #endif /* KS_FMT_H */
