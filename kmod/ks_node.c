@@ -166,10 +166,7 @@ static bool ks_node_unhook(struct ks_node *node)
 	return true;
 }
 
-/*
- * Free an unhooked node: now, or once the calls still inside the traced
- * body have left (never waiting for them here: they may sleep for ever).
- */
+/* Free an unhooked node: now, or once its calls have left (no wait). */
 static void ks_node_release(struct ks_node *node)
 {
 	if (node->pcpu && node->backend && node->backend->busy &&
@@ -575,27 +572,24 @@ static void ks_say_dying(void)
  */
 void ks_reap_wait(void)
 {
-	cancel_delayed_work_sync(&ks_reaper);
-	if (ks_reap_once()) {
-		ks_say_dying();
-		/*
-		 * A call inside the idle loop (what do_idle() calls) returns
-		 * only once its CPU leaves idle, which an idle CPU of a quiet
-		 * machine may not do for minutes: have idle CPUs go round.
-		 */
-		unsigned int round = 0;
+	unsigned int round = 0;
 
-		do {
-			wake_up_all_idle_cpus();
-			/*
-			 * Once a second: tasks asleep inside a body, which
-			 * may sleep there for ever (an idle worker in
-			 * schedule()), are woken, as livepatch moves its
-			 * sleepers on.
-			 */
-			if (++round % (1000 / KS_REAP_MS) == 0)
-				ks_backends_wake();
-			msleep(KS_REAP_MS);
-		} while (ks_reap_once());
-	}
+	cancel_delayed_work_sync(&ks_reaper);
+	if (!ks_reap_once())
+		return;
+	ks_say_dying();
+	/*
+	 * A call inside the idle loop (what do_idle() calls) returns only
+	 * once its CPU leaves idle, which an idle CPU of a quiet machine may
+	 * not do for minutes: have idle CPUs go round.  Once a second, tasks
+	 * asleep inside a body, which may sleep there for ever (an idle
+	 * worker in schedule()), are woken, as livepatch moves its sleepers
+	 * on.
+	 */
+	do {
+		wake_up_all_idle_cpus();
+		if (++round % (1000 / KS_REAP_MS) == 0)
+			ks_backends_wake();
+		msleep(KS_REAP_MS);
+	} while (ks_reap_once());
 }
