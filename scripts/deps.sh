@@ -41,6 +41,7 @@ for part in "$@"; do
 done
 cd "$(dirname "$0")/.."
 . scripts/kernels.sh
+deps_t0=$(date +%s)
 
 # The Debian mirror of this machine's own entry for SUITE (default
 # bookworm).
@@ -288,3 +289,4 @@ if [ $want_arm64 = 1 ]; then
 	echo "deps: arm64 kernels: $(KSTATS_ARCH=arm64 ./scripts/kernels.sh list | tr '\n' ' ')"
 fi
 echo "deps: kernels: $(./scripts/kernels.sh list | tr '\n' ' ')"
+echo "deps: took $(($(date +%s) - deps_t0)) s"

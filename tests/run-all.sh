@@ -48,14 +48,18 @@ cd "$top" || exit 1
 . vm/tap.sh
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
-passed=0 failed=0 skipped=0
+passed=0 failed=0 skipped=0 times=
+start=$(date +%s)
 
 suite() { # name command...
 	name=$1
 	shift
 	echo "# ---- $name: $*"
+	t0=$(date +%s)
 	"$@" > "$logs/$name" 2>&1
 	rc=$?
+	took=$(($(date +%s) - t0))
+	times="$times $name ${took}s"
 	# each suite numbered from 1; pytest's report lines as TAP
 	tap_n=0 tap_failed=0 tap_skipped=0
 	sed -e 's/^PASSED /ok - /' -e 's/^FAILED /not ok - /' -e 's/^ERROR /not ok - /' \
@@ -68,7 +72,7 @@ suite() { # name command...
 		notok "$name: ran no tests"
 	fi
 	s=$tap_skipped f=$tap_failed p=$((tap_n - tap_failed - tap_skipped))
-	echo "# $name: $p passed, $f failed, $s skipped"
+	echo "# $name: $p passed, $f failed, $s skipped (${took} s)"
 	passed=$((passed + p))
 	failed=$((failed + f))
 	skipped=$((skipped + s))
@@ -98,5 +102,6 @@ for s in $suites; do
 	*)	echo "run-all: unknown suite '$s'" >&2; exit 2 ;;
 	esac
 done
+echo "# time: $(($(date +%s) - start)) s in all;$times"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
