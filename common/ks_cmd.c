@@ -265,6 +265,11 @@ static int ks_set_callers(struct ks_cmd *cmd, const char *val)
 	return ks_u32_opt(val, 1, KS_CALLERS_MAX, &cmd->callers);
 }
 
+static int ks_set_slowest(struct ks_cmd *cmd, const char *val)
+{
+	return ks_u32_opt(val, 1, KS_SLOWEST_MAX, &cmd->slowest);
+}
+
 static int ks_set_maxactive(struct ks_cmd *cmd, const char *val)
 {
 	return ks_u32_opt(val, 1, KS_MAXACTIVE_MAX, &cmd->maxactive);
@@ -316,6 +321,9 @@ const struct ks_cmd_opt ks_cmd_opts[] = {
 	{ "callers", "N", "also one histogram per call site for the first N\n"
 	  "seen, 1.." KS_STR(KS_CALLERS_MAX) ", and one for the rest", ks_set_callers,
 	  KS_BAD("callers", "not in 1.." KS_STR(KS_CALLERS_MAX)) },
+	{ "slowest", "K", "also keep the K slowest calls, 1.." KS_STR(KS_SLOWEST_MAX) ",\n"
+	  "with their stacks", ks_set_slowest,
+	  KS_BAD("slowest", "not in 1.." KS_STR(KS_SLOWEST_MAX)) },
 };
 
 static_assert(ARRAY_SIZE(ks_cmd_opts) == KS_CMD_NR_OPTS);
@@ -339,6 +347,10 @@ static int ks_check_trace(struct ks_cmd *cmd, const char **why)
 		}
 		if (cmd->callers) {
 			*why = "a section has no caller";
+			return -EINVAL;
+		}
+		if (cmd->slowest) {
+			*why = "slowest keeps calls of a function, not sections";
 			return -EINVAL;
 		}
 		cmd->via = KS_VIA_SECTION;

@@ -215,10 +215,11 @@ static __always_inline void ks_turned_away(struct ks_node *node)
 /**
  * ks_direct_enter() - a traced call starts (called by the trampoline)
  * @node: the slot's node (NULL while the slot is being set up)
+ * @ctx: where the trampoline keeps what its end compares (ks_call_ctx())
  *
  * Return: the start time, or 0 if this call is not to be timed.
  */
-notrace u64 ks_direct_enter(struct ks_node *node)
+notrace u64 ks_direct_enter(struct ks_node *node, u64 *ctx)
 {
 	u64 now = 0;
 	int bit;
@@ -233,6 +234,7 @@ notrace u64 ks_direct_enter(struct ks_node *node)
 	}
 	if (ks_want(node)) {
 		this_cpu_inc(node->pcpu->inflight);
+		*ctx = ks_call_ctx(node);
 		now = ks_now(node);
 		ks_gap(node, now);
 	}
@@ -247,15 +249,16 @@ NOKPROBE_SYMBOL(ks_direct_enter);
  * @node: what ks_direct_enter() got for this call
  * @start: what ks_direct_enter() returned for this call
  * @caller: where the call returns to (its call site, for "callers")
+ * @ctx: what ks_direct_enter() kept for this call's end to compare
  */
 notrace void ks_direct_exit(struct ks_node *node, u64 start,
-			    unsigned long caller)
+			    unsigned long caller, u64 ctx)
 {
 	u64 end = ks_now(node);
 	int bit = ks_guard();
 
 	if (likely(bit >= 0)) {
-		ks_record_from(node, ks_delta(node, start, end), caller);
+		ks_record_call(node, ks_delta(node, start, end), caller, ctx);
 		ks_unguard(bit);
 	} else {
 		ks_turned_away(node);
@@ -478,7 +481,8 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
 					!c->cpus[0];
 		/* the plain case: the trampoline times and records by itself */
 		nodes[i]->fast = !nodes[i]->filtered && !nodes[i]->gap &&
-				 !nodes[i]->callers && nodes[i]->use_counter;
+				 !nodes[i]->callers && !nodes[i]->slowest &&
+				 nodes[i]->use_counter;
 	}
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (b)

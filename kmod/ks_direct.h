@@ -105,8 +105,9 @@ extern struct ks_hent ks_direct_hash[KS_HASH_ENTRIES];
 extern unsigned long ks_direct_tip[KS_HASH_ENTRIES];
 extern void __percpu *ks_direct_tpcpu[KS_HASH_ENTRIES];
 extern struct ks_node *ks_direct_tnode[KS_HASH_ENTRIES];
-u64 ks_direct_enter(struct ks_node *node);
-void ks_direct_exit(struct ks_node *node, u64 start, unsigned long caller);
+u64 ks_direct_enter(struct ks_node *node, u64 *ctx);
+void ks_direct_exit(struct ks_node *node, u64 start, unsigned long caller,
+		    u64 ctx);
 void ks_direct_record(struct ks_node *node, u64 v);
 void ks_direct_resched(void);
 int ks_direct_attach_many(struct ks_node **nodes, unsigned int n);

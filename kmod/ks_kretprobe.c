@@ -31,6 +31,7 @@ static int ks_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (!ks_want(k->node))
 		return 1;	/* no return hook for this call */
+	((u64 *)ri->data)[1] = ks_call_ctx(k->node);
 	*(u64 *)ri->data = ks_now(k->node);
 	ks_gap(k->node, *(u64 *)ri->data);
 	return 0;
@@ -43,8 +44,8 @@ static int ks_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct ks_krp *k = container_of(get_kretprobe(ri), struct ks_krp, rp);
 	struct ks_node *node = k->node;
 
-	ks_record_from(node, ks_delta(node, *(u64 *)ri->data, ks_now(node)),
-		       get_kretprobe_retaddr(ri));
+	ks_record_call(node, ks_delta(node, *(u64 *)ri->data, ks_now(node)),
+		       get_kretprobe_retaddr(ri), ((u64 *)ri->data)[1]);
 	return 0;
 }
 
@@ -103,7 +104,7 @@ static int ks_krp_attach(struct ks_node *node)
 		rp->kp.symbol_name = node->syms[i];
 		rp->entry_handler = ks_krp_entry;
 		rp->handler = ks_krp_return;
-		rp->data_size = sizeof(u64);
+		rp->data_size = 2 * sizeof(u64);	/* start, ks_call_ctx() */
 		rp->maxactive = node->cmd.maxactive;
 		set->rps[i] = rp;
 	}

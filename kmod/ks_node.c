@@ -93,6 +93,8 @@ static void ks_reset(struct ks_node *node)
 	if (node->callers)
 		for (i = 0; i <= node->callers->n; i++)
 			WRITE_ONCE(node->callers->max[i], 0);
+	if (node->slowest)
+		ks_slowest_reset(node->slowest);
 }
 
 /* Free a detached node and its GAP- node, files already removed. */
@@ -107,6 +109,7 @@ static void ks_node_free(struct ks_node *node)
 	kfree(node->syms);
 	kfree(node->ips);
 	kfree(node->callers);
+	kvfree(node->slowest);
 	WRITE_ONCE(node->magic, 0);
 	kfree(node);
 }
@@ -353,9 +356,7 @@ static void ks_clock_watch(struct work_struct *work)
 		ks_clock_watch_start();
 }
 
-/**
- * ks_clock_watch_stop() - stop watching the counter (unload)
- */
+/* Stop watching the counter (unload). */
 void ks_clock_watch_stop(void)
 {
 	cancel_delayed_work_sync(&ks_clock_work);
@@ -446,13 +447,20 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 			goto err;
 		node->callers->n = cmd->callers;
 	}
+	if (cmd->slowest) {
+		node->slowest = ks_slowest_alloc(cmd->slowest);
+		if (!node->slowest)
+			goto err;
+	}
 	node->pcpu = alloc_percpu(struct ks_pcpu);
 	if (!node->pcpu)
 		goto err;
 	for_each_possible_cpu(cpu)
 		ks_zero_pcpu(node, per_cpu_ptr(node->pcpu, cpu));
 	node->mem = sizeof(struct ks_pcpu) * num_possible_cpus() +
-		    sizeof(*node) + (node->callers ? sizeof(*node->callers) : 0);
+		    sizeof(*node) + (node->callers ? sizeof(*node->callers) : 0) +
+		    (node->slowest ? struct_size(node->slowest, call,
+						 cmd->slowest) : 0);
 	ret = ks_slots_init(node);
 	if (ret)
 		goto err;
@@ -519,12 +527,7 @@ int ks_node_room(const char *name)
 	return 0;
 }
 
-/**
- * ks_node_list() - list a published node in ks_nodes
- * @node: attached, with its files
- *
- * Caller holds ks_lock.
- */
+/* List a published node (attached, with its files); caller holds ks_lock. */
 void ks_node_list(struct ks_node *node)
 {
 	list_add_tail(&node->list, &ks_nodes);
@@ -532,12 +535,7 @@ void ks_node_list(struct ks_node *node)
 	ks_nr_nodes++;
 }
 
-/**
- * ks_node_delete() - unpublish, stop and free a node
- * @node: made by ks_node_create()
- *
- * Takes ks_lock.
- */
+/* Unpublish, stop and free a node made by ks_node_create(); takes ks_lock. */
 void ks_node_delete(struct ks_node *node)
 {
 	mutex_lock(&ks_lock);

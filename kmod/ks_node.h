@@ -59,6 +59,60 @@ struct ks_callers {
 	u64 max[KS_CALLERS_MAX + 1];
 };
 
+/* How a kept call went: through on its CPU, or disturbed (ks_ctx()). */
+enum ks_by {
+	KS_BY_RAN,
+	KS_BY_SWITCHED,		/* its task left the CPU: slept or preempted */
+	KS_BY_INTERRUPTED,	/* its CPU took an interrupt */
+};
+
+/**
+ * struct ks_slow_call - one of the slowest calls of a node
+ * @time: how long it took, in slot units
+ * @at: when it ended, local_clock() ns (the kernel log's timestamps)
+ * @caller: where it returned to, or 0
+ * @pid: its task
+ * @cpu: the CPU it ended on
+ * @by: enum ks_by
+ * @nr: frames in @stack
+ * @comm: its task's
+ * @stack: the stack it ended on, from its caller outwards
+ */
+struct ks_slow_call {
+	u64 time;
+	u64 at;
+	unsigned long caller;
+	pid_t pid;
+	u32 cpu;
+	u8 by;
+	u8 nr;
+	char comm[TASK_COMM_LEN];
+	unsigned long stack[KS_STACK_MAX];
+};
+
+/**
+ * struct ks_slowest - the slowest calls of a node with "slowest K"
+ * @floor: the K-th slowest time once K are kept, else 0: only a call
+ *	slower than it takes the lock (ks_slowest_keep())
+ * @lock: guards @n, @low and @call
+ * @k: calls kept at most (cmd.slowest)
+ * @n: calls kept
+ * @low: the index of the fastest kept, once @n is @k
+ * @switched: calls whose task left the CPU on the way (ks_ctx())
+ * @interrupted: calls whose CPU took an interrupt on the way
+ * @call: the calls kept, in no order
+ */
+struct ks_slowest {
+	u64 floor;
+	raw_spinlock_t lock;
+	u32 k;
+	u32 n;
+	u32 low;
+	atomic_long_t switched;
+	atomic_long_t interrupted;
+	struct ks_slow_call call[];
+};
+
 /* Spares a node keeps for CPUs that have not recorded yet (ks_slots.c). */
 #define KS_SPARES	8
 
@@ -117,6 +171,7 @@ struct ks_backend {
  * @nhist: histograms in each CPU's slots: 1, or with @callers the
  *	node's, one per call site and the rest's
  * @callers: the call sites (cmd.callers), or NULL
+ * @slowest: the slowest calls (cmd.slowest), or NULL
  * @dentry: the node's debugfs file
  * @backend: the hooks in use
  * @priv: the backend's state
@@ -164,6 +219,7 @@ struct ks_node {
 	u32 nslots;
 	u32 nhist;
 	struct ks_callers *callers;
+	struct ks_slowest *slowest;
 	struct dentry *dentry;
 	const struct ks_backend *backend;
 	void *priv;
@@ -443,6 +499,63 @@ out:
 static __always_inline void ks_record(struct ks_node *node, u64 v)
 {
 	ks_record_from(node, v, 0);
+}
+
+/*
+ * What a call's entry and exit compare for "slowest": this CPU's
+ * interrupts (ks_irqs()) and the task's context switches.  A call whose
+ * switches differ left its CPU (it slept, or was preempted, or moved);
+ * else one whose interrupts differ was interrupted on its CPU.
+ */
+static __always_inline u64 ks_ctx(void)
+{
+	return (u64)ks_irqs() << 32 |
+	       (u32)(READ_ONCE(current->nvcsw) + READ_ONCE(current->nivcsw));
+}
+
+static __always_inline enum ks_by ks_disturbed(u64 entry)
+{
+	u64 now = ks_ctx();
+
+	if ((u32)now != (u32)entry)
+		return KS_BY_SWITCHED;
+	return now != entry ? KS_BY_INTERRUPTED : KS_BY_RAN;
+}
+
+/* ks_slowest.c */
+struct ks_slowest *ks_slowest_alloc(u32 k);
+void ks_slowest_reset(struct ks_slowest *sw);
+void ks_slowest_keep(struct ks_node *node, u64 v, unsigned long ip,
+		     enum ks_by by);
+u32 ks_slowest_copy(struct ks_slowest *sw, struct ks_slow_call *out);
+
+/*
+ * A function's call ended: record its time @v, from the call site @ip,
+ * whose entry read @ctx (ks_ctx(), with "slowest" only).  A node that
+ * keeps its slowest calls counts the disturbed ones, and hands on a call
+ * slower than the K-th slowest kept: one compare for every other.
+ */
+static __always_inline void ks_record_call(struct ks_node *node, u64 v,
+					   unsigned long ip, u64 ctx)
+{
+	struct ks_slowest *sw = node->slowest;
+	enum ks_by by;
+
+	ks_record_from(node, v, ip);
+	if (likely(!sw))
+		return;
+	by = ks_disturbed(ctx);
+	if (unlikely(by))
+		atomic_long_inc(by == KS_BY_SWITCHED ? &sw->switched :
+				&sw->interrupted);
+	if (unlikely(v > READ_ONCE(sw->floor)))
+		ks_slowest_keep(node, v, ip, by);
+}
+
+/* A call starts: what its end compares (ks_record_call()), or 0. */
+static __always_inline u64 ks_call_ctx(const struct ks_node *node)
+{
+	return unlikely(node->slowest) ? ks_ctx() : 0;
 }
 
 /* A timed call (or section) starts at @now: feed the GAP- node if any. */

@@ -9,6 +9,7 @@
 
 #include <linux/module.h>
 #include <linux/seq_file.h>
+#include <linux/ctype.h>
 #include <linux/slab.h>
 #include <linux/mutex.h>
 #include <linux/debugfs.h>
@@ -217,6 +218,50 @@ static void ks_callers_rows(struct seq_file *m, const struct ks_node *node,
 	}
 }
 
+/*
+ * The slowest calls of a node with "slowest K", slowest first: a
+ * "# disturbed" line, then each call's "# slow" line and its stack's
+ * "# stack" lines (docs/format.md); readers of format 1 skip them.
+ */
+static void ks_slowest_lines(struct seq_file *m, const struct ks_node *node)
+{
+	struct ks_slowest *sw = node->slowest;
+	static const char * const by[] = {
+		[KS_BY_RAN] = KS_BY_NONE, [KS_BY_SWITCHED] = KS_BY_SWITCH,
+		[KS_BY_INTERRUPTED] = KS_BY_IRQ,
+	};
+	struct ks_slow_call *c;
+	long sws = atomic_long_read(&sw->switched);
+	long irqs = atomic_long_read(&sw->interrupted);
+	char comm[TASK_COMM_LEN];
+	u32 n, i, f, j;
+
+	seq_printf(m, "# " KS_LINE_DISTURBED " %ld " KS_DISTURBED_SWITCH " %ld "
+		   KS_DISTURBED_IRQ " %ld\n", sws + irqs, sws, irqs);
+	c = kvmalloc_array(sw->k, sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return;
+	n = ks_slowest_copy(sw, c);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < sizeof(comm) - 1 && c[i].comm[j]; j++)
+			comm[j] = isgraph(c[i].comm[j]) ? c[i].comm[j] : '?';
+		comm[j] = 0;
+		seq_printf(m, "# " KS_LINE_SLOW " %u " KS_SLOW_TIME " %llu " KS_SLOW_CPU
+			   " %u " KS_SLOW_PID " %d " KS_SLOW_AT " %llu " KS_SLOW_BY
+			   " %s " KS_SLOW_COMM " %s " KS_SLOW_CALLER " ",
+			   i, ks_shown(node, c[i].time), c[i].cpu, c[i].pid,
+			   c[i].at, by[c[i].by], comm[0] ? comm : "?");
+		if (c[i].caller)
+			seq_printf(m, "%pS\n", (void *)c[i].caller);
+		else
+			seq_puts(m, "-\n");
+		for (f = 0; f < c[i].nr; f++)
+			seq_printf(m, "# " KS_LINE_STACK " %u %pS\n", i,
+				   (void *)c[i].stack[f]);
+	}
+	kvfree(c);
+}
+
 static int ks_node_show(struct seq_file *m, void *v)
 {
 	struct ks_node *node = m->private;
@@ -323,6 +368,8 @@ static int ks_node_show(struct seq_file *m, void *v)
 		seq_printf(m, " " KS_KEY_CPUS "=%s", node->cmd.cpus);
 	if (node->callers)
 		seq_printf(m, " " KS_KEY_CALLERS "=%u", node->callers->n);
+	if (node->slowest)
+		seq_printf(m, " " KS_KEY_SLOWEST "=%u", node->slowest->k);
 	seq_putc(m, '\n');
 	seq_printf(m, "# " KS_LINE_SAMPLES " %llu " KS_SAMPLES_MISSED " %llu "
 		   KS_SAMPLES_MIN " %llu " KS_SAMPLES_AVG " %llu " KS_SAMPLES_MAX
@@ -358,6 +405,8 @@ static int ks_node_show(struct seq_file *m, void *v)
 		ks_callers_unit(node, hists, map, tmp);
 		ks_callers_lines(m, node, hists);
 	}
+	if (node->slowest)
+		ks_slowest_lines(m, node);
 
 	for_each_possible_cpu(cpu)
 		ks_show_rows(m, copy + (size_t)cpu * n, n, KS_ROW_CPU, cpu);
@@ -399,6 +448,8 @@ int ks_node_open(struct inode *inode, struct file *file)
 	}
 	rows += min_t(size_t, rows, node->nslots);	/* the CPUS rows */
 	rows += 2 * (node->nhist - 1);		/* the "# caller" lines */
+	if (node->slowest)	/* "# slow" lines (two rows each), stacks */
+		rows += 1 + node->slowest->k * (2 + KS_STACK_MAX);
 	return single_open_size(file, ks_node_show, node,
 				KS_HEADER_BYTES + rows * KS_ROW_BYTES);
 }

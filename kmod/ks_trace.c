@@ -147,6 +147,7 @@ noinline int ks_gap_alloc(struct ks_node *node)
 		return -EINVAL;
 	cmd.gap = false;
 	cmd.callers = 0;	/* the time between calls has no caller */
+	cmd.slowest = 0;
 	gap = ks_node_alloc(&cmd, &ks_gap_backend);
 	if (IS_ERR(gap))
 		return PTR_ERR(gap);

@@ -13,15 +13,16 @@
  * function takes an argument in (variadic ones never get here).
  *
  * Frame:  [rbp+16] the caller   [rbp+8] the body (fentry return address)
- *         [rbp] saved rbp       [rbp-8] node    [rbp-16] start time
+ *         [rbp] saved rbp       [rbp-8] what the end compares ("slowest")
+ *         [rbp-16] node         [rbp-24] start time
  *
- * ks_direct_enter(node) returns the start time, or 0 when this call is not
+ * ks_direct_enter(node, &[rbp-8]) returns the start time, or 0 when this call is not
  * timed (filtered, sampled out by the C side): the argument registers are
  * restored and we return into the body as a plain fentry call does.
  * Otherwise ks_direct_body enters the body with a return address inside
  * ks_direct_common, through a return as retpolines do (never an indirect
  * call or jump, so IBT kernels accept it), and ks_direct_exit(node, start,
- * caller) records the time before we return to the caller with the body's
+ * caller, [rbp-8]) records the time before we return to the caller with the body's
  * rax:rdx.  rax is not an argument (no variadic functions get here).
  *
  * A task that ends inside a body (do_exit()) never comes back: the exit
@@ -93,8 +94,8 @@
 SYM_FUNC_START_LOCAL(ks_direct_common)
 	pushq	%rbp
 	movq	%rsp, %rbp
-	subq	$16, %rsp
-	movq	%r11, -8(%rbp)
+	subq	$24, %rsp
+	movq	%r11, -16(%rbp)
 	pushq	%rdi
 	pushq	%rsi
 	pushq	%rdx
@@ -102,9 +103,10 @@ SYM_FUNC_START_LOCAL(ks_direct_common)
 	pushq	%r8
 	pushq	%r9
 	movq	%r11, %rdi
+	leaq	-8(%rbp), %rsi
 	CALL_DEPTH_ACCOUNT
 	call	ks_direct_enter
-	movq	%rax, -16(%rbp)
+	movq	%rax, -24(%rbp)
 	popq	%r9
 	popq	%r8
 	popq	%rcx
@@ -119,9 +121,10 @@ SYM_FUNC_START_LOCAL(ks_direct_common)
 	movq	$0, -8(%rsp)		/* no stale frame for the exit scan */
 	pushq	%rax
 	pushq	%rdx
-	movq	-8(%rbp), %rdi
-	movq	-16(%rbp), %rsi
+	movq	-16(%rbp), %rdi
+	movq	-24(%rbp), %rsi
 	movq	16(%rbp), %rdx		/* the caller */
+	movq	-8(%rbp), %rcx
 	CALL_DEPTH_ACCOUNT
 	call	ks_direct_exit
 	popq	%rdx
@@ -187,8 +190,9 @@ SYM_CODE_END(ks_direct_tramp)
  * compare-exchange until it holds (an interrupt between the read and the
  * exchange makes it fail and retry), as ks_record() in ks_node.h.
  *
- * Frame as ks_direct_common's: [rbp+8] the body, [rbp-8] the node,
- * [rbp-16] the start.
+ * Frame: [rbp+8] the body, [rbp-8] the node, [rbp-16] the start: the
+ * node KS_FRAME_NODE above the body's return address, as in
+ * ks_direct_common's.
  */
 SYM_FUNC_START_LOCAL(ks_direct_fast)
 	pushq	%rbp

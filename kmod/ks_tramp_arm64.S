@@ -25,13 +25,15 @@
  *             on the stack of a task that ends inside a body (do_exit()),
  *             with the node KS_FRAME_NODE bytes from it; cleared when the
  *             body returns, so that only calls still in a body are found
+ *   [sp+120]  what the end compares ("slowest": ks_call_ctx())
  *
- * ks_direct_enter(node) returns the start time, or 0 when this call is not
+ * ks_direct_enter(node, &[sp+120]) returns the start time, or 0 when this call is not
  * timed (filtered, sampled out): the argument registers are restored and
  * we return into the body as a plain call site does.  Otherwise the body
  * is entered through a "ret" with x30 inside the trampoline (pointer
  * authentication signs that address in the body's own frame, as any
- * return address), and ks_direct_exit(node, start, caller) records the time
+ * return address), and ks_direct_exit(node, start, caller, [sp+120])
+ * records the time
  * before we return to the caller with the body's x0:x1.  x8 (a returned
  * struct's address) is never used here: ks_btf.c refuses such functions.
  *
@@ -51,6 +53,7 @@
 #define KS_F_REGS	32
 #define KS_F_START	104
 #define KS_F_MARK	112
+#define KS_F_CTX	120
 .if KS_F_NODE - KS_F_MARK != KS_FRAME_NODE
 .error "KS_FRAME_NODE (ks_direct.h) is not this frame's"
 .endif
@@ -88,6 +91,7 @@ SYM_CODE_START(ks_direct_tramp)
 	stp	x6, x7, [sp, #KS_F_REGS + 48]
 	str	x8, [sp, #KS_F_REGS + 64]
 	mov	x0, x11
+	add	x1, sp, #KS_F_CTX
 	bl	ks_direct_enter
 	mov	x10, x0
 	ldp	x0, x1, [sp, #KS_F_REGS]
@@ -108,6 +112,7 @@ SYM_CODE_START(ks_direct_tramp)
 	ldr	x0, [sp, #KS_F_NODE]
 	ldr	x1, [sp, #KS_F_START]
 	ldr	x2, [sp, #8]		/* the caller (x9) */
+	ldr	x3, [sp, #KS_F_CTX]
 	bl	ks_direct_exit
 	ldp	x0, x1, [sp, #KS_F_REGS]
 	ldp	x29, x30, [sp], #KS_FRAME	/* x30: the caller */

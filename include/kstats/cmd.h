@@ -30,7 +30,7 @@
 				" clock local maxactive 4096 clones yes" \
 				" sample 1000000 pid 1073741823" \
 				" tgid 1073741823 comm  cpus  start  end " \
-				" gap yes callers 16\n") - 1 + 3 * (KS_NAME_MAX - 1) + \
+				" gap yes callers 16 slowest 64\n") - 1 + 3 * (KS_NAME_MAX - 1) + \
 			 (KS_COMM_MAX - 1) + (KS_CPUS_MAX - 1))
 
 enum ks_verb {
@@ -78,6 +78,7 @@ struct ks_cmd {
 	char end[KS_NAME_MAX];		/* section end */
 	bool gap;			/* also a GAP-NAME node */
 	u32 callers;			/* call sites kept apart, 0: none */
+	u32 slowest;			/* slowest calls kept, 0: none */
 };
 
 /**
@@ -96,7 +97,7 @@ struct ks_cmd_opt {
 	const char *bad;	/* why a value is refused: names what is allowed */
 };
 
-#define KS_CMD_NR_OPTS	15
+#define KS_CMD_NR_OPTS	16
 extern const struct ks_cmd_opt ks_cmd_opts[KS_CMD_NR_OPTS];
 
 long ks_cmd_text(const char *buf, size_t len, const char **why);

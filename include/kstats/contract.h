@@ -39,6 +39,8 @@
 #define KS_NODES_MAX	2048	/* nodes at once */
 #define KS_SYMS_MAX	16	/* symbols of one node: a function and its clones */
 #define KS_CALLERS_MAX	16	/* call sites kept apart by "callers N" */
+#define KS_SLOWEST_MAX	64	/* calls kept by "slowest K" */
+#define KS_STACK_MAX	16	/* frames of a kept call's stack */
 #define KS_CMD_MAX	512	/* bytes of one write to _control or a node */
 #define KS_GAP_PREFIX	"GAP-"	/* name of a node's time-between-calls twin */
 /*
@@ -87,6 +89,11 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_LINE_UNSLOTTED "unslotted"	/* N: ... counted in missed */
 #define KS_LINE_MEMORY	"memory"	/* N bytes: slots on C CPUs, S spare */
 #define KS_LINE_CALLER	"caller"	/* ID count N p50 V p99 V max V site SITE */
+/* N switched S interrupted I: calls that left their CPU, or took an interrupt */
+#define KS_LINE_DISTURBED "disturbed"
+/* RANK time V cpu C pid P at T by WHY comm COMM caller SITE: a kept call */
+#define KS_LINE_SLOW	"slow"
+#define KS_LINE_STACK	"stack"		/* RANK FRAME: its stack, caller first */
 
 /* Words of the KS_LINE_SAMPLES line after its count, each before its value. */
 #define KS_SAMPLES_MISSED	"missed"
@@ -117,6 +124,7 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_KEY_COMM	"comm"
 #define KS_KEY_CPUS	"cpus"
 #define KS_KEY_CALLERS	"callers"	/* N: call sites kept apart, when asked */
+#define KS_KEY_SLOWEST	"slowest"	/* K: the slowest calls kept, when asked */
 
 /* Values of clock=, unit=, slots= and state=. */
 #define KS_CLOCK_NAME_LOCAL	"local"		/* local_clock() */
@@ -143,6 +151,25 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_CALLER_OTHER	"other"
 /* Last word of a "# caller" line, before the site: the rest of the line */
 #define KS_CALLER_SITE	"site"	/* FUNCTION+0xOFF/0xSIZE [MODULE], as %pS */
+/*
+ * Words of a "# slow" line after its rank (0: the slowest), each before
+ * its value; its time in the text's unit, "at" in local_clock() ns (as
+ * the kernel log's timestamps), "by" one of KS_BY_*; the comm with each
+ * blank or unprintable byte as '?', then the caller: the rest of the line.
+ */
+#define KS_SLOW_TIME	"time"
+#define KS_SLOW_CPU	"cpu"
+#define KS_SLOW_PID	"pid"
+#define KS_SLOW_AT	"at"
+#define KS_SLOW_BY	"by"
+#define KS_SLOW_COMM	"comm"
+#define KS_SLOW_CALLER	"caller"
+#define KS_BY_NONE	"-"		/* ran through on its CPU */
+#define KS_BY_SWITCH	"switched"	/* its task left the CPU (slept, preempted) */
+#define KS_BY_IRQ	"interrupted"	/* its CPU took an interrupt */
+/* Words of the KS_LINE_DISTURBED line, each before its count */
+#define KS_DISTURBED_SWITCH	KS_BY_SWITCH
+#define KS_DISTURBED_IRQ	KS_BY_IRQ
 /* ...then these words, each before its value: count, mean, rank, running total */
 #define KS_ROW_COUNT	"count"
 #define KS_ROW_AVG	"avg"
