@@ -1200,6 +1200,81 @@ assert d["worse"] == 1 and d["functions"] == 3, d
 # ---- compare --prometheus, against a real Prometheus on 127.0.0.1 ----
 tap "$here/prometheus.sh" "$K"
 
+# ---- slowest: the slowest calls of a node traced with slowest K ----
+# the callers node above, with two kept calls as the module writes them
+sed -e '1s/$/ slowest=2/' -e '/^# percentiles/a\
+# disturbed 3 switched 1 interrupted 2\
+# slow 0 time 5003520 cpu 1 pid 169 at 12345678901 by interrupted comm sh caller kt_site_slow+0x22/0x40 [kstats_target]\
+# stack 0 kt_site_slow+0x22/0x40 [kstats_target]\
+# stack 0 kt_write+0x8c/0x1f0 [kstats_target]\
+# stack 0 full_proxy_write+0x5c/0x90\
+# slow 1 time 320937 cpu 0 pid 169 at 12340000000 by - comm sh caller kt_site_c+0x1c/0x30 [kstats_target]\
+# stack 1 kt_site_c+0x1c/0x30 [kstats_target]' "$tmp/callers.txt" >"$tmp/slowest.txt"
+tap "$T" "$tmp/slowest.txt"
+fake ks_target_site "$tmp/slowest.txt"
+r "$K" slowest ks_target_site
+same "slowest NAME: the kept calls, slowest first, each with its stack" <<'EOF'
+ks_target_site: the 2 slowest of 61 calls (slowest 2), slowest first
+disturbed since the reset: 3 calls, 1 switched, 2 interrupted
+  #       time  cpu     pid comm                   at (s) by
+  0    5.00 ms    1     169 sh                  12.345679 interrupted
+    kt_site_slow+0x22/0x40 [kstats_target]
+    kt_write+0x8c/0x1f0 [kstats_target]
+    full_proxy_write+0x5c/0x90
+  1     321 us    0     169 sh                  12.340000 -
+    kt_site_c+0x1c/0x30 [kstats_target]
+EOF
+w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+if [ "$w" -le 80 ]; then ok "slowest: the table within 80 columns ($w)"; else notok "slowest: $w columns"; fi
+r "$K" slowest --markdown ks_target_site
+same "slowest --markdown: a table, the stacks after it" <<'EOF'
+**ks_target_site**: the 2 slowest of 61 calls (slowest 2), slowest first
+
+disturbed since the reset: 3 calls, 1 switched, 2 interrupted
+
+| # | time | cpu | pid | comm | at (s) | by | caller |
+|--:|--:|--:|--:|---|--:|---|---|
+| 0 | 5.00 ms | 1 | 169 | sh | 12.345679 | interrupted | `kt_site_slow+0x22/0x40 [kstats_target]` |
+| 1 | 321 us | 0 | 169 | sh | 12.340000 | - | `kt_site_c+0x1c/0x30 [kstats_target]` |
+
+Call 0's stack:
+
+    kt_site_slow+0x22/0x40 [kstats_target]
+    kt_write+0x8c/0x1f0 [kstats_target]
+    full_proxy_write+0x5c/0x90
+
+Call 1's stack:
+
+    kt_site_c+0x1c/0x30 [kstats_target]
+EOF
+"$K" slowest ks_target_site >"$tmp/slowest.live"
+check "save of a node with slowest" "$K" save ks_target_site -o "$tmp/slowest.json"
+check "the snapshot holds slowest.k, the counts and both calls with their stacks" /usr/bin/python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["node"]["slowest"]
+assert s["k"] == 2 and s["switched"] == 1 and s["interrupted"] == 2, s
+assert [c["time"] for c in s["calls"]] == [5003520, 320937], s
+assert s["calls"][0]["stack"][1] == "kt_write+0x8c/0x1f0 [kstats_target]" and s["calls"][1]["by"] == "-"
+' "$tmp/slowest.json"
+r "$K" slowest -f "$tmp/slowest.json"
+if [ $rc = 0 ] && cmp -s "$tmp/out" "$tmp/slowest.live"; then ok "slowest -f SNAPSHOT: the live node's table"; else notok "slowest -f SNAPSHOT"; tap_diag "$tmp/out" "$tmp/err"; fi
+check "check -f: a snapshot with slowest" "$K" check -f "$tmp/slowest.json"
+check "callers of the same node: unchanged" "$K" callers -f "$tmp/slowest.txt"
+fails "slowest of a node without them" 1 "keeps no calls: trace it with --slowest K" "$K" slowest -f "$hand"
+# the lines' rules: in order, whole, adding up
+bad_slow() { # WHAT TEXT SED
+	sed "$3" "$tmp/slowest.txt" >"$tmp/bad.txt"
+	fails "slowest: $1" 1 "$2" "$K" slowest -f "$tmp/bad.txt"
+}
+bad_slow "ranks out of order" "out of order: rank 1 where 0 comes next" 's/^# slow 0 /# slow 1 /'
+bad_slow "slower than the one before" "slower than the one before it" 's/^# slow 1 time 320937/# slow 1 time 6003520/'
+bad_slow "a stack line before its call" "not after its '# slow' line" 's/^# stack 1 /# stack 0 /'
+bad_slow "disturbed that does not add up" "is not 1 switched + 2 interrupted" 's/^# disturbed 3/# disturbed 4/'
+bad_slow "a bad by" "by 'idle' is not" 's/ by interrupted / by idle /'
+bad_slow "more calls than slowest=K" "more '# slow' lines than slowest=1" '1s/slowest=2/slowest=1/'
+bad_slow "a call without its caller" "without time, cpu, pid, at, by, comm and caller" 's/ caller kt_site_c.*$//'
+bad_slow "a bad number" "bad number 'x1' for 'cpu'" 's/ cpu 1 / cpu x1 /'
+
 # ---- bash completion, typed in a real shell ----
 tap "$here/completion.sh" "$K"
 

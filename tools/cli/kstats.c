@@ -66,6 +66,15 @@ static const struct ks_help {
 	  "of FUNCTION, marked '~'); (other) holds the calls from sites beyond N.\n"
 	  "  -f, --file FILE   read FILE instead of a live node\n"
 	  "  --markdown        a Markdown table, each site whole\n" },
+	{ "slowest", "usage: kstats slowest [NAME...] [-f FILE]... [--markdown]\n"
+	  "The slowest calls of a node traced with --slowest K (live, or FILE: a\n"
+	  "snapshot or node text), slowest first: time, CPU, pid, comm, when it ended\n"
+	  "(s since boot, as the kernel log), and by: '-' ran through on its CPU,\n"
+	  "'interrupted' its CPU took an interrupt, 'switched' its task left the CPU\n"
+	  "(slept, preempted); then its stack, caller first.  The head line counts\n"
+	  "every call disturbed either way since the last reset.\n"
+	  "  -f, --file FILE   read FILE instead of a live node\n"
+	  "  --markdown        a Markdown table, the stacks after it\n" },
 	{ "watch", "usage: kstats watch NAME... [-i SECONDS] [-n COUNT] [--hist]\n"
 	  "Every interval, one line per node with what that interval added: samples,\n"
 	  "rate, missed and the percentiles of the interval's own histogram.\n"
@@ -204,6 +213,7 @@ static void ks_usage(FILE *f)
 	      "  list [GLOB...]                the nodes\n"
 	      "  show NAME | -f FILE           summary and bar histogram (--raw)\n"
 	      "  callers NAME | -f FILE        per call site, most total time first\n"
+	      "  slowest NAME | -f FILE        the slowest calls kept, with their stacks\n"
 	      "  watch NAME... [-i S]          per-interval samples, rate, percentiles\n"
 	      "  top [GLOB...] [-i S] [-n N]   every node ranked by each interval (--raw)\n"
 	      "  run [options] NAME... -- CMD  trace while CMD runs, show, remove\n"
@@ -316,7 +326,8 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "trace", cmd_trace }, { "remove", cmd_verb }, { "start", cmd_verb },
 		{ "stop", cmd_verb }, { "reset", cmd_verb }, { "list", cmd_list },
-		{ "show", cmd_show }, { "callers", cmd_callers }, { "watch", cmd_watch },
+		{ "show", cmd_show }, { "callers", cmd_callers }, { "slowest", cmd_slowest },
+		{ "watch", cmd_watch },
 		{ "top", cmd_top },
 		{ "run", cmd_run },
 		{ "save", cmd_save }, { "compare", cmd_compare },

@@ -3,7 +3,7 @@
  * What the subcommands of tools/kstats share: kstats.c holds main, the
  * help texts and the command table; each cmd_*.c holds a family of
  * subcommands (cmd_node.c trace, remove, start, stop, reset, list;
- * cmd_show.c show, check; cmd_callers.c callers; cmd_watch.c watch; cmd_top.c top; cmd_run.c
+ * cmd_show.c show, check; cmd_callers.c callers, slowest; cmd_watch.c watch; cmd_top.c top; cmd_run.c
  * run; cmd_snap.c save, compare, export); ks_load.c loads the nodes they
  * act on, ks_tick.c runs the intervals of watch and top.
  */
@@ -168,6 +168,7 @@ int cmd_verb(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_callers(int argc, char **argv);
+int cmd_slowest(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_top(int argc, char **argv);

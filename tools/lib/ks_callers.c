@@ -2,7 +2,8 @@
 /*
  * ks_callers: the call sites of a node traced with "callers N"
  * (docs/format.md, version 2): their table (kstats callers) and their
- * comparison after compare A B's table of the node.
+ * comparison after compare A B's table of the node; and the slowest calls
+ * of a node traced with "slowest K", their table (kstats slowest).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -282,4 +283,48 @@ int ks_callers_compare(FILE *f, struct ks_view *const *nodes, const char *const 
 			names ? "*: the same function at another offset; " : "");
 	}
 	return 0;
+}
+
+void ks_print_slowest(FILE *f, const struct ks_view *node, int markdown)
+{
+	int vw = ks_value_width(node->unit);
+	char t[32], at[32];
+	__u32 i, j;
+
+	fprintf(f, "%s%s%s: the %u slowest of %llu calls (slowest %u), slowest first\n",
+		markdown ? "**" : "", node->name, markdown ? "**" : "", node->nr_slow,
+		(unsigned long long)node->samples, node->slowest_k);
+	fprintf(f, "%sdisturbed since the reset: %llu calls, %llu switched, %llu interrupted\n",
+		markdown ? "\n" : "", (unsigned long long)(node->switched + node->interrupted),
+		(unsigned long long)node->switched, (unsigned long long)node->interrupted);
+	if (markdown)
+		fprintf(f, "\n| # | time | cpu | pid | comm | at (s) | by | caller |\n"
+			"|--:|--:|--:|--:|---|--:|---|---|\n");
+	else
+		fprintf(f, "%3s %*s %4s %7s %-16s %12s %s\n", "#", vw, "time", "cpu",
+			"pid", "comm", "at (s)", "by");
+	for (i = 0; i < node->nr_slow; i++) {
+		const struct ks_slow *c = &node->slow[i];
+
+		ks_fmt_value(t, sizeof(t), c->time, node->unit);
+		snprintf(at, sizeof(at), "%.6f", (double)c->at / 1e9);
+		if (markdown) {
+			fprintf(f, "| %u | %s | %u | %d | %s | %s | %s | `%s` |\n", i, t,
+				c->cpu, c->pid, c->comm, at, c->by, c->caller);
+			continue;
+		}
+		fprintf(f, "%3u %*s %4u %7d %-16s %12s %s\n", i, vw, t, c->cpu, c->pid,
+			c->comm, at, c->by);
+		for (j = 0; j < c->nr_frames; j++)
+			fprintf(f, "    %s\n", c->frames[j]);
+		if (!c->nr_frames)
+			fprintf(f, "    %s\n", c->caller);
+	}
+	if (!markdown)
+		return;
+	for (i = 0; i < node->nr_slow; i++) {
+		fprintf(f, "\nCall %u's stack:\n\n", i);
+		for (j = 0; j < node->slow[i].nr_frames; j++)
+			fprintf(f, "    %s\n", node->slow[i].frames[j]);
+	}
 }

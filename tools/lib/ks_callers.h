@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ks_callers: the call sites of a node traced with "callers N": the table
- * of kstats callers, and compare A B's table per call site.
+ * of kstats callers, and compare A B's table per call site; the table of
+ * kstats slowest.
  */
 #ifndef KS_CALLERS_H
 #define KS_CALLERS_H
@@ -39,5 +40,14 @@ void ks_print_callers(FILE *f, const struct ks_view *node, int markdown);
  */
 int ks_callers_compare(FILE *f, struct ks_view *const *nodes, const char *const *labels,
 		       int n, int style);
+
+/**
+ * ks_print_slowest() - the kept calls of @node, slowest first, each with
+ * its stack; within 80 columns, or a Markdown table with the stacks after
+ * @f:        output
+ * @node:     a node traced with slowest
+ * @markdown: Markdown
+ */
+void ks_print_slowest(FILE *f, const struct ks_view *node, int markdown);
 
 #endif /* KS_CALLERS_H */

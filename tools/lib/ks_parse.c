@@ -8,6 +8,7 @@
  *   # clamped N: ...                                (only when N > 0)
  *   # percentiles p10 N ... p99.9 N precision_ppm P estimate WORD
  *   # caller ID count N p50 N p99 N max N site SITE   (callers=N, version 2)
+ *   # disturbed N ... / # slow R ... / # stack R FRAME (slowest=K: ks_slowest.c)
  *   slot S CPU  c count N avg N p F n N
  *   slot S CPUS n count N avg N p F n N
  *   # slot S CALLER ID count N avg N p F n N            (version 2)
@@ -28,6 +29,7 @@
 #include <string.h>
 
 #include "ks_parse.h"
+#include "ks_slowest.h"
 
 #define KS_MAX_TOKENS	64
 
@@ -202,6 +204,9 @@ static int ks_parse_head(struct ks_parser *ps, struct ks_view *node,
 		} else if (!strcmp(key, KS_KEY_CALLERS)) {
 			bad = ks_parse_u32(val, KS_CALLERS_MAX, &node->callers_n) ||
 			      !node->callers_n;
+		} else if (!strcmp(key, KS_KEY_SLOWEST)) {
+			bad = ks_parse_u32(val, KS_SLOWEST_MAX, &node->slowest_k) ||
+			      !node->slowest_k;
 		}
 		if (bad)
 			return ks_fail(&ps->e, ps->line, "bad value '%s' for '%s'",
@@ -800,6 +805,16 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 					goto out;
 			} else if (!strcmp(tok[1], KS_LINE_CALLER)) {
 				if (ks_parse_caller(&ps, node, tok + 1, ntok - 1))
+					goto out;
+			} else if (!strcmp(tok[1], KS_LINE_DISTURBED) ||
+				   !strcmp(tok[1], KS_LINE_SLOW) ||
+				   !strcmp(tok[1], KS_LINE_STACK)) {
+				if (!ps.have_head) {
+					ks_fail(&ps.e, ps.line, "'# %s' before the '# kstats' header",
+						tok[1]);
+					goto out;
+				}
+				if (ks_parse_slow(&ps.e, ps.line, node, tok + 1, ntok - 1))
 					goto out;
 			} else if (!strcmp(tok[1], KS_ROW_SLOT) && ntok > 3 &&
 				   !strcmp(tok[3], KS_ROW_CALLER)) {

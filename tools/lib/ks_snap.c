@@ -104,6 +104,40 @@ static void ks_put_callers(struct ks_jw *w, const struct ks_view *node)
 	ks_jw_end(w);
 }
 
+/* The "slowest" object of a node traced with "slowest K". */
+static void ks_put_slowest(struct ks_jw *w, const struct ks_view *node)
+{
+	__u32 i, j;
+
+	ks_jw_key(w, "slowest");
+	ks_jw_obj(w, 0);
+	ks_jw_ku64(w, "k", node->slowest_k);
+	ks_jw_ku64(w, "switched", node->switched);
+	ks_jw_ku64(w, "interrupted", node->interrupted);
+	ks_jw_key(w, "calls");
+	ks_jw_arr(w, 0);
+	for (i = 0; i < node->nr_slow; i++) {
+		const struct ks_slow *c = &node->slow[i];
+
+		ks_jw_obj(w, 0);
+		ks_jw_ku64(w, "time", c->time);
+		ks_jw_ku64(w, "cpu", c->cpu);
+		ks_jw_ku64(w, "pid", (__u64)c->pid);
+		ks_jw_ku64(w, "at", c->at);
+		ks_jw_kstr(w, "by", c->by);
+		ks_jw_kstr(w, "comm", c->comm);
+		ks_jw_kstr(w, "caller", c->caller);
+		ks_jw_key(w, "stack");
+		ks_jw_arr(w, 0);
+		for (j = 0; j < c->nr_frames; j++)
+			ks_jw_str(w, c->frames[j]);
+		ks_jw_end(w);
+		ks_jw_end(w);
+	}
+	ks_jw_end(w);
+	ks_jw_end(w);
+}
+
 /* One node object. */
 static void ks_put_node(struct ks_jw *w, const struct ks_view *node)
 {
@@ -181,6 +215,8 @@ static void ks_put_node(struct ks_jw *w, const struct ks_view *node)
 	ks_jw_end(w);
 	if (node->callers_n)
 		ks_put_callers(w, node);
+	if (node->slowest_k)
+		ks_put_slowest(w, node);
 	ks_jw_end(w);
 }
 
@@ -573,6 +609,66 @@ static int ks_snap_callers(struct ks_errbuf *sc, const struct ks_jv *nd,
 	return 0;
 }
 
+/*
+ * The optional "slowest" object: "k", the disturbed counts and the kept
+ * "calls", slowest first, each with its stack.
+ */
+static int ks_snap_slowest(struct ks_errbuf *sc, const struct ks_jv *nd,
+			   struct ks_view *node)
+{
+	const struct ks_jv *sl = ks_jget(nd, "slowest"), *calls, *st;
+	char path[96];
+	size_t i, j;
+
+	if (!sl)
+		return 0;
+	if (sl->type != KS_JOBJ)
+		return ks_fail(sc, ks_jline(sl), "node.slowest: must be an object");
+	if (ks_jreq_u32(sc, sl, "node.slowest", "k", KS_SLOWEST_MAX, &node->slowest_k) ||
+	    ks_jreq_u64(sc, sl, "node.slowest", "switched", ~0ULL, &node->switched) ||
+	    ks_jreq_u64(sc, sl, "node.slowest", "interrupted", ~0ULL, &node->interrupted))
+		return -1;
+	if (!node->slowest_k)
+		return ks_fail(sc, ks_jline(sl), "node.slowest.k: 0 is out of range");
+	node->has_disturbed = 1;
+	calls = ks_jreq(sc, sl, "node.slowest", "calls", KS_JARR);
+	if (!calls)
+		return -1;
+	if (calls->n > node->slowest_k)
+		return ks_fail(sc, ks_jline(calls), "node.slowest.calls: more than k");
+	for (i = 0; i < calls->n; i++) {
+		const struct ks_jv *o = &calls->kids[i];
+		struct ks_slow *c = ks_view_slow(node);
+		__u64 pid;
+
+		snprintf(path, sizeof(path), "node.slowest.calls[%zu]", i);
+		if (!c)
+			return ks_fail(sc, ks_jline(o), "%s: out of memory", path);
+		if (o->type != KS_JOBJ)
+			return ks_fail(sc, ks_jline(o), "%s: must be an object", path);
+		if (ks_jreq_u64(sc, o, path, "time", ~0ULL, &c->time) ||
+		    ks_jreq_u32(sc, o, path, "cpu", ~0U, &c->cpu) ||
+		    ks_jreq_u64(sc, o, path, "pid", KS_PID_MAX, &pid) ||
+		    ks_jreq_u64(sc, o, path, "at", ~0ULL, &c->at) ||
+		    ks_jreq_str(sc, o, path, "by", c->by, sizeof(c->by), 0) ||
+		    ks_jreq_str(sc, o, path, "comm", c->comm, sizeof(c->comm), 0) ||
+		    ks_jreq_str(sc, o, path, "caller", c->caller, sizeof(c->caller), 0))
+			return -1;
+		c->pid = (__s32)pid;
+		if (i && c->time > node->slow[i - 1].time)
+			return ks_fail(sc, ks_jline(o), "%s: slower than the one before it", path);
+		st = ks_jreq(sc, o, path, "stack", KS_JARR);
+		if (!st)
+			return -1;
+		for (j = 0; j < st->n; j++)
+			if (st->kids[j].type != KS_JSTR || ks_slow_frame(c, st->kids[j].str))
+				return ks_fail(sc, ks_jline(&st->kids[j]),
+					       "%s.stack[%zu]: not a frame, too long or past %d",
+					       path, j, KS_STACK_MAX);
+	}
+	return 0;
+}
+
 /* One node object of a document onto @node, with the document's @meta. */
 static int ks_snap_node(struct ks_errbuf *sc, const struct ks_jv *meta,
 			const struct ks_jv *nd, struct ks_view *node)
@@ -591,7 +687,7 @@ static int ks_snap_node(struct ks_errbuf *sc, const struct ks_jv *meta,
 	if (ks_snap_slots(sc, node, slots, 1, "node.slots", NULL) ||
 	    ks_snap_slots(sc, node, total, 0, "node.total", NULL))
 		return -1;
-	return ks_snap_callers(sc, nd, node);
+	return ks_snap_callers(sc, nd, node) || ks_snap_slowest(sc, nd, node) ? -1 : 0;
 }
 
 /*

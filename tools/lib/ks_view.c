@@ -117,9 +117,44 @@ void ks_callers_by_time(const struct ks_view *node, const struct ks_caller **out
 	}
 }
 
+struct ks_slow *ks_view_slow(struct ks_view *node)
+{
+	struct ks_slow *c;
+
+	if (node->nr_slow >= KS_SLOWEST_MAX)
+		return NULL;
+	c = realloc(node->slow, (node->nr_slow + 1) * sizeof(*c));
+	if (!c)
+		return NULL;
+	node->slow = c;
+	c += node->nr_slow++;
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
+int ks_slow_frame(struct ks_slow *c, const char *frame)
+{
+	char (*f)[KS_SITE_MAX];
+
+	if (c->nr_frames >= KS_STACK_MAX || strlen(frame) >= KS_SITE_MAX)
+		return -1;
+	f = realloc(c->frames, (c->nr_frames + 1) * sizeof(*f));
+	if (!f)
+		return -1;
+	c->frames = f;
+	strcpy(f[c->nr_frames++], frame);
+	return 0;
+}
+
 void ks_view_free(struct ks_view *node)
 {
 	__u32 i;
+
+	for (i = 0; i < node->nr_slow; i++)
+		free(node->slow[i].frames);
+	free(node->slow);
+	node->slow = NULL;
+	node->nr_slow = 0;
 
 	for (i = 0; i < node->nr_callers; i++)
 		free(node->callers[i].slots);
@@ -169,6 +204,10 @@ int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 	out->callers = NULL;	/* an interval is not kept apart by site */
 	out->callers_n = 0;
 	out->nr_callers = 0;
+	out->slow = NULL;	/* nor are its slowest calls kept */
+	out->nr_slow = 0;
+	out->slowest_k = 0;
+	out->has_disturbed = 0;
 	if (ks_view_setup(out, cur->bits, cur->buckets))
 		return -1;
 	out->symbols = strdup(cur->symbols ? cur->symbols : "");

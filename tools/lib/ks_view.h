@@ -53,6 +53,23 @@ struct ks_caller {
 	struct kstats_slot *slots;	/* nr_slots, merged over the CPUs */
 };
 
+#define KS_BY_MAX	16	/* a kept call's "by": KS_BY_* */
+
+/*
+ * One of the slowest calls of a node traced with "slowest K"
+ * (docs/format.md): its "# slow" line and its "# stack" lines.
+ */
+struct ks_slow {
+	__u64 time, at;			/* in the node's unit; local_clock() ns */
+	__u32 cpu;
+	__s32 pid;
+	char by[KS_BY_MAX];		/* KS_BY_NONE, KS_BY_SWITCH, KS_BY_IRQ */
+	char comm[KS_COMM_MAX];
+	char caller[KS_SITE_MAX];	/* as a call site, "-": unknown */
+	char (*frames)[KS_SITE_MAX];	/* the stack, caller first */
+	__u32 nr_frames;
+};
+
 /*
  * What a reader knows of one node (the module's own is struct ks_node).
  * Slot sums are count * avg as printed by the module, so the
@@ -85,6 +102,11 @@ struct ks_view {
 	__u32 callers_n;		/* callers=N of the head, 0: not asked */
 	struct ks_caller *callers;	/* in the order of the text */
 	__u32 nr_callers;
+	__u32 slowest_k;		/* slowest=K of the head, 0: not asked */
+	int has_disturbed;		/* a "# disturbed" line was read */
+	__u64 switched, interrupted;	/* calls disturbed each way */
+	struct ks_slow *slow;		/* slowest first */
+	__u32 nr_slow;
 };
 
 /**
@@ -115,6 +137,23 @@ struct kstats_slot *ks_view_cpu(struct ks_view *node, __u32 cpu);
  * @id is too long.
  */
 struct ks_caller *ks_view_caller(struct ks_view *node, const char *id);
+
+/**
+ * ks_view_slow() - add an empty kept call to @node, after the others
+ * @node: a node
+ *
+ * Return: the call, or NULL when out of memory.
+ */
+struct ks_slow *ks_view_slow(struct ks_view *node);
+
+/**
+ * ks_slow_frame() - add @frame to the stack of @c
+ * @c:     a kept call
+ * @frame: a frame's text, as a call site
+ *
+ * Return: 0, or -1 when out of memory, too long or past KS_STACK_MAX.
+ */
+int ks_slow_frame(struct ks_slow *c, const char *frame);
 
 /**
  * ks_caller_find() - the call site of @node with ID @id
