@@ -82,19 +82,29 @@ for b in $backends; do
 	done
 	mx=$(caller_field ks_target_site kt_site_slow max)
 	expect_range "$b: kt_site_slow's call ($mx) took its 5 ms" "$mx" 4375000 10000000
-	expect_eq "$b: the slow call is the node's max" "$mx" "$(node_field ks_target_site max)"
+	# the node's max, clamped into its slot, is at least it (a host
+	# that stalls the guest may make another call longer)
+	nmx=$(node_field ks_target_site max)
+	expect_range "$b: the node's max ($nmx) is at least the slow call's ($mx), to a slot" \
+		"$nmx" $((mx - mx / 8)) 1000000000
 	site=$(caller_site ks_target_site kt_site_b)
 	check "$b: a site reads FUNCTION+0xOFF/0xSIZE [MODULE] ($site)" \
 		"echo '$site' | grep -qE '^kt_site_b\+0x[0-9a-f]+/0x[0-9a-f]+ \[kstats_target\]\$'"
 	expect_eq "$b: kt_site_c's rows end at its count" \
 		"$(caller_rows_n ks_target_site "$(awk '$2 == "caller" && /site kt_site_c\+/ { print $3 }' $KS_DIR/ks_target_site)")" $((3 * N))
 	check "$b: kstats check reads the node (caller lines included)" kstats check ks_target_site
-	# kstats callers: the sites, most total time first, with their calls
-	expect_eq "$b: kstats callers: c, slow, b, a by total time, exact calls" \
-		"$(kstats callers ks_target_site | awk '/^kt_site_/ {
+	# kstats callers: the sites with their exact calls, most total time
+	# first (c's 9.6 ms first; the rest's order is the host's on a
+	# loaded machine, which may stall the guest inside any call)
+	kc=$(kstats callers ks_target_site | awk '/^kt_site_/ {
 			for (i = 2; i <= NF; i++) if ($i ~ /%$/) break
-			split($1, f, "+"); printf "%s:%s ", f[1], $(i - 1) }')" \
-		"kt_site_c:$((3 * N)) kt_site_slow:1 kt_site_b:$((2 * N)) kt_site_a:$N "
+			split($1, f, "+"); t = $(i + 1); sub(/%$/, "", t)
+			printf "%s:%s:%s\n", f[1], $(i - 1), t }')
+	expect_eq "$b: kstats callers: each site's exact calls" \
+		"$(echo "$kc" | cut -d: -f1,2 | sort | tr '\n' ' ')" \
+		"kt_site_a:$N kt_site_b:$((2 * N)) kt_site_c:$((3 * N)) kt_site_slow:1 "
+	check "$b: kstats callers: most total time first ($(echo $kc))" \
+		"echo '$kc' | cut -d: -f3 | sort -rn -c"
 	check "$b: reset" 'echo reset > $KS_DIR/ks_target_site'
 	expect_eq "$b: after reset the sites are empty" "$(callers_sum ks_target_site)" 0
 	echo "$N" > $T/callers

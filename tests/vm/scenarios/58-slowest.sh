@@ -36,6 +36,14 @@ stack() {
 	awk -v r="$2" '$1 == "#" && $2 == "stack" && $3 == r { print $4 }' "$KS_DIR/$1"
 }
 
+# slow_rank NODE FUNCTION: the rank of the first kept call from FUNCTION.
+slow_rank() {
+	awk -v fn="$2" '$1 == "#" && $2 == "slow" {
+			for (i = 4; i < NF; i++) if ($i == "caller") break
+			if (index($(i + 1), fn "+") == 1) { print $3; exit }
+		}' "$KS_DIR/$1"
+}
+
 slow_n() {
 	grep -c '^# slow ' "$KS_DIR/$1"
 }
@@ -49,40 +57,55 @@ for b in $backends; do
 	echo "$N $SLOW" > $T/callers
 	expect_eq "$b: samples: 6N + 1" "$(node_field ks_target_site samples)" $((6 * N + 1))
 	expect_eq "$b: 4 calls kept" "$(slow_n ks_target_site)" 4
-	t0=$(slow_field ks_target_site 0 time)
-	expect_range "$b: the slowest took its 5 ms ($t0)" "$t0" 4375000 10000000
-	mx=$(node_field ks_target_site max)	# clamped into its slot
-	expect_range "$b: the slowest is the node's max ($mx) to a slot" "$t0" $((mx - mx / 8)) "$mx"
-	c0=$(slow_caller ks_target_site 0)
-	check "$b: the slowest's caller is kt_site_slow ($c0)" \
-		"echo '$c0' | grep -qE '^kt_site_slow\+0x[0-9a-f]+/0x[0-9a-f]+ \[kstats_target\]\$'"
-	expect_eq "$b: by the writing shell (pid $$)" "$(slow_field ks_target_site 0 pid)" $$
-	by=$(slow_field ks_target_site 0 by)
+	diag "$(grep -E '^# (kstats|samples|disturbed|slow|stack) ' $KS_DIR/ks_target_site)"
+	diag "$(kstats slowest ks_target_site)"
+	# the host may stall the guest inside any call (a loaded machine
+	# under TCG): the 5 ms call is kept, not always first
+	r=$(slow_rank ks_target_site kt_site_slow)
+	check "$b: kt_site_slow's call is kept (rank $r)" '[ -n "$r" ]'
+	r=${r:-0}
+	t=$(slow_field ks_target_site "$r" time)
+	expect_range "$b: it took its 5 ms ($t)" "$t" 4375000 100000000
+	c=$(slow_caller ks_target_site "$r")
+	check "$b: its caller reads FUNCTION+0xOFF/0xSIZE [MODULE] ($c)" \
+		"echo '$c' | grep -qE '^kt_site_slow\+0x[0-9a-f]+/0x[0-9a-f]+ \[kstats_target\]\$'"
+	expect_eq "$b: by the writing shell (pid $$)" "$(slow_field ks_target_site "$r" pid)" $$
+	by=$(slow_field ks_target_site "$r" by)
 	check "$b: the 5 ms call was disturbed ($by)" \
 		"[ '$by' = interrupted ] || [ '$by' = switched ]"
 	d=$(node_field ks_target_site disturbed)
 	expect_range "$b: disturbed ($d) counts it, at most the samples" "$d" 1 $((6 * N + 1))
-	s0=$(stack ks_target_site 0 | head -n 1)
+	s0=$(stack ks_target_site "$r" | head -n 1)
 	check "$b: its stack starts at its caller ($s0)" \
 		"echo '$s0' | grep -q '^kt_site_slow+'"
 	check "$b: its stack holds the debugfs write" \
-		"stack ks_target_site 0 | grep -q '^kt_write+'"
-	frames=$(stack ks_target_site 0 | wc -l)
+		"stack ks_target_site $r | grep -q '^kt_write+'"
+	frames=$(stack ks_target_site "$r" | wc -l)
 	expect_range "$b: 2 to 16 frames ($frames)" "$frames" 2 16
-	at=$(slow_field ks_target_site 0 at)
+	at=$(slow_field ks_target_site "$r" at)
 	up=$(uptime_cs)
 	expect_range "$b: it ended (at $at ns) within the uptime" "$((at / 10000000))" 1 "$up"
-	# then the slowest of the rest: at least a kt_site_c call's 320 us
-	# (an interrupt can make a kt_site_b call slower), in order
+	# the slowest first, the node's max to a slot (its text clamps it)
+	t0=$(slow_field ks_target_site 0 time)
+	mx=$(node_field ks_target_site max)
+	expect_range "$b: the slowest ($t0) is the node's max ($mx) to a slot" \
+		"$t0" $((mx - mx / 8)) $((mx + mx / 4))
 	prev=$t0
 	for r in 1 2 3; do
 		tr=$(slow_field ks_target_site $r time)
 		expect_range "$b: rank $r: at least a kt_site_c call, at most rank $((r - 1)) ($tr)" \
 			"$tr" 280000 "$prev"
-		check "$b: rank $r: from a kt_site_" "slow_caller ks_target_site $r | grep -q '^kt_site_[abc]+'"
+		check "$b: rank $r: from a kt_site_" "slow_caller ks_target_site $r | grep -q '^kt_site_'"
 		prev=$tr
 	done
 	check "$b: kstats check reads the node (slow lines included)" kstats check ks_target_site
+	expect_eq "$b: kstats slowest: a row and its stack per call" \
+		"$(kstats slowest ks_target_site | awk '$1 ~ /^[0-9]+$/ && NF >= 6 { n++ } END { print n + 0 }')" 4
+	check "$b: kstats slowest: the 5 ms call's stack from kt_site_slow" \
+		"kstats slowest ks_target_site | grep -q '^    kt_site_slow+'"
+	check "$b: kstats save keeps them" "kstats save ks_target_site -o /tmp/slow.json"
+	expect_eq "$b: the snapshot's table is the node's" \
+		"$(kstats slowest -f /tmp/slow.json | tail -n +2)" "$(kstats slowest -f $KS_DIR/ks_target_site | tail -n +2)"
 	check "$b: reset" 'echo reset > $KS_DIR/ks_target_site'
 	expect_eq "$b: after reset none kept" "$(slow_n ks_target_site)" 0
 	expect_eq "$b: after reset none disturbed" "$(node_field ks_target_site disturbed)" 0
