@@ -48,6 +48,10 @@
  *            times spinning 20 us, kt_site_b() 2N times spinning 80 us,
  *            kt_site_c() 3N times spinning 320 us; then, with ARG, once
  *            from kt_site_slow() spinning ARG us
+ *   irq      ks_target_irq()               N calls, each raising an irq_work on
+ *                                         its own CPU and waiting for its
+ *                                         interrupt: each call takes exactly
+ *                                         one (the self-IPI)
  *   section  N times: ks_target_mark_a(), spin ARG ns, kmalloc(64),
  *            ks_target_mark_b(), kfree(): sections between two functions
  *            or a function and the kmem:kmalloc / kmem:kfree tracepoints
@@ -65,6 +69,7 @@
 #include <linux/kallsyms.h>
 #include <linux/stacktrace.h>
 #include <linux/ftrace.h>
+#include <linux/irq_work.h>
 #include "ks_arch.h"	/* the counter kstats reads: ks_cycles() */
 
 static struct dentry *kt_dir;
@@ -159,6 +164,27 @@ static noinline void kt_site_slow(unsigned int us)
 {
 	ks_target_site(us * NSEC_PER_USEC);
 	barrier();
+}
+
+/* The interrupt of ks_target_irq(): its irq_work, run in hard irq. */
+static int kt_irq_done;
+
+static void kt_irq_fn(struct irq_work *work)
+{
+	WRITE_ONCE(kt_irq_done, 1);
+}
+
+static struct irq_work kt_irq_work = IRQ_WORK_INIT_HARD(kt_irq_fn);
+
+/* Takes one interrupt on its CPU (the irq_work's self-IPI), and returns. */
+static noinline void ks_target_irq(void)
+{
+	WRITE_ONCE(kt_irq_done, 0);
+	preempt_disable();	/* the irq_work runs on this CPU */
+	irq_work_queue(&kt_irq_work);
+	while (!READ_ONCE(kt_irq_done))
+		cpu_relax();
+	preempt_enable();
 }
 
 /* Calls itself until @depth calls are on the stack. */
@@ -413,7 +439,7 @@ static int kt_patch(bool on)
 
 enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP, KT_SECTION,
 	KT_UNWIND, KT_ARGS, KT_PART, KT_ISRA, KT_GEN, KT_HOLD, KT_PATCH,
-	KT_DUP, KT_CALLERS };
+	KT_DUP, KT_CALLERS, KT_IRQ };
 
 static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			size_t count, loff_t *ppos)
@@ -474,6 +500,9 @@ static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			break;
 		case KT_CLONE:
 			ks_target_clone(7);
+			break;
+		case KT_IRQ:
+			ks_target_irq();
 			break;
 		case KT_DUP:
 			kt_sink += proc_pid_cmdline_read(i);
@@ -544,7 +573,7 @@ static int __init kt_init(void)
 		[KT_UNWIND] = "unwind", [KT_ARGS] = "args",
 		[KT_PART] = "part", [KT_ISRA] = "isra", [KT_GEN] = "gen",
 		[KT_HOLD] = "hold", [KT_PATCH] = "patch", [KT_DUP] = "dup",
-		[KT_CALLERS] = "callers",
+		[KT_CALLERS] = "callers", [KT_IRQ] = "irq",
 	};
 	unsigned long i;
 
