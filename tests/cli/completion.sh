@@ -69,7 +69,7 @@ absent() {
 }
 
 case_ "kstats Tab Tab lists every subcommand" 'kstats ' Tab Tab -- \
-	'trace' 'remove' 'start' 'stop' 'reset' 'list' 'show' 'callers' 'watch' 'top' 'run' 'save' 'compare' 'export' 'check'
+	'trace' 'remove' 'start' 'stop' 'reset' 'list' 'show' 'callers' 'slowest' 'watch' 'top' 'run' 'save' 'compare' 'export' 'check'
 case_ "kstats exp Tab completes export" 'kstats exp' Tab -- '^READY\$ kstats export $'
 case_ "kstats export -- Tab Tab lists its options" 'kstats export --' Tab Tab -- \
 	'--prometheus' '--per-cpu' '--output' '--slots' '--json' '--csv' '--help'

@@ -81,7 +81,7 @@ for b in $backends; do
 			"$p50" $((ns - ns / 8)) $((ns + ns / 8 + 20000))
 	done
 	mx=$(caller_field ks_target_site kt_site_slow max)
-	expect_range "$b: kt_site_slow's call ($mx) took its 5 ms" "$mx" 4375000 10000000
+	expect_range "$b: kt_site_slow's call ($mx) took its 5 ms (or more: the host)" "$mx" 4375000 1000000000
 	# the node's max, clamped into its slot, is at least it (a host
 	# that stalls the guest may make another call longer)
 	nmx=$(node_field ks_target_site max)

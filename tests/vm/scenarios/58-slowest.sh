@@ -66,7 +66,7 @@ for b in $backends; do
 	check "$b: kt_site_slow's call is kept (rank $r)" '[ -n "$r" ]'
 	r=${r:-0}
 	t=$(slow_field ks_target_site "$r" time)
-	expect_range "$b: it took its 5 ms ($t)" "$t" 4375000 100000000
+	expect_range "$b: it took its 5 ms, or more (the host) ($t)" "$t" 4375000 1000000000
 	c=$(slow_caller ks_target_site "$r")
 	check "$b: its caller reads FUNCTION+0xOFF/0xSIZE [MODULE] ($c)" \
 		"echo '$c' | grep -qE '^kt_site_slow\+0x[0-9a-f]+/0x[0-9a-f]+ \[kstats_target\]\$'"
