@@ -665,6 +665,12 @@ def table(k):
         if b.get("tsc", {}).get("overhead") is not None:
             parts.append("clock tsc %s (p50 %s cycles)" % (fmt(b["tsc"]["overhead"]),
                                                           fmt(b["tsc"].get("p50"))))
+        full = b.get("empty", {}).get("overhead")
+        for mode, what in (("callers", "callers 8"), ("slowest", "slowest 16")):
+            v = b.get(mode, {}).get("overhead")
+            if v is not None:
+                parts.append("%s %s (%s against the plain node)"
+                             % (what, fmt(v), "%+.0f" % (v - full) if full is not None else "n/a"))
         if parts:
             out.append("   kstats %s: %s" % (via, "; ".join(parts)))
         if via == "direct" and not (k.get("kernel") or "").endswith("-arm64"):

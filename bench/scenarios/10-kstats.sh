@@ -82,6 +82,15 @@ for via in ${BACKENDS:-kretprobe fprobe direct}; do
 		measure - empty kstats via=$via mode=stopped target=empty
 		ctl "remove ks_target_empty"
 	fi
+	# the per-call-site histograms and the slowest calls, each alone
+	if try_trace callers $via ks_target_empty callers 8; then
+		measure ks_target_empty empty kstats via=$via mode=callers target=empty
+		ctl "remove ks_target_empty"
+	fi
+	if try_trace slowest $via ks_target_empty slowest 16; then
+		measure ks_target_empty empty kstats via=$via mode=slowest target=empty
+		ctl "remove ks_target_empty"
+	fi
 	if try_trace tsc $via ks_target_empty clock tsc; then
 		measure ks_target_empty empty kstats via=$via mode=tsc target=empty
 		ctl "remove ks_target_empty"
