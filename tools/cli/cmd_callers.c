@@ -11,8 +11,16 @@
 #include "ks_load.h"
 #include "kstats.h"
 
-/* kstats callers [NAME...] [-f FILE]... [--markdown] */
-int cmd_callers(int argc, char **argv)
+/* What a table of the nodes read: the nodes that keep it, the rest said so. */
+struct ks_table {
+	const char *cmd;	/* the subcommand */
+	const char *why;	/* what a node without it lacks, and the fix */
+	int (*keeps)(const struct ks_view *node);
+	void (*print)(FILE *f, const struct ks_view *node, int markdown);
+};
+
+/* kstats CMD [NAME...] [-f FILE]... [--markdown] */
+static int ks_table_cmd(int argc, char **argv, const struct ks_table *t)
 {
 	static const struct option lo[] = {
 		{ "file", required_argument, NULL, 'f' },
@@ -34,81 +42,59 @@ int cmd_callers(int argc, char **argv)
 			break;
 		case 'h':
 		case OPT_HELP:
-			ks_help(stdout, "callers");
+			ks_help(stdout, t->cmd);
 			return 0;
 		default:
-			ks_bad_opt("callers", opt, argv);
+			ks_bad_opt(t->cmd, opt, argv);
 		}
 	}
 	for (i = optind; i < argc; i++)
 		if (ks_set_add(&set, argv[i], 1, 0))
 			ret = 1;
 	if (!set.n && !ret)
-		ks_bad_usage("callers", "NAME or -f FILE expected");
+		ks_bad_usage(t->cmd, "NAME or -f FILE expected");
 	for (i = 0; i < set.n; i++) {
 		const struct ks_view *node = set.nodes[i];
 
-		if (!node->callers_n) {
-			ks_err("callers: %s (%s) keeps no call sites: trace it with --callers N",
-			       node->name, set.srcs[i]);
+		if (!t->keeps(node)) {
+			ks_err("%s: %s (%s) %s", t->cmd, node->name, set.srcs[i], t->why);
 			ret = 1;
 			continue;
 		}
 		if (shown++)
 			putchar('\n');
-		ks_print_callers(stdout, node, markdown);
+		t->print(stdout, node, markdown);
 	}
 	ks_set_free(&set);
 	return ret;
 }
 
-/* kstats slowest [NAME...] [-f FILE]... [--markdown] */
+static int ks_keeps_callers(const struct ks_view *node)
+{
+	return node->callers_n != 0;
+}
+
+static int ks_keeps_slowest(const struct ks_view *node)
+{
+	return node->slowest_k != 0;
+}
+
+int cmd_callers(int argc, char **argv)
+{
+	static const struct ks_table t = {
+		"callers", "keeps no call sites: trace it with --callers N",
+		ks_keeps_callers, ks_print_callers,
+	};
+
+	return ks_table_cmd(argc, argv, &t);
+}
+
 int cmd_slowest(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "file", required_argument, NULL, 'f' },
-		{ "markdown", no_argument, NULL, OPT_MARKDOWN },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ 0 }
+	static const struct ks_table t = {
+		"slowest", "keeps no calls: trace it with --slowest K",
+		ks_keeps_slowest, ks_print_slowest,
 	};
-	struct ks_set set = { 0 };
-	int opt, i, ret = 0, markdown = 0, shown = 0;
 
-	while ((opt = getopt_long(argc, argv, ":f:h", lo, NULL)) != -1) {
-		switch (opt) {
-		case 'f':
-			if (ks_set_add(&set, optarg, 0, 0))
-				ret = 1;
-			break;
-		case OPT_MARKDOWN:
-			markdown = 1;
-			break;
-		case 'h':
-		case OPT_HELP:
-			ks_help(stdout, "slowest");
-			return 0;
-		default:
-			ks_bad_opt("slowest", opt, argv);
-		}
-	}
-	for (i = optind; i < argc; i++)
-		if (ks_set_add(&set, argv[i], 1, 0))
-			ret = 1;
-	if (!set.n && !ret)
-		ks_bad_usage("slowest", "NAME or -f FILE expected");
-	for (i = 0; i < set.n; i++) {
-		const struct ks_view *node = set.nodes[i];
-
-		if (!node->slowest_k) {
-			ks_err("slowest: %s (%s) keeps no calls: trace it with --slowest K",
-			       node->name, set.srcs[i]);
-			ret = 1;
-			continue;
-		}
-		if (shown++)
-			putchar('\n');
-		ks_print_slowest(stdout, node, markdown);
-	}
-	ks_set_free(&set);
-	return ret;
+	return ks_table_cmd(argc, argv, &t);
 }
