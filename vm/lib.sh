@@ -359,3 +359,18 @@ mount_host_root() {
 	mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 \
 		hostroot "$1" 2>/dev/null
 }
+
+# timer_export_setup UNIT CONF OUTPUT: the export timer's command, as the
+# .deb runs it: ExecStart of UNIT with its Environment= defaults, then
+# the settings file CONF, writing OUTPUT; timer_export runs it.
+timer_export_setup() {
+	export_cmd=$(sed -n 's/^ExecStart=//p' "$1")
+	eval "$(sed -n 's/^Environment=//p' "$1")"
+	. "$2"
+	KSTATS_EXPORT_OUTPUT=$3
+	diag "export: $export_cmd (KSTATS_EXPORT_NODES=$KSTATS_EXPORT_NODES)"
+}
+
+timer_export() {
+	eval "$export_cmd"
+}

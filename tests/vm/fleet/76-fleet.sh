@@ -41,12 +41,7 @@ check "host root prepared" test -d $HOST/proc/self -a -e $HOST/dev/null
 check "eth0 up, 10.0.2.15/24" \
 	"ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0" || exit 1
 
-export_cmd=$(sed -n 's/^ExecStart=//p' "$unit")
-eval "$(sed -n 's/^Environment=//p' "$unit")"
-. "$conf"
-KSTATS_EXPORT_OUTPUT=$TF/kstats.prom
-diag "export: $export_cmd (KSTATS_EXPORT_NODES=$KSTATS_EXPORT_NODES)"
-timer_export() { eval "$export_cmd"; }
+timer_export_setup "$unit" "$conf" "$TF/kstats.prom"
 
 load_modules || exit 0
 mkdir -p $TF

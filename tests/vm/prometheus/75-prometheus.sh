@@ -63,14 +63,8 @@ wait_value() {
 	expect_eq "$1" "$_v" "$3"
 }
 
-# The timer's command: ExecStart of the unit, with its Environment=
-# defaults, then the settings file, then this test's textfile folder.
-export_cmd=$(sed -n 's/^ExecStart=//p' "$unit")
-eval "$(sed -n 's/^Environment=//p' "$unit")"
-. "$conf"
-KSTATS_EXPORT_OUTPUT=$TF/kstats.prom
-diag "export: $export_cmd (KSTATS_EXPORT_NODES=$KSTATS_EXPORT_NODES)"
-timer_export() { eval "$export_cmd"; }
+# The timer's command, writing into this test's textfile folder
+timer_export_setup "$unit" "$conf" "$TF/kstats.prom"
 
 load_modules || exit 0
 mkdir -p $TF /tmp/prom-data
