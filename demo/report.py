@@ -140,6 +140,12 @@ class Tools:
     def show(self, f):
         return self.run("show", "-f", f, "--no-hist")
 
+    def callers(self, f):
+        return self.run("callers", "-f", f)
+
+    def slowest(self, f):
+        return self.run("slowest", "-f", f)
+
 
 def coincide_note(f, nodes):
     """One line saying why p10 to p90 coincide, when they do under -icount.
@@ -228,6 +234,21 @@ def section_find_vma(r, f, d, tools, jobs):
     jobs.append(("pct", snaps, "find_vma-pct"))
     jobs.append(("cdf", snaps, "find_vma-cdf"))
     jobs.append(("hist", snaps[-1:], "find_vma-hist"))
+
+
+def section_callers(r, f, d, tools):
+    """find_vma's call sites and slowest calls, vm_normal_page's slowest."""
+    cf, sf = f.get("find_vma.callers"), f.get("vm_normal_page.slowest")
+    if cf and load_snap(d, cf):
+        r()
+        r("  find_vma from where: every task's calls under the page faults and 10 forks,")
+        r("  traced with callers 8 slowest 2 (kstats callers, kstats slowest)")
+        r.block(tools.callers(cf), "    ")
+        r.block(tools.slowest(cf), "    ")
+    if sf and load_snap(d, sf):
+        r()
+        r("  vm_normal_page's slowest calls under ks-fork (slowest 3), with their stacks")
+        r.block(tools.slowest(sf), "    ")
 
 
 def section_find_vma_tcg(r, d, tools, jobs):
@@ -403,6 +424,7 @@ def main(argv=None):
     section_failslab(r, f, d, tools, jobs)
     r()
     section_fork(r, f, d, tools, jobs)
+    section_callers(r, f, d, tools)
     r()
     if not args.no_plots:
         written = plots(d, jobs)

@@ -65,5 +65,18 @@ if [ -n "$DEMO_NODES" ]; then
 		esac
 	fi
 fi
+# Who calls find_vma and what its slowest calls were: a node of its own
+# (callers and slowest take the C path, so the figures above come
+# without them), every task's calls, under the page faults and a fork.
+if [ -n "$DEMO_NODES" ]; then
+	demo_untrace find_vma
+	if demo_trace find_vma bits 3 callers 8 slowest 2; then
+		wl pfcallers ks-pagefault -n "$((n / 10))" -p "$pages" -m 16 -t kernel &&
+			wl forkcallers ks-fork -n 10 -s 16 &&
+			snap find_vma find_vma-callers.json "find_vma callers" &&
+			fact find_vma.callers find_vma-callers.json
+		say "  find_vma's callers and slowest calls: $(samples find_vma) calls"
+	fi
+fi
 demo_down
 # shellcheck disable=SC2086 # one word per file

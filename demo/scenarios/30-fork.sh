@@ -54,6 +54,13 @@ if demo_trace vm_normal_page bits 3 comm ks-wl-loop; then
 	snap vm_normal_page vm_normal_page-fork.json "vm_normal_page"
 	say "  vm_normal_page: $(( s1 / (n > 0 ? n : 1) )) calls per fork ($rss resident pages), p50 $(node_field vm_normal_page p50) ns, floor $(node_field vm_normal_page floor) ns"
 	demo_untrace vm_normal_page
+	# its slowest calls, with their stacks: a node of its own (the C path)
+	if demo_trace vm_normal_page bits 3 comm ks-wl-loop slowest 3; then
+		wl forkslow ks-fork -n "$n" -s "$mib" &&
+			snap vm_normal_page vm_normal_page-slowest.json "vm_normal_page slowest" &&
+			fact vm_normal_page.slowest vm_normal_page-slowest.json
+		demo_untrace vm_normal_page
+	fi
 else
 	[ $? = 2 ] && fail "vm_normal_page exists" "trace vm_normal_page: ENOENT"
 fi
