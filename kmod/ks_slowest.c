@@ -70,20 +70,26 @@ void ks_slowest_reset(struct ks_slowest *sw)
 /*
  * The stack from @ip, the call's caller, outwards: the frames before it
  * are the hooks' own (kstats', the kprobe or rethook trampoline's).
- * Where the unwinder does not show @ip, kstats' own frames are dropped.
+ * Where the unwinder does not show @ip (the return hook took its place:
+ * fprobe on arm64 7.x), @ip comes first, then what follows kstats' own
+ * frames, the hook's included.
  */
 static notrace void ks_slow_stack(struct ks_slow_call *c, unsigned long ip,
 				  unsigned long *st)
 {
-	unsigned int nr = stack_trace_save(st, KS_STACK_SAVE, 0), i = 0;
+	unsigned int nr = stack_trace_save(st, KS_STACK_SAVE, 0), i = 0, n = 0;
 
 	while (i < nr && st[i] != ip)
 		i++;
-	if (i == nr)
+	if (i == nr) {
 		for (i = 0; i < nr && within_module(st[i], THIS_MODULE); i++)
 			;
-	c->nr = min_t(unsigned int, nr - i, KS_STACK_MAX);
-	memcpy(c->stack, st + i, c->nr * sizeof(*st));
+		if (ip)
+			c->stack[n++] = ip;
+	}
+	for (; i < nr && n < KS_STACK_MAX; i++)
+		c->stack[n++] = st[i];
+	c->nr = n;
 }
 
 /* Once K are kept: the fastest of them, whose time is the floor. */
