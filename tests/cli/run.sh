@@ -1274,6 +1274,9 @@ bad_slow "a bad by" "by 'idle' is not" 's/ by interrupted / by idle /'
 bad_slow "more calls than slowest=K" "more '# slow' lines than slowest=1" '1s/slowest=2/slowest=1/'
 bad_slow "a call without its caller" "without time, cpu, pid, at, by, comm and caller" 's/ caller kt_site_c.*$//'
 bad_slow "a bad number" "bad number 'x1' for 'cpu'" 's/ cpu 1 / cpu x1 /'
+# a snapshot's kept calls follow the same rule as the text's
+sed 's/"by": "-"/"by": "idle"/' "$tmp/slowest.json" >"$tmp/bad.json"
+fails "slowest: a snapshot with a bad by" 1 "by 'idle' is not" "$K" slowest -f "$tmp/bad.json"
 
 # ---- bash completion, typed in a real shell ----
 tap "$here/completion.sh" "$K"

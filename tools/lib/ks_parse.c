@@ -330,7 +330,6 @@ static int ks_parse_caller(struct ks_parser *ps, struct ks_view *node,
 	struct ks_caller *c;
 	__u64 v[4];
 	int i, k, seen = 0, *lines;
-	size_t len = 0;
 
 	if (!ps->have_head)
 		return ks_fail(&ps->e, ps->line, "'# caller' before the '# kstats' header");
@@ -368,19 +367,28 @@ static int ks_parse_caller(struct ks_parser *ps, struct ks_view *node,
 	c->p50 = v[1];
 	c->p99 = v[2];
 	c->max = v[3];
-	/* the site: the rest of the line, its words joined by one blank */
-	c->site[0] = '\0';
-	for (i++; i < ntok; i++) {
-		size_t n = strlen(tok[i]);
-
-		if (len + n + 2 > sizeof(c->site))
-			return ks_fail(&ps->e, ps->line, "site too long");
-		if (len)
-			c->site[len++] = ' ';
-		memcpy(c->site + len, tok[i], n + 1);
-		len += n;
-	}
+	/* the site: the rest of the line (at least a word, as checked above) */
+	if (ks_join_words(c->site, sizeof(c->site), tok, i + 1, ntok))
+		return ks_fail(&ps->e, ps->line, "site too long");
 	return 0;
+}
+
+int ks_join_words(char *dst, size_t len, char **tok, int from, int ntok)
+{
+	size_t n = 0, w;
+	int i;
+
+	dst[0] = '\0';
+	for (i = from; i < ntok; i++) {
+		w = strlen(tok[i]);
+		if (n + w + 2 > len)
+			return -1;
+		if (n)
+			dst[n++] = ' ';
+		memcpy(dst + n, tok[i], w + 1);
+		n += w;
+	}
+	return from < ntok ? 0 : -1;
 }
 
 /*

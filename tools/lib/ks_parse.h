@@ -66,4 +66,16 @@ void ks_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int ks_parse_u64(const char *s, __u64 *out);
 
+/**
+ * ks_join_words() - the words @tok[@from..@ntok-1] joined by one blank
+ * @dst:  output
+ * @len:  size of @dst
+ * @tok:  words
+ * @from: the first
+ * @ntok: how many words @tok holds
+ *
+ * Return: 0, or -1 when there is no word from @from on or they do not fit.
+ */
+int ks_join_words(char *dst, size_t len, char **tok, int from, int ntok);
+
 #endif /* KS_PARSE_H */

@@ -15,23 +15,21 @@
 
 #include "ks_slowest.h"
 
-/* The words of @tok from @from on, joined by one blank, into @dst. */
-static int ks_join(char *dst, size_t len, char **tok, int from, int ntok)
+int ks_slow_check(const struct ks_view *node, char *why, size_t len)
 {
-	size_t n = 0, w;
-	int i;
+	const struct ks_slow *c = &node->slow[node->nr_slow - 1];
 
-	dst[0] = '\0';
-	for (i = from; i < ntok; i++) {
-		w = strlen(tok[i]);
-		if (n + w + 2 > len)
-			return -1;
-		if (n)
-			dst[n++] = ' ';
-		memcpy(dst + n, tok[i], w + 1);
-		n += w;
+	if (strcmp(c->by, KS_BY_NONE) && strcmp(c->by, KS_BY_SWITCH) &&
+	    strcmp(c->by, KS_BY_IRQ)) {
+		snprintf(why, len, "by '%s' is not %s, %s or %s", c->by, KS_BY_NONE,
+			 KS_BY_SWITCH, KS_BY_IRQ);
+		return -1;
 	}
-	return from < ntok ? 0 : -1;
+	if (node->nr_slow > 1 && c->time > c[-1].time) {
+		snprintf(why, len, "slower than the one before it");
+		return -1;
+	}
+	return 0;
 }
 
 /* "disturbed N switched S interrupted I" */
@@ -50,7 +48,6 @@ static int ks_parse_disturbed(const struct ks_errbuf *e, int line,
 			       KS_LINE_DISTURBED, (unsigned long long)n,
 			       (unsigned long long)node->switched, KS_DISTURBED_SWITCH,
 			       (unsigned long long)node->interrupted, KS_DISTURBED_IRQ);
-	node->has_disturbed = 1;
 	return 0;
 }
 
@@ -65,6 +62,7 @@ static int ks_parse_slow_call(const struct ks_errbuf *e, int line,
 	struct ks_slow *c;
 	__u64 rank, v[4] = { 0 };
 	int i, k, seen = 0;
+	char why[96];
 
 	if (ntok < 2 || ks_parse_u64(tok[1], &rank) || rank != node->nr_slow)
 		return ks_fail(e, line, "'# %s' out of order: rank %s where %u comes next",
@@ -99,18 +97,14 @@ static int ks_parse_slow_call(const struct ks_errbuf *e, int line,
 			       KS_LINE_SLOW);
 	if (v[1] > 0xffffffffULL || v[2] > KS_PID_MAX)
 		return ks_fail(e, line, "'# %s': cpu or pid out of range", KS_LINE_SLOW);
-	if (strcmp(c->by, KS_BY_NONE) && strcmp(c->by, KS_BY_SWITCH) &&
-	    strcmp(c->by, KS_BY_IRQ))
-		return ks_fail(e, line, "'# %s': by '%s' is not %s, %s or %s", KS_LINE_SLOW,
-			       c->by, KS_BY_NONE, KS_BY_SWITCH, KS_BY_IRQ);
-	if (node->nr_slow > 1 && v[0] > node->slow[node->nr_slow - 2].time)
-		return ks_fail(e, line, "'# %s %llu' slower than the one before it",
-			       KS_LINE_SLOW, (unsigned long long)rank);
 	c->time = v[0];
 	c->cpu = (__u32)v[1];
 	c->pid = (__s32)v[2];
 	c->at = v[3];
-	if (ks_join(c->caller, sizeof(c->caller), tok, i + 1, ntok))
+	if (ks_slow_check(node, why, sizeof(why)))
+		return ks_fail(e, line, "'# %s %llu': %s", KS_LINE_SLOW,
+			       (unsigned long long)rank, why);
+	if (ks_join_words(c->caller, sizeof(c->caller), tok, i + 1, ntok))
 		return ks_fail(e, line, "'# %s': no caller, or too long", KS_LINE_SLOW);
 	return 0;
 }
@@ -130,7 +124,7 @@ int ks_parse_slow(const struct ks_errbuf *e, int line, struct ks_view *node,
 	    rank != node->nr_slow - 1)
 		return ks_fail(e, line, "'# %s' not after its '# %s' line", KS_LINE_STACK,
 			       KS_LINE_SLOW);
-	if (ks_join(frame, sizeof(frame), tok, 2, ntok) ||
+	if (ks_join_words(frame, sizeof(frame), tok, 2, ntok) ||
 	    ks_slow_frame(&node->slow[rank], frame))
 		return ks_fail(e, line, "'# %s': more than %d frames, or one too long",
 			       KS_LINE_STACK, KS_STACK_MAX);

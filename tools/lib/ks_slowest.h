@@ -22,4 +22,17 @@
 int ks_parse_slow(const struct ks_errbuf *e, int line, struct ks_view *node,
 		  char **tok, int ntok);
 
+/**
+ * ks_slow_check() - is the last kept call of @node a valid one after the
+ * others: its "by" one of KS_BY_*, no slower than the call before it?
+ * @node: a node with a call just added (ks_view_slow()), filled
+ * @why:  what is wrong, when something is
+ * @len:  size of @why
+ *
+ * The rule of both readers, node text and snapshot.
+ *
+ * Return: 0, or -1 with @why written.
+ */
+int ks_slow_check(const struct ks_view *node, char *why, size_t len);
+
 #endif /* KS_SLOWEST_H */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ks_json.h"
+#include "ks_slowest.h"
 #include "ks_snap.h"
 
 /* The node's 64-bit figures, in the order written; older files lack the optional ones. */
@@ -617,7 +618,7 @@ static int ks_snap_slowest(struct ks_errbuf *sc, const struct ks_jv *nd,
 			   struct ks_view *node)
 {
 	const struct ks_jv *sl = ks_jget(nd, "slowest"), *calls, *st;
-	char path[96];
+	char path[96], why[96];
 	size_t i, j;
 
 	if (!sl)
@@ -630,7 +631,6 @@ static int ks_snap_slowest(struct ks_errbuf *sc, const struct ks_jv *nd,
 		return -1;
 	if (!node->slowest_k)
 		return ks_fail(sc, ks_jline(sl), "node.slowest.k: 0 is out of range");
-	node->has_disturbed = 1;
 	calls = ks_jreq(sc, sl, "node.slowest", "calls", KS_JARR);
 	if (!calls)
 		return -1;
@@ -655,8 +655,8 @@ static int ks_snap_slowest(struct ks_errbuf *sc, const struct ks_jv *nd,
 		    ks_jreq_str(sc, o, path, "caller", c->caller, sizeof(c->caller), 0))
 			return -1;
 		c->pid = (__s32)pid;
-		if (i && c->time > node->slow[i - 1].time)
-			return ks_fail(sc, ks_jline(o), "%s: slower than the one before it", path);
+		if (ks_slow_check(node, why, sizeof(why)))
+			return ks_fail(sc, ks_jline(o), "%s: %s", path, why);
 		st = ks_jreq(sc, o, path, "stack", KS_JARR);
 		if (!st)
 			return -1;

@@ -207,7 +207,6 @@ int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 	out->slow = NULL;	/* nor are its slowest calls kept */
 	out->nr_slow = 0;
 	out->slowest_k = 0;
-	out->has_disturbed = 0;
 	if (ks_view_setup(out, cur->bits, cur->buckets))
 		return -1;
 	out->symbols = strdup(cur->symbols ? cur->symbols : "");

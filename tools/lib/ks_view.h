@@ -103,7 +103,6 @@ struct ks_view {
 	struct ks_caller *callers;	/* in the order of the text */
 	__u32 nr_callers;
 	__u32 slowest_k;		/* slowest=K of the head, 0: not asked */
-	int has_disturbed;		/* a "# disturbed" line was read */
 	__u64 switched, interrupted;	/* calls disturbed each way */
 	struct ks_slow *slow;		/* slowest first */
 	__u32 nr_slow;
