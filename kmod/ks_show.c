@@ -158,6 +158,15 @@ static void ks_callers_unit(const struct ks_node *node,
 	}
 }
 
+/* The end of a "# caller" or "# slow" line: the site @ip as %pS, or "-". */
+static void ks_show_site(struct seq_file *m, unsigned long ip)
+{
+	if (ip)
+		seq_printf(m, "%pS\n", (void *)ip);
+	else
+		seq_puts(m, "-\n");
+}
+
 /* Caller @h's ID in the text: its index, or KS_CALLER_OTHER for the rest. */
 static void ks_caller_id(const struct ks_node *node, u32 h, char *id,
 			 size_t size)
@@ -196,10 +205,7 @@ static void ks_callers_lines(struct seq_file *m, const struct ks_node *node,
 			   id, count, kstats_pct_name[KSTATS_P50],
 			   count ? pct[KSTATS_P50] : 0, kstats_pct_name[KSTATS_P99],
 			   count ? pct[KSTATS_P99] : 0, max);
-		if (ip)
-			seq_printf(m, "%pS\n", (void *)ip);
-		else
-			seq_puts(m, "-\n");
+		ks_show_site(m, ip);
 	}
 }
 
@@ -251,10 +257,7 @@ static void ks_slowest_lines(struct seq_file *m, const struct ks_node *node)
 			   " %s " KS_SLOW_COMM " %s " KS_SLOW_CALLER " ",
 			   i, ks_shown(node, c[i].time), c[i].cpu, c[i].pid,
 			   c[i].at, by[c[i].by], comm[0] ? comm : "?");
-		if (c[i].caller)
-			seq_printf(m, "%pS\n", (void *)c[i].caller);
-		else
-			seq_puts(m, "-\n");
+		ks_show_site(m, c[i].caller);
 		for (f = 0; f < c[i].nr; f++)
 			seq_printf(m, "# " KS_LINE_STACK " %u %pS\n", i,
 				   (void *)c[i].stack[f]);
