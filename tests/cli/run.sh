@@ -1274,6 +1274,16 @@ bad_slow "a bad by" "by 'idle' is not" 's/ by interrupted / by idle /'
 bad_slow "more calls than slowest=K" "more '# slow' lines than slowest=1" '1s/slowest=2/slowest=1/'
 bad_slow "a call without its caller" "without time, cpu, pid, at, by, comm and caller" 's/ caller kt_site_c.*$//'
 bad_slow "a bad number" "bad number 'x1' for 'cpu'" 's/ cpu 1 / cpu x1 /'
+# under -icount both tables say what a "ns" is, after their head line
+check "save --icount of a node with callers and slowest" "$K" save -f "$tmp/slowest.txt" --icount -o "$tmp/icount.json"
+for t in callers slowest; do
+	r "$K" $t -f "$tmp/icount.json"
+	if [ $rc = 0 ] && sed -n 2p "$tmp/out" | grep -qxF 'units: instructions, QEMU -icount: a "ns" is one guest instruction'; then
+		ok "$t -f an -icount snapshot: the units line"
+	else
+		notok "$t -f an -icount snapshot: no units line"; tap_diag "$tmp/out" "$tmp/err"
+	fi
+done
 # a snapshot's kept calls follow the same rule as the text's
 sed 's/"by": "-"/"by": "idle"/' "$tmp/slowest.json" >"$tmp/bad.json"
 fails "slowest: a snapshot with a bad by" 1 "by 'idle' is not" "$K" slowest -f "$tmp/bad.json"

@@ -23,6 +23,14 @@ static char *ks_fmt_share(char *buf, size_t len, double part, double whole)
 	return buf;
 }
 
+/* Under QEMU -icount a "ns" is an instruction: say so after the head line. */
+static void ks_units_line(FILE *f, const struct ks_view *node, int markdown)
+{
+	if (ks_timing_note(&node->meta))
+		fprintf(f, "units: %s\n%s", ks_timing_note(&node->meta),
+			markdown ? "\n" : "");
+}
+
 void ks_print_callers(FILE *f, const struct ks_view *node, int markdown)
 {
 	const struct ks_caller *by[KS_CALLERS_MAX + 1];
@@ -44,11 +52,13 @@ void ks_print_callers(FILE *f, const struct ks_view *node, int markdown)
 	if (markdown) {
 		fprintf(f, "**%s**: %.0f calls from %u call sites (callers %u), most total time first; latency in %s\n\n",
 			node->name, calls, seen, node->callers_n, node->unit);
+		ks_units_line(f, node, markdown);
 		fprintf(f, "| site | calls | calls %% | time %% | p50 | p99 | max |\n");
 		fprintf(f, "|---|--:|--:|--:|--:|--:|--:|\n");
 	} else {
 		fprintf(f, "%s: %.0f calls from %u call sites (callers %u), most total time first\n",
 			node->name, calls, seen, node->callers_n);
+		ks_units_line(f, node, markdown);
 		fprintf(f, "%-*s %8s %6s %6s %*s %*s %*s\n", sw, "site", "calls", "calls%",
 			"time%", vw, "p50", vw, "p99", vw, "max");
 	}
@@ -294,8 +304,11 @@ void ks_print_slowest(FILE *f, const struct ks_view *node, int markdown)
 	fprintf(f, "%s%s%s: the %u slowest of %llu calls (slowest %u), slowest first\n",
 		markdown ? "**" : "", node->name, markdown ? "**" : "", node->nr_slow,
 		(unsigned long long)node->samples, node->slowest_k);
-	fprintf(f, "%sdisturbed since the reset: %llu calls, %llu switched, %llu interrupted\n",
-		markdown ? "\n" : "", (unsigned long long)(node->switched + node->interrupted),
+	if (markdown)
+		fputc('\n', f);
+	ks_units_line(f, node, markdown);
+	fprintf(f, "disturbed since the reset: %llu calls, %llu switched, %llu interrupted\n",
+		(unsigned long long)(node->switched + node->interrupted),
 		(unsigned long long)node->switched, (unsigned long long)node->interrupted);
 	if (markdown)
 		fprintf(f, "\n| # | time | cpu | pid | comm | at (s) | by | caller |\n"
