@@ -68,7 +68,7 @@ void ks_clock_fall_back(struct ks_node *node)
 	}
 	/* its ns turned into the cycles the slots hold */
 	WRITE_ONCE(node->to_count, ks_mult(node->hz, NSEC_PER_SEC));
-	WRITE_ONCE(node->fast, false);
+	ks_node_set_fast(node, false);
 	WRITE_ONCE(node->use_counter, false);
 	node->fell_back = true;
 	node->clock_by = KS_CLOCK_BY_UNSTABLE;

@@ -87,6 +87,13 @@ static_assert(offsetof(struct ks_pcpu, max) == KS_PCPU_MAX);
 static_assert(offsetof(struct ks_pcpu, clamped) == KS_PCPU_CLAMPED);
 static_assert(offsetof(struct ks_pcpu, inflight) == KS_PCPU_INFLIGHT);
 static_assert(offsetof(struct ks_pcpu, slots) == KS_PCPU_SLOTS);
+static_assert(offsetof(struct ks_pcpu, one) == KS_PCPU_ONE);
+static_assert(offsetof(struct ks_pcpu, two) == KS_PCPU_TWO);
+static_assert(offsetof(struct ks_pcpu, bits) == KS_PCPU_BITS);
+static_assert(offsetof(struct ks_pcpu, buckets) == KS_PCPU_BUCKETS);
+static_assert(offsetof(struct ks_pcpu, fast) == KS_PCPU_FAST);
+static_assert(sizeof_field(struct ks_pcpu, fast) == 1);
+static_assert(offsetof(struct ks_pcpu, node) == KS_PCPU_NODE);
 static_assert(sizeof(struct kstats_slot) == 16);
 #ifdef CONFIG_X86_64
 /* ks_tramp.S's preempt_disable(), at the kernel's preemption count */
@@ -104,6 +111,28 @@ static_assert(sizeof(__preempt_count) >= KS_PREEMPT_BYTES);
  */
 static_assert(sizeof(struct ks_node) > 192);
 static_assert(offsetofend(struct ks_node, cmd.cpus[0]) <= L1_CACHE_BYTES);
+
+/*
+ * What the plain case reads, in each CPU's part of @node: the slot
+ * computation's constants (kstats_slot() of hist.h), the flag and the
+ * node itself, so that a call reads nothing else of it.
+ */
+static void ks_direct_pcpu_init(struct ks_node *node)
+{
+	u32 bits = node->cmd.bits;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
+
+		p->one = 1ULL << bits;
+		p->two = 2U << bits;
+		p->bits = bits;
+		p->buckets = node->cmd.buckets;
+		p->node = node;
+	}
+	ks_node_set_fast(node, node->fast);
+}
 
 /* Entry @e times @node (ks_direct_idle: nothing), for both trampolines. */
 static void ks_hent_set(struct ks_hent *e, struct ks_node *node)
@@ -483,6 +512,7 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
 		nodes[i]->fast = !nodes[i]->filtered && !nodes[i]->gap &&
 				 !nodes[i]->callers && !nodes[i]->slowest &&
 				 nodes[i]->use_counter;
+		ks_direct_pcpu_init(nodes[i]);
 	}
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (b)

@@ -44,6 +44,12 @@
 #define KS_PCPU_CLAMPED		28	/* u32 clamped */
 #define KS_PCPU_INFLIGHT	32	/* long inflight */
 #define KS_PCPU_SLOTS		40	/* struct kstats_slot *slots */
+#define KS_PCPU_ONE		48	/* u64 one: 1 << bits */
+#define KS_PCPU_TWO		56	/* u32 two: 2 << bits */
+#define KS_PCPU_BITS		60	/* u32 bits */
+#define KS_PCPU_BUCKETS		64	/* u32 buckets */
+#define KS_PCPU_FAST		68	/* bool fast: the plain case */
+#define KS_PCPU_NODE		72	/* struct ks_node *node */
 
 /*
  * The fast path's preempt_disable() and preempt_enable(): the per-CPU

@@ -38,6 +38,13 @@ struct ks_pcpu {
 	u32 clamped;		/* negative times recorded as 0 */
 	long inflight;		/* direct backend: timed calls in the body */
 	struct kstats_slot *slots;	/* this CPU's, or NULL */
+	/* the direct trampoline's plain case reads these alone (ks_direct.h) */
+	u64 one;		/* 1 << cmd.bits */
+	u32 two;		/* 2 << cmd.bits */
+	u32 bits;		/* cmd.bits */
+	u32 buckets;		/* cmd.buckets */
+	bool fast;		/* node->fast */
+	struct ks_node *node;	/* whose part this is */
 	u64 unslotted;		/* timed with no slots to go to */
 };
 
@@ -250,6 +257,19 @@ struct ks_node {
 static inline unsigned long ks_node_magic(const struct ks_node *node)
 {
 	return (unsigned long)node ^ 0x6b7374617473UL;	/* "kstats" */
+}
+
+/*
+ * @node's plain case on or off: the flag and each CPU's copy of it, which
+ * the direct trampoline reads (a call already past it is timed as before).
+ */
+static inline void ks_node_set_fast(struct ks_node *node, bool fast)
+{
+	int cpu;
+
+	WRITE_ONCE(node->fast, fast);
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(node->pcpu, cpu)->fast, fast);
 }
 
 #define KS_MULT_SHIFT	24	/* fixed point of to_count and show_mult */

@@ -42,6 +42,9 @@
 #include <asm/unwind_hints.h>
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
+#include <asm/alternative.h>
+#include <asm/cpufeatures.h>
+#include <linux/objtool.h>
 #include "ks_direct.h"
 #include "ks_slot_x86.h"
 
@@ -149,15 +152,44 @@ SYM_FUNC_START_LOCAL(ks_direct_body)
 SYM_FUNC_END(ks_direct_body)
 
 /*
+ * ks_direct_fast's frame, which keeps no rbp: the offsets from rsp once
+ * the body returned (ks_direct_fast).
+ */
+#define KS_FAST_START	0
+#define KS_FAST_NODE	8
+#define KS_FAST_PCPU	16
+#define KS_FAST_BODY	24
+.if KS_FAST_NODE + 8 != KS_FRAME_NODE
+.error "KS_FRAME_NODE (ks_direct.h) is not ks_direct_fast's frame"
+.endif
+
+/*
+ * Enter the body from ks_direct_fast's frame.  Called directly only: no
+ * ENDBR (here and in ks_direct_fast, reached by a jump).
+ */
+SYM_CODE_START_LOCAL(ks_direct_body_fast)
+	UNWIND_HINT_FUNC
+	ANNOTATE_NOENDBR
+	pushq	KS_FAST_BODY + 8(%rsp)
+	UNWIND_HINT_FUNC
+	RET
+SYM_CODE_END(ks_direct_body_fast)
+
+/*
  * The one direct address: the entry of the call site on top of the stack
  * (ks_direct.h), then its node's gate: a stopped node, a sampled-out call
  * or a call site that times nothing (ks_direct_idle) returns into the body
- * here, eight instructions in.  Else the node into r11.  Not found (a call
- * site just unhooked): return into the body at once.
+ * here, seven instructions in.  Else the plain case with the node's
+ * per-CPU part in rax, or the C path with the node in r11.  Not found (a
+ * call site just unhooked): return into the body at once.
+ *
+ * Only ftrace's direct call (a "call" patched into the function's entry,
+ * or ftrace_regs_caller's return to it) ever gets here, never an indirect
+ * branch: no ENDBR.
  */
 SYM_CODE_START(ks_direct_tramp)
 	UNWIND_HINT_FUNC
-	ENDBR
+	ANNOTATE_NOENDBR
 	imull	$KS_HASH_MUL, (%rsp), %r11d
 	shrl	$KS_HASH_SHIFT, %r11d
 	movq	(%rsp), %r10
@@ -167,9 +199,9 @@ SYM_CODE_START(ks_direct_tramp)
 	movq	ks_direct_tpcpu(, %r11, 8), %rax
 	decq	%gs:KS_PCPU_GATE(%rax)	/* one instruction: preemption-safe */
 	jns	.Lks_none
-	movq	ks_direct_tnode(, %r11, 8), %r11
-	cmpb	$0, KS_NODE_FAST(%r11)
+	cmpb	$0, %gs:KS_PCPU_FAST(%rax)
 	jne	ks_direct_fast
+	movq	ks_direct_tnode(, %r11, 8), %r11
 	jmp	ks_direct_common
 .Lks_next:
 	cmpq	$0, ks_direct_tip(, %r11, 8)
@@ -183,46 +215,48 @@ SYM_CODE_END(ks_direct_tramp)
 /*
  * The plain case, no call into C: no filter, no sampling, no GAP- node,
  * the TSC as the clock, recorded in cycles (the node's text shows ns).
- * The start is read last before the body, the end first after it; only
- * rdx (an argument) is kept across the first read.
+ * It reads only this CPU's part of the node (rax), which holds the slot
+ * computation's constants.  The start is read last before the body, the
+ * end first after it; only rdx (an argument) is kept across the first
+ * read, and the end read is the kernel's rdtsc_ordered(): rdtscp where
+ * the CPU has it (rcx is free once the body returned).
  * The record holds preemption off for a few instructions: this CPU's
  * slots, count and sum (single instructions), min and max by
  * compare-exchange until it holds (an interrupt between the read and the
  * exchange makes it fail and retry), as ks_record() in ks_node.h.
  *
- * Frame: [rbp+8] the body, [rbp-8] the node, [rbp-16] the start: the
- * node KS_FRAME_NODE above the body's return address, as in
- * ks_direct_common's.
+ * Frame, no rbp:  [rsp+32] the body  [rsp+24] the per-CPU part
+ *                 [rsp+16] the node  [rsp+8] the start
+ *                 [rsp] the body's return address here, while it runs:
+ * the node KS_FRAME_NODE above it, as in ks_direct_common's frame.
  */
-SYM_FUNC_START_LOCAL(ks_direct_fast)
-	pushq	%rbp
-	movq	%rsp, %rbp
-	pushq	%r11
-	movq	KS_NODE_PCPU(%r11), %r11
-	incq	%gs:KS_PCPU_INFLIGHT(%r11)
+SYM_CODE_START_LOCAL(ks_direct_fast)
+	UNWIND_HINT_FUNC
+	ANNOTATE_NOENDBR
+	pushq	%rax
+	pushq	%gs:KS_PCPU_NODE(%rax)
+	incq	%gs:KS_PCPU_INFLIGHT(%rax)
 	movq	%rdx, %r10
+	CALL_DEPTH_ACCOUNT		/* for the call below */
 	lfence
 	rdtsc
-	shlq	$32, %rdx
-	orq	%rdx, %rax
+	pushq	%rax			/* the start's low half, */
+	movl	%edx, 4(%rsp)		/* and its high half */
 	movq	%r10, %rdx
-	pushq	%rax
-	CALL_DEPTH_ACCOUNT
-	call	ks_direct_body		/* returns here when the body does */
+	call	ks_direct_body_fast	/* returns here when the body does */
 .Lks_back_fast:
-	movq	$0, -8(%rsp)		/* no stale frame for the exit scan */
 	movq	%rax, %r8		/* the body's return value */
 	movq	%rdx, %r9
-	lfence
-	rdtsc
+	ALTERNATIVE "lfence; rdtsc", "rdtscp", X86_FEATURE_RDTSCP
+	movq	$0, -8(%rsp)		/* no stale frame for the exit scan */
 	shlq	$32, %rdx
 	orq	%rdx, %rax
-	movq	-8(%rbp), %r11
-	subq	-16(%rbp), %rax
+	movq	KS_FAST_PCPU(%rsp), %rdi
+	subq	KS_FAST_START(%rsp), %rax
 	js	.Lks_neg
 .Lks_cycles:
-	/* the slot, in cycles (ks_show.c) */
-	KS_SLOT .Lks_over
+	/* the slot, in cycles (ks_show.c): rsi = 2 * slot */
+	KS_SLOT .Lks_over, %gs:
 .Lks_slot:
 	/*
 	 * This CPU's slots, found and added to with preemption off (as
@@ -230,14 +264,12 @@ SYM_FUNC_START_LOCAL(ks_direct_fast)
 	 * each addition is one instruction, safe against interrupts.  None
 	 * yet: ks_direct_record() takes a spare, or counts it as missed.
 	 */
-	shlq	$4, %rsi		/* sizeof(struct kstats_slot) */
-	movq	KS_NODE_PCPU(%r11), %rdi
 	KS_PREEMPT_INC
 	movq	%gs:KS_PCPU_SLOTS(%rdi), %rcx
 	testq	%rcx, %rcx
 	jz	.Lks_noslots
-	incq	(%rcx, %rsi)
-	addq	%rax, 8(%rcx, %rsi)
+	incq	(%rcx, %rsi, 8)		/* 16 bytes a slot */
+	addq	%rax, 8(%rcx, %rsi, 8)
 	/* min and max: a compare-exchange only when they change */
 	cmpq	%gs:KS_PCPU_MIN(%rdi), %rax
 	jb	.Lks_min
@@ -251,8 +283,7 @@ SYM_FUNC_START_LOCAL(ks_direct_fast)
 .Lks_out:
 	movq	%r8, %rax
 	movq	%r9, %rdx
-	leave
-	addq	$8, %rsp		/* drop the body: the caller is on top */
+	addq	$KS_FAST_BODY + 8, %rsp	/* the caller is on top */
 	UNWIND_HINT_FUNC
 	RET
 .Lks_min:
@@ -265,14 +296,13 @@ SYM_FUNC_START_LOCAL(ks_direct_fast)
 .Lks_noslots:
 	pushq	%r8
 	pushq	%r9
-	movq	%r11, %rdi
+	movq	KS_FAST_NODE + 16(%rsp), %rdi
 	movq	%rax, %rsi
 	CALL_DEPTH_ACCOUNT
 	call	ks_direct_record
 	popq	%r9
 	popq	%r8
-	movq	-8(%rbp), %rdi
-	movq	KS_NODE_PCPU(%rdi), %rdi
+	movq	KS_FAST_PCPU(%rsp), %rdi
 	jmp	.Lks_done
 .Lks_resched:
 	/* preemption was asked for while it was off: as preempt_enable() */
@@ -285,13 +315,12 @@ SYM_FUNC_START_LOCAL(ks_direct_fast)
 	jmp	.Lks_out
 .Lks_neg:
 	/* a CPU whose clock reads earlier: recorded as 0, and counted */
-	movq	KS_NODE_PCPU(%r11), %rdi
 	incl	%gs:KS_PCPU_CLAMPED(%rdi)
 	xorl	%eax, %eax
 	jmp	.Lks_cycles
 .Lks_over:
-	KS_SLOT_OVER .Lks_slot
-SYM_FUNC_END(ks_direct_fast)
+	KS_SLOT_OVER .Lks_slot, %gs:
+SYM_CODE_END(ks_direct_fast)
 
 /*
  * Where bodies return, as offsets from ks_direct_tramp: absolute symbols

@@ -2,9 +2,9 @@
 /*
  * The direct trampoline's slot computation (kmod/ks_slot_x86.h), as a
  * userspace function for test_slot_asm.c:
- *   unsigned int ks_test_slot(unsigned long long v, const void *node)
- * node: bytes whose bits and buckets sit at KS_NODE_BITS and
- * KS_NODE_BUCKETS, as in struct ks_node (kmod/ks_direct.h).
+ *   unsigned int ks_test_slot(unsigned long long v, const void *pcpu)
+ * pcpu: bytes whose constants sit at KS_PCPU_ONE, KS_PCPU_TWO,
+ * KS_PCPU_BITS and KS_PCPU_BUCKETS, as in struct ks_pcpu (kmod/ks_direct.h).
  */
 #ifndef __ASSEMBLY__
 #define __ASSEMBLY__ 1
@@ -17,9 +17,10 @@
 	.type	ks_test_slot, @function
 ks_test_slot:
 	movq	%rdi, %rax
-	movq	%rsi, %r11
+	movq	%rsi, %rdi
 	KS_SLOT 2f
 1:	movl	%esi, %eax
+	shrl	$1, %eax
 	ret
 2:	KS_SLOT_OVER 1b
 	.size	ks_test_slot, . - ks_test_slot

@@ -18,17 +18,21 @@
 #undef __ASSEMBLY__
 #include "../tap.h"
 
-unsigned int ks_test_slot(unsigned long long v, const void *node);
+unsigned int ks_test_slot(unsigned long long v, const void *pcpu);
 
-/* The bytes of a node the assembly reads: bits and buckets. */
+/* The per-CPU part the assembly reads, as ks_direct.c fills it. */
 static unsigned int asm_slot(__u64 v, __u32 bits, __u32 buckets)
 {
-	unsigned char node[64];
+	unsigned char pcpu[128];
+	__u64 one = 1ULL << bits;
+	__u32 two = 2U << bits;
 
-	memset(node, 0xa5, sizeof(node));
-	memcpy(node + KS_NODE_BITS, &bits, sizeof(bits));
-	memcpy(node + KS_NODE_BUCKETS, &buckets, sizeof(buckets));
-	return ks_test_slot(v, node);
+	memset(pcpu, 0xa5, sizeof(pcpu));
+	memcpy(pcpu + KS_PCPU_ONE, &one, sizeof(one));
+	memcpy(pcpu + KS_PCPU_TWO, &two, sizeof(two));
+	memcpy(pcpu + KS_PCPU_BITS, &bits, sizeof(bits));
+	memcpy(pcpu + KS_PCPU_BUCKETS, &buckets, sizeof(buckets));
+	return ks_test_slot(v, pcpu);
 }
 
 /* One value: the first disagreement goes into @why. */
