@@ -44,6 +44,12 @@ static __always_inline u64 ks_cycles(void)
 	return rdtsc_ordered();
 }
 
+/* ks_tramp.S reads the TSC itself wherever it stands for time. */
+static inline bool ks_counter_plain(void)
+{
+	return true;
+}
+
 /* The counter's name in the node text (clock=). */
 #define KS_COUNTER_NAME		KS_CLOCK_NAME_TSC
 
@@ -143,6 +149,26 @@ static __always_inline u32 ks_irqs(void)
 static __always_inline u64 ks_cycles(void)
 {
 	return __arch_counter_get_cntvct_stable();
+}
+
+/*
+ * May ks_tramp_arm64.S read CNTVCT itself?  Not where a CPU's counter
+ * needs the kernel's workaround (an erratum handler): the C path then.
+ */
+static inline bool ks_counter_plain(void)
+{
+#if IS_ENABLED(CONFIG_ARM_ARCH_TIMER_OOL_WORKAROUND)
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct arch_timer_erratum_workaround *wa =
+			per_cpu(timer_unstable_counter_workaround, cpu);
+
+		if (wa && wa->read_cntvct_el0)
+			return false;
+	}
+#endif
+	return true;
 }
 
 #define KS_COUNTER_NAME		KS_CLOCK_NAME_CNTVCT

@@ -80,8 +80,6 @@ static_assert(offsetof(struct ks_node, active) == KS_NODE_ACTIVE);
 static_assert(offsetof(struct ks_node, fast_sample) == KS_NODE_FAST_SAMPLE);
 static_assert(offsetof(struct ks_node, fast) == KS_NODE_FAST);
 static_assert(offsetof(struct ks_node, pcpu) == KS_NODE_PCPU);
-static_assert(offsetof(struct ks_node, cmd.bits) == KS_NODE_BITS);
-static_assert(offsetof(struct ks_node, cmd.buckets) == KS_NODE_BUCKETS);
 static_assert(offsetof(struct ks_pcpu, min) == KS_PCPU_MIN);
 static_assert(offsetof(struct ks_pcpu, max) == KS_PCPU_MAX);
 static_assert(offsetof(struct ks_pcpu, clamped) == KS_PCPU_CLAMPED);
@@ -511,7 +509,7 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
 		/* the plain case: the trampoline times and records by itself */
 		nodes[i]->fast = !nodes[i]->filtered && !nodes[i]->gap &&
 				 !nodes[i]->callers && !nodes[i]->slowest &&
-				 nodes[i]->use_counter;
+				 nodes[i]->use_counter && ks_counter_plain();
 		ks_direct_pcpu_init(nodes[i]);
 	}
 	b = kzalloc(sizeof(*b), GFP_KERNEL);

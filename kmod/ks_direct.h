@@ -36,8 +36,6 @@
 #define KS_NODE_FAST_SAMPLE	1	/* bool fast_sample */
 #define KS_NODE_FAST		2	/* bool fast */
 #define KS_NODE_PCPU		8	/* struct ks_pcpu __percpu *pcpu */
-#define KS_NODE_BITS		20	/* u32 cmd.bits */
-#define KS_NODE_BUCKETS		24	/* u32 cmd.buckets */
 #define KS_PCPU_MIN		0	/* u64 min */
 #define KS_PCPU_MAX		8	/* u64 max */
 #define KS_PCPU_GATE		16	/* long gate */

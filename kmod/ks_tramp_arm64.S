@@ -44,7 +44,9 @@
  * (ks_want()): a per-CPU decrement is not one instruction here.
  */
 #include <linux/linkage.h>
+#include <asm/alternative.h>
 #include <asm/assembler.h>
+#include <asm/sysreg.h>
 #include "ks_direct.h"
 
 #define KS_FRAME	128
@@ -58,29 +60,63 @@
 .error "KS_FRAME_NODE (ks_direct.h) is not this frame's"
 .endif
 
+/* the node's first word: active, fast_sample, fast, filtered (ks_direct.h) */
+#define KS_ACTIVE_BIT	(KS_NODE_ACTIVE * 8)
+#define KS_FAST_BIT	(KS_NODE_FAST * 8)
+
+/*
+ * The counter, as the kernel's arch_timer_read_cntvct_el0(): the ISB
+ * orders the read after what came before it (the self-synchronising
+ * CNTVCTSS_EL0 where the CPU has FEAT_ECV).
+ */
+.macro KS_CNTVCT dst
+alternative_if_not ARM64_HAS_ECV
+	isb
+	mrs	\dst, cntvct_el0
+alternative_else
+	nop
+	mrs_s	\dst, SYS_CNTVCTSS_EL0
+alternative_endif
+.endm
+
+/*
+ * This CPU's part of the node in \dst (\node: the node), interrupts off
+ * (their state in x17), as local_irq_save() does without pseudo-NMIs:
+ * what follows is this CPU's alone until KS_IRQ_RESTORE.
+ */
+.macro KS_THIS_PCPU dst, node, tmp
+	ldr	\dst, [\node, #KS_NODE_PCPU]
+	mrs	x17, daif
+	msr	daifset, #3
+	get_this_cpu_offset \tmp
+	add	\dst, \dst, \tmp
+.endm
+
+.macro KS_IRQ_RESTORE
+	msr	daif, x17
+.endm
+
 	.text
 SYM_CODE_START(ks_direct_tramp)
+#ifdef CONFIG_ARM64_BTI_KERNEL
 	bti	c
+#endif
 	/* x11 = &ks_direct_hash[home of x30] */
-	movz	x12, #(KS_HASH_MUL & 0xffff)
-	movk	x12, #(KS_HASH_MUL >> 16), lsl #16
+	ldr	w12, .Lks_mul
 	mul	x11, x30, x12
 	ubfx	x11, x11, #KS_HASH_SHIFT, #KS_HASH_BITS
-	adr_l	x10, ks_direct_hash
-	add	x11, x10, x11, lsl #KS_HENT_SHIFT
+	ldr	x12, .Lks_hash
+	add	x11, x12, x11, lsl #KS_HENT_SHIFT
 .Lks_probe:
 	ldr	x10, [x11, #KS_HENT_IP]
 	cmp	x10, x30
-	b.eq	.Lks_found
-	cbz	x10, .Lks_ret
-	add	x11, x11, #(1 << KS_HENT_SHIFT)
-	b	.Lks_probe
-.Lks_found:
-	/* not timed at all (no node, stopped) in a few instructions */
+	b.ne	.Lks_next
+	/* found, x10 the body: not timed at all (no node, stopped) here */
 	ldr	x11, [x11, #KS_HENT_NODE]
-	cbz	x11, .Lks_ret
-	ldrb	w10, [x11, #KS_NODE_ACTIVE]
-	cbz	w10, .Lks_ret
+	cbz	x11, .Lks_body
+	ldr	w12, [x11, #KS_NODE_ACTIVE]
+	tbz	w12, #KS_ACTIVE_BIT, .Lks_body
+	tbnz	w12, #KS_FAST_BIT, ks_direct_fast
 
 	stp	x29, x9, [sp, #-KS_FRAME]!
 	mov	x29, sp
@@ -121,9 +157,128 @@ SYM_CODE_START(ks_direct_tramp)
 	ldr	x10, [sp, #KS_F_BODY]
 	ldp	x29, x30, [sp], #KS_FRAME
 	ret	x10
+.Lks_next:
+	cbz	x10, .Lks_ret
+	add	x11, x11, #(1 << KS_HENT_SHIFT)
+	b	.Lks_probe
+.Lks_body:
+	/* into the body (x10), as the call site would have gone on */
+	mov	x30, x9
+	ret	x10
 .Lks_ret:
-	/* into the body, as the call site would have gone on */
 	mov	x10, x30
 	mov	x30, x9
 	ret	x10
+	.balign	8
+.Lks_hash:
+	.quad	ks_direct_hash
+.Lks_mul:
+	.word	KS_HASH_MUL
 SYM_CODE_END(ks_direct_tramp)
+
+/*
+ * The plain case, no call into C: no filter, no sampling, no GAP- node,
+ * the counter as the clock, recorded in its ticks (the node's text shows
+ * ns), as ks_tramp.S's ks_direct_fast on x86-64.  x11 the node, x10 and
+ * x30 the body.  Only x9-x17 are used, so the body's x0:x1 pass back
+ * untouched.  What is this CPU's (inflight, the slots, min and max) is
+ * changed with interrupts off for a few instructions (KS_THIS_PCPU),
+ * where x86-64 has single per-CPU instructions: no atomic is needed, no
+ * interrupt or preemption comes between a read and its write, and the
+ * C side's this_cpu and local64 operations on the same words are this
+ * CPU's too.  The frame is the C path's: the node at KS_F_NODE, the mark
+ * at KS_F_MARK, the start at KS_F_START.
+ */
+SYM_CODE_START_LOCAL(ks_direct_fast)
+	stp	x29, x9, [sp, #-KS_FRAME]!
+	mov	x29, sp
+	stp	x11, x30, [sp, #KS_F_NODE]
+	adr	x13, ks_direct_tramp
+	str	x13, [sp, #KS_F_MARK]
+	KS_THIS_PCPU x12, x11, x13
+	ldr	x13, [x12, #KS_PCPU_INFLIGHT]
+	add	x13, x13, #1
+	str	x13, [x12, #KS_PCPU_INFLIGHT]
+	KS_IRQ_RESTORE
+	KS_CNTVCT x13
+	/* the body's loads wait for the read, as arch_counter_enforce_ordering() */
+	eor	x14, x13, x13
+	add	x14, sp, x14
+	ldr	xzr, [x14]
+	str	x13, [sp, #KS_F_START]
+	adr	x30, .Lks_back_fast
+	ret	x10			/* the body returns to .Lks_back_fast */
+.Lks_back_fast:
+	KS_CNTVCT x10
+	str	xzr, [sp, #KS_F_MARK]
+	ldr	x11, [sp, #KS_F_START]
+	subs	x10, x10, x11
+	b.mi	.Lks_neg
+	ldr	x11, [sp, #KS_F_NODE]
+	KS_THIS_PCPU x12, x11, x13
+.Lks_cycles:
+	/* the slot of x10 into w13, as kstats_slot() (include/kstats/hist.h) */
+	ldr	x14, [x12, #KS_PCPU_ONE]
+	orr	x14, x10, x14
+	clz	x14, x14
+	eor	w14, w14, #63			/* the leading one */
+	ldp	w15, w16, [x12, #KS_PCPU_BITS]	/* bits, buckets */
+	sub	w13, w14, w15			/* sh */
+	cmp	w13, w16
+	b.hs	.Lks_over
+	lsr	x14, x10, x13			/* v >> sh */
+	lsl	w13, w13, w15			/* sh << bits */
+	add	w13, w13, w14
+.Lks_slot:
+	ldr	x16, [x12, #KS_PCPU_SLOTS]
+	cbz	x16, .Lks_noslots
+	add	x16, x16, w13, uxtw #4		/* 16 bytes a slot */
+	ldp	x14, x15, [x16]
+	add	x14, x14, #1
+	add	x15, x15, x10
+	stp	x14, x15, [x16]
+	ldp	x14, x15, [x12, #KS_PCPU_MIN]
+	cmp	x10, x14
+	b.lo	.Lks_min
+.Lks_max0:
+	cmp	x10, x15
+	b.hi	.Lks_max
+.Lks_done:
+	ldr	x14, [x12, #KS_PCPU_INFLIGHT]	/* may be another CPU's +1 */
+	sub	x14, x14, #1
+	str	x14, [x12, #KS_PCPU_INFLIGHT]
+	KS_IRQ_RESTORE
+	ldp	x29, x30, [sp], #KS_FRAME	/* x30: the caller */
+	ret
+.Lks_min:
+	str	x10, [x12, #KS_PCPU_MIN]
+	b	.Lks_max0
+.Lks_max:
+	str	x10, [x12, #KS_PCPU_MAX]
+	b	.Lks_done
+.Lks_over:
+	/* kstats_overflow_slot(): (buckets + 1) << bits */
+	add	w13, w16, #1
+	lsl	w13, w13, w15
+	b	.Lks_slot
+.Lks_noslots:
+	/* none yet: ks_direct_record() takes a spare, or counts it as missed */
+	KS_IRQ_RESTORE
+	stp	x0, x1, [sp, #KS_F_REGS]
+	ldr	x0, [sp, #KS_F_NODE]
+	mov	x1, x10
+	bl	ks_direct_record
+	ldp	x0, x1, [sp, #KS_F_REGS]
+	ldr	x11, [sp, #KS_F_NODE]
+	KS_THIS_PCPU x12, x11, x13
+	b	.Lks_done
+.Lks_neg:
+	/* a counter that reads earlier: recorded as 0, and counted */
+	mov	x10, xzr
+	ldr	x11, [sp, #KS_F_NODE]
+	KS_THIS_PCPU x12, x11, x13
+	ldr	w14, [x12, #KS_PCPU_CLAMPED]
+	add	w14, w14, #1
+	str	w14, [x12, #KS_PCPU_CLAMPED]
+	b	.Lks_cycles
+SYM_CODE_END(ks_direct_fast)
