@@ -9,8 +9,10 @@
  * So x30 holds the body (the instruction after the bl) and x9 the
  * caller's return address.  One address for all functions: the call
  * site, x30, finds the node in ks_direct_hash (ks_direct.h).  The lookup
- * uses x9-x12, which no function takes an argument in (AAPCS64: x9-x15
- * are temporaries; the call site clobbers x9 already).
+ * uses x9-x12, and the plain case (ks_direct_fast) x9-x17, which no
+ * function takes an argument in (AAPCS64: x9-x15 are temporaries, x16
+ * and x17 the intra-call scratch registers; the call site clobbers x9
+ * already).
  *
  * Frame (128 bytes, 16-aligned):
  *   [sp]      the caller's x29 and return address (x9): a frame record,
@@ -94,6 +96,13 @@ alternative_endif
 
 .macro KS_IRQ_RESTORE
 	msr	daif, x17
+.endm
+
+/* One of this CPU's words (x12 its part) up or down by one, \r the scratch. */
+.macro KS_PCPU_ADD r, off, op
+	ldr	\r, [x12, #\off]
+	\op	\r, \r, #1
+	str	\r, [x12, #\off]
 .endm
 
 	.text
@@ -196,9 +205,7 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	adr	x13, ks_direct_tramp
 	str	x13, [sp, #KS_F_MARK]
 	KS_THIS_PCPU x12, x11, x13
-	ldr	x13, [x12, #KS_PCPU_INFLIGHT]
-	add	x13, x13, #1
-	str	x13, [x12, #KS_PCPU_INFLIGHT]
+	KS_PCPU_ADD x13, KS_PCPU_INFLIGHT, add
 	KS_IRQ_RESTORE
 	KS_CNTVCT x13
 	/* the body's loads wait for the read, as arch_counter_enforce_ordering() */
@@ -244,9 +251,7 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	cmp	x10, x15
 	b.hi	.Lks_max
 .Lks_done:
-	ldr	x14, [x12, #KS_PCPU_INFLIGHT]	/* may be another CPU's +1 */
-	sub	x14, x14, #1
-	str	x14, [x12, #KS_PCPU_INFLIGHT]
+	KS_PCPU_ADD x14, KS_PCPU_INFLIGHT, sub	/* may be another CPU's +1 */
 	KS_IRQ_RESTORE
 	ldp	x29, x30, [sp], #KS_FRAME	/* x30: the caller */
 	ret
@@ -277,8 +282,6 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	mov	x10, xzr
 	ldr	x11, [sp, #KS_F_NODE]
 	KS_THIS_PCPU x12, x11, x13
-	ldr	w14, [x12, #KS_PCPU_CLAMPED]
-	add	w14, w14, #1
-	str	w14, [x12, #KS_PCPU_CLAMPED]
+	KS_PCPU_ADD w14, KS_PCPU_CLAMPED, add
 	b	.Lks_cycles
 SYM_CODE_END(ks_direct_fast)
