@@ -14,6 +14,12 @@
 #       kmod/ keeps no objects, so kernels build in parallel (make -j2
 #       vm-stage).  KS_VM_OUT stages elsewhere (as for vm/session.sh).
 #       A session picks among them with --modules.
+#       Built again only when something they are built from changed (the
+#       sources copied, this script, scripts/kernels.sh, the kernel's
+#       config and image: fingerprint below); else kept as they are.
+#       One build per kernel at a time, under OUT/KVER/.stage.lock, which
+#       vm/session.sh holds too while it reads the modules for a guest:
+#       concurrent runs never see a half-built folder.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,11 +31,30 @@ usage() {
 	exit 2
 }
 
+# fingerprint KVER: what KVER's staged modules are built from, as one sum
+fingerprint() {
+	{
+		(cd "$top" && find kmod common include tests/target tests/api bench/kmod \
+			vm/stage.sh scripts/kernels.sh -type f ! -name '*.o' ! -name '*.ko' -print0 |
+			LC_ALL=C sort -z | xargs -0 md5sum)
+		ks_kroot "$1"
+		stat -L -c '%n %s %Y' "$(ks_kconfig "$1")" "$(ks_kimage "$1")"
+	} | md5sum | cut -d' ' -f1
+}
+
 build() {
 	k=$1 d=$out/$1
 	ks_kroot "$k" > /dev/null || { echo "stage: no kernel $k (scripts/kernels.sh list)" >&2; exit 1; }
+	mkdir -p "$d"
+	exec 9> "$d/.stage.lock"
+	flock 9
+	sum=$(fingerprint "$k")
+	if [ -d "$d/modules" ] && [ "$(cat "$d/.staged" 2>/dev/null)" = "$sum" ]; then
+		echo "  KEEP    modules for $k: staged from the same sources"
+		return 0
+	fi
 	echo "  BUILD   modules for $k"
-	rm -rf "$d/src" "$d/modules" "$d/bench"
+	rm -rf "$d/.staged" "$d/src" "$d/modules" "$d/bench"
 	mkdir -p "$d/src/tests" "$d/src/bench" "$d/modules" "$d/bench"
 	cp -r "$top/kmod" "$top/common" "$top/include" "$d/src/"
 	cp -r "$top/tests/target" "$top/tests/api" "$d/src/tests/"
@@ -65,6 +90,7 @@ build() {
 		*)		cp "$d/src/$sub"/*.ko "$d/modules/" ;;
 		esac
 	done
+	echo "$sum" > "$d/.staged"
 }
 
 [ $# -ge 2 ] || usage
