@@ -434,9 +434,15 @@ tally() {
 for kver in "${kvers[@]}"; do
 	dir=$WORK/$kver
 	mkdir -p "$dir" "$OUT/$kver"
-	# One run per kernel at a time: concurrent runs share $OUT/KVER.
-	exec {lockfd}>"$OUT/$kver/.lock"
+	# One run per kernel and work folder at a time: the initramfs and the
+	# console log are $WORK/KVER's (with the default --work, $OUT/KVER's).
+	exec {lockfd}>"$dir/.lock"
 	flock "$lockfd"
+	# What runs of other work folders share in $OUT/KVER (the staged
+	# modules, the selftest module, the vmlinux cut from the image) is
+	# read and built under vm/stage.sh's lock, until QEMU starts.
+	exec {stagefd}>"$OUT/$kver/.stage.lock"
+	flock "$stagefd"
 	arch_setup "$kver"
 	build_selftest "$kver"
 	if [ ${#modules[@]} -eq 0 ] && ! ls "$OUT/$kver"/modules/*.ko >/dev/null 2>&1; then
@@ -448,10 +454,11 @@ for kver in "${kvers[@]}"; do
 	append="console=$CONSOLE $APPEND_BASE ks.timeout=$SCEN_TIMEOUT ks.icount=$icount"
 	[ "$(ks_karch "$kver")" = amd64 ] && [ -n "$APPEND_TSC" ] && append="$append $APPEND_TSC"
 	[ -n "$collect" ] && append="$append ks.collect=1"
+	qemu_cmd "$kver"
+	exec {stagefd}>&-
 
 	if [ $interactive = 1 ]; then
 		echo "# $kver: interactive shell on the console; Ctrl-A x quits QEMU"
-		qemu_cmd "$kver"
 		"${QEMU[@]}" -append "$append ks.interactive=1 $APPEND_EXTRA"
 		exec {lockfd}>&-
 		continue
@@ -459,7 +466,6 @@ for kver in "${kvers[@]}"; do
 
 	log=$dir/console.log
 	echo "# $kver: booting (initramfs $(du -k "$dir/initramfs.cpio.gz" | cut -f1) KiB in $(elapsed "$t0" "$t1")s, scenarios: $scen_list)"
-	qemu_cmd "$kver"
 	# timeout(1) runs QEMU in its own process group, out of reach of a
 	# Ctrl-C on the terminal: pass INT/TERM on ourselves.
 	timeout -k 10 "$HOST_TIMEOUT" "${QEMU[@]}" \
