@@ -21,6 +21,7 @@ as one.  Checks, one TAP line each:
     nothing of tools/cli/.
 Last line: N passed, N failed.
 """
+import fcntl
 import glob
 import os
 import re
@@ -51,6 +52,18 @@ def objdirs():
 
 
 def graph(d):
+    """The calls between the objects of d, read under vm/stage.sh's lock
+    when d is a staged kernel's (OUT/KVER/src/kmod): a suite staging that
+    kernel meanwhile waits."""
+    lock = os.path.join(d, "..", "..", ".stage.lock")
+    if not os.path.exists(lock):
+        return graph_of(d)
+    with open(lock) as fh:
+        fcntl.flock(fh, fcntl.LOCK_SH)
+        return graph_of(d)
+
+
+def graph_of(d):
     defs, uses = {}, {}
     common = sorted(glob.glob(os.path.join(d, "..", "common", "*.o")))
     for o in sorted(glob.glob(os.path.join(d, "*.o"))) + common:
