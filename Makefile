@@ -58,8 +58,10 @@ module:
 	@test "$(KRELEASE)" = "$$(uname -r)" || echo "note: kmod/kstats.ko is for $(KRELEASE), not" \
 		"the running kernel $$(uname -r): insmod needs a module built with its headers" >&2
 
+# The host-side builds take the folder's lock (flock): suites running at
+# once (tests/run-all.sh's lanes) build each folder one at a time.
 tools:
-	$(MAKE) -C tools
+	flock tools $(MAKE) -C tools
 
 include install.mk
 
@@ -78,12 +80,13 @@ deps-check:
 vm-stage: $(addprefix vm-stage-,$(KVERS)) vm-tools
 
 # The CLI, static, in the guest's PATH (tests/vm/scenarios/60-cli.sh), and
-# its test build as kstats-test (watch and top --test-tick).
+# its test build as kstats-test (watch and top --test-tick), published
+# into $(VMOUT)/bin as sessions of other suites may be reading it
+# (scripts/publish.sh).
 vm-tools:
-	@$(MAKE) -s -C tools static
-	@mkdir -p $(VMOUT)/bin && cp tools/kstats.static $(VMOUT)/bin/kstats
-	@cp tools/kstats-test.static $(VMOUT)/bin/kstats-test
-	@$(MAKE) -s -C tests/vm/tools stage KS_VM_OUT=$(abspath $(VMOUT))
+	@flock tools $(MAKE) -s -C tools static
+	@scripts/publish.sh tools/kstats.static:kstats tools/kstats-test.static:kstats-test $(VMOUT)/bin
+	@flock tests/vm/tools $(MAKE) -s -C tests/vm/tools stage KS_VM_OUT=$(abspath $(VMOUT))
 
 vm-stage-%:
 	@+vm/stage.sh build $*
@@ -101,10 +104,10 @@ ARM64_BIN := $(VMOUT)/bin-arm64
 endif
 
 vm-tools-arm64:
-	@$(MAKE) -s -C tools static CROSS_COMPILE=$(ARM64_CROSS)
-	@mkdir -p $(ARM64_BIN) && cp tools/$(if $(ARM64_CROSS),aarch64-linux-gnu/)kstats.static $(ARM64_BIN)/kstats
-	@cp tools/$(if $(ARM64_CROSS),aarch64-linux-gnu/)kstats-test.static $(ARM64_BIN)/kstats-test
-	@$(MAKE) -s -C tests/vm/tools stage CROSS_COMPILE=$(ARM64_CROSS) KS_VM_BIN=$(abspath $(ARM64_BIN))
+	@flock tools $(MAKE) -s -C tools static CROSS_COMPILE=$(ARM64_CROSS)
+	@scripts/publish.sh tools/$(if $(ARM64_CROSS),aarch64-linux-gnu/)kstats.static:kstats \
+		tools/$(if $(ARM64_CROSS),aarch64-linux-gnu/)kstats-test.static:kstats-test $(ARM64_BIN)
+	@flock tests/vm/tools $(MAKE) -s -C tests/vm/tools stage CROSS_COMPILE=$(ARM64_CROSS) KS_VM_BIN=$(abspath $(ARM64_BIN))
 
 vm-stage-arm64:
 	@$(MAKE) -s -j2 $(addprefix vm-stage-,$(ARM64_KVERS)) vm-tools-arm64
