@@ -42,29 +42,216 @@
 #                                   the tiny config (tests/kbuild)
 #                                   deb: the packages in clean Debian roots
 #                                   (make deb-test, about 8 minutes): only by name
+#
+# Two lanes: two suites run at a time, each in the background with its own
+# log, and each suite's lines and its '# NAME: N passed...' line are
+# printed once it and every suite before it have ended, in the order
+# above (or the order given): the output reads as one suite after another;
+# on a terminal, stderr says when each starts and ends.  Which suites may
+# run side by side (alone, after and holds below):
+#   vm, stress and deb run alone.  vm builds with make -j2 and then runs
+#   the whole suite; stress keeps both cores busy by design (its VM and two
+#   CPU hogs), so a partner would only take the hogs' place, and slow its
+#   7.x boot (270-280 s of its 300 s scenario limit in CI) past the limit;
+#   deb builds the packages and DKMS in every Debian root.
+#   cpu-default, stress and sweep run after vm (the modules it staged);
+#   layers after vm and arm64 (their objects); plots after cli (it builds
+#   tools/kstats, which plots/tests runs).
+#   cli and fleet never together: both take a free port on the loopback
+#   from the kernel and bind it a moment later.
+#   Staging is safe side by side (vm/stage.sh keeps a kernel's modules
+#   when they are up to date, one build at a time, and vm/session.sh reads
+#   them under the same lock), and so are the host builds (under their
+#   folder's lock) and vm/out/bin (scripts/publish.sh).  Runs on the same
+#   kernel and work folder wait for each other (vm/session.sh).
+#   bench's boot runs under -icount: a partner stretches its wall time, not
+#   its figures; its host limit goes from 900 s to KS_BENCH_TIMEOUT (1800).
+# The long suites start first, so that both lanes end near the same time
+# ('order' below).  KS_LANES=1 runs the suites one after another in the
+# order given, as before; KS_LANES=N, N at a time.
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 # shellcheck source=vm/tap.sh
 . vm/tap.sh
+lanes=${KS_LANES:-2}
+case $lanes in ''|*[!0-9]*|0) echo "run-all: KS_LANES: a number of lanes, 1 or more" >&2; exit 2 ;; esac
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 passed=0 failed=0 skipped=0 times=
 start=$(date +%s)
 
-suite() { # name command...
+# cmdline NAME: the suite's command; status 1 when it has nothing to run
+# here, 2 for no such suite
+cmdline() {
+	case $1 in
+	unit)	echo "make -s -C tests/unit run" ;;
+	fuzz)	echo "make -s -C tests/fuzz run FUZZ_TIME=${FUZZ_TIME:-20}" ;;
+	cli)	[ -f tests/cli/Makefile ] && echo "make -s -C tests/cli run" ;;
+	plots)	[ -d plots/tests ] && echo "/usr/bin/python3 -m pytest -q -rA -p no:cacheprovider plots/tests" ;;
+	vm)	echo "make -s -j2 vm" ;;
+	quickstart) echo "make -s test-quickstart" ;;
+	cpu-default) echo "tests/vm/cpu-default.sh" ;;
+	arm64)	echo "make -s vm-arm64-quick" ;;
+	layers)	echo "/usr/bin/python3 tests/layers.py" ;;
+	prometheus) echo "make -s test-prometheus" ;;
+	fleet)	echo "make -s test-fleet" ;;
+	bpf)	echo "make -s test-bpf" ;;
+	stress)	echo "env KS_VM_SCENARIO_TIMEOUT=300 tests/vm/stress.sh" ;;
+	sweep)	echo "tests/vm/sweep.sh --short --no-hotplug --seed ${KS_SWEEP_SEED:-708565993}" ;;
+	ab)	echo "tests/ab/run.sh" ;;
+	kbuild)	echo "tests/kbuild/run.sh" ;;
+	bench)	if [ "$lanes" -gt 1 ]; then
+			echo "env KS_VM_TIMEOUT=${KS_BENCH_TIMEOUT:-1800} tests/bench-check.sh"
+		else
+			echo "tests/bench-check.sh"
+		fi ;;
+	deb)	echo "make -s deb-test" ;;
+	*)	return 2 ;;
+	esac
+}
+
+# Lanes (the header says why).  alone NAME: it runs with no partner.
+# after NAME: the suites that must have finished first, when they run too.
+# holds NAME: what it holds that no two suites may hold at once.
+alone() { case $1 in vm|stress|deb) return 0 ;; esac; return 1; }
+after() {
+	case $1 in
+	cpu-default|stress|sweep) echo vm ;;
+	layers)	echo vm arm64 ;;
+	plots)	echo cli ;;	# tools/kstats, which cli builds
+	esac
+}
+holds() { case $1 in cli|fleet) echo loopback-ports ;; esac; }
+# The order they start in: the short host suites, vm, then the long ones
+# first, beside the short ones, stress at the end.
+order="fuzz cli plots unit vm quickstart bench sweep ab cpu-default arm64 layers prometheus
+       fleet bpf kbuild stress deb"
+
+# member WORD LIST: is WORD one of LIST's words?  without WORD LIST: LIST's
+# words but WORD.  count LIST: how many words.
+member() {
+	for _x in $2; do [ "$_x" = "$1" ] && return 0; done
+	return 1
+}
+without() {
+	_l=
+	for _x in $2; do [ "$_x" = "$1" ] || _l="$_l $_x"; done
+	echo "$_l"
+}
+count() {
+	_c=0
+	for _x in $1; do _c=$((_c + 1)); done
+	echo $_c
+}
+
+# The suites to run, in the order given (each once), checked first.
+suites=${*:-unit fuzz cli plots vm quickstart cpu-default arm64 layers prometheus fleet bpf stress sweep ab kbuild bench}
+run=
+for s in $suites; do
+	cmdline "$s" > /dev/null
+	case $? in
+	0)	member "$s" "$run" || run="$run $s" ;;
+	2)	echo "run-all: unknown suite '$s'" >&2; exit 2 ;;
+	esac
+done
+if [ "$lanes" -gt 1 ]; then
+	queue=
+	for s in $order; do member "$s" "$run" && queue="$queue $s"; done
+	for s in $run; do member "$s" "$queue" || queue="$queue $s"; done
+else
+	queue=$run
+fi
+
+say() { [ -t 2 ] && echo "# run-all: $*" >&2; }
+
+# start NAME: the suite in the background, in a session of its own (so
+# that an interrupt ends all of it: stop), its output in logs/NAME; it
+# writes logs/NAME.rc, "STATUS SECONDS", when it ends.
+running='' finished='' pids=''
+start() {
+	cmdline "$1" > "$logs/$1.cmd"
+	# shellcheck disable=SC2016
+	setsid sh -c 't0=$(date +%s)
+		sh -c "$1" > "$2" 2>&1 < /dev/null
+		rc=$?
+		echo "$rc $(($(date +%s) - t0))" > "$2.tmp" && mv "$2.tmp" "$2.rc"' \
+		sh "$(cat "$logs/$1.cmd")" "$logs/$1" &
+	echo "$! $(date +%s)" > "$logs/$1.pid"
+	running="$running $1" pids="$pids $!"
+	say "$1 started (running:$running)"
+}
+stop() {
+	trap - INT TERM
+	for p in $pids; do kill -TERM "-$p" 2> /dev/null; done
+	wait
+	exit 130
+}
+trap stop INT TERM
+
+# waiting_for NAME: the suites of this run it comes after that have not
+# ended yet.  ready NAME: may it start now?
+waiting_for() {
+	for _d in $(after "$1"); do
+		member "$_d" "$run" && ! member "$_d" "$finished" && echo "$_d"
+	done
+}
+ready() {
+	[ -z "$(waiting_for "$1")" ] || return 1
+	for _r in $running; do
+		alone "$_r" && return 1
+		for _h in $(holds "$1"); do member "$_h" "$(holds "$_r")" && return 1; done
+	done
+	if alone "$1"; then
+		[ -z "$running" ]
+	else
+		[ "$(count "$running")" -lt "$lanes" ]
+	fi
+}
+
+# start_ready: start what may start, in the queue's order; nothing passes
+# a suite that runs alone once only the running ones hold it back.
+start_ready() {
+	for _n in $queue; do
+		if ready "$_n"; then
+			queue=$(without "$_n" "$queue")
+			start "$_n"
+		elif alone "$_n" && [ -z "$(waiting_for "$_n")" ]; then
+			return
+		fi
+	done
+}
+
+# reap: the running suites that have ended.  One whose wrapper was killed
+# before it wrote the status counts as status 255, and what it left
+# running is ended.
+reap() {
+	for _n in $running; do
+		if [ ! -f "$logs/$_n.rc" ]; then
+			read -r _p _t0 < "$logs/$_n.pid"
+			_st=$(sed 's/.*) //' "/proc/$_p/stat" 2> /dev/null | cut -c1)
+			[ -n "$_st" ] && [ "$_st" != Z ] && continue
+			if [ ! -f "$logs/$_n.rc" ]; then
+				kill -TERM "-$_p" 2> /dev/null
+				echo "255 $(($(date +%s) - _t0))" > "$logs/$_n.rc"
+			fi
+		fi
+		running=$(without "$_n" "$running")
+		finished="$finished $_n"
+		say "$_n ended ($(cat "$logs/$_n.rc"))"
+	done
+}
+
+# report NAME: its lines, renumbered from 1, and its count, into the total
+report() {
 	name=$1
-	shift
-	echo "# ---- $name: $*"
-	t0=$(date +%s)
-	"$@" > "$logs/$name" 2>&1
-	rc=$?
-	took=$(($(date +%s) - t0))
+	read -r rc took < "$logs/$name.rc"
+	echo "# ---- $name: $(cat "$logs/$name.cmd")"
 	times="$times $name ${took}s"
 	# each suite numbered from 1; pytest's report lines as TAP
 	tap_n=0 tap_failed=0 tap_skipped=0
 	sed -e 's/^PASSED /ok - /' -e 's/^FAILED /not ok - /' -e 's/^ERROR /not ok - /' \
 		-e 's/^SKIPPED \(.*\)/ok - \1 # SKIP/' "$logs/$name" > "$logs/$name.tap"
-	tap_relay < "$logs/$name.tap"
+	tap_relay all < "$logs/$name.tap"
 	if [ "$rc" -ne 0 ] && [ "$tap_failed" -eq 0 ]; then
 		notok "$name: exited with status $rc"
 	fi
@@ -78,30 +265,19 @@ suite() { # name command...
 	skipped=$((skipped + s))
 }
 
-suites=${*:-unit fuzz cli plots vm quickstart cpu-default arm64 layers prometheus fleet bpf stress sweep ab kbuild bench}
-for s in $suites; do
-	case $s in
-	unit)	suite unit make -s -C tests/unit run ;;
-	fuzz)	suite fuzz make -s -C tests/fuzz run FUZZ_TIME=${FUZZ_TIME:-20} ;;
-	cli)	[ -f tests/cli/Makefile ] && suite cli make -s -C tests/cli run ;;
-	plots)	[ -d plots/tests ] && suite plots /usr/bin/python3 -m pytest -q -rA -p no:cacheprovider plots/tests ;;
-	vm)	suite vm make -s -j2 vm ;;
-	quickstart) suite quickstart make -s test-quickstart ;;
-	cpu-default) suite cpu-default tests/vm/cpu-default.sh ;;
-	arm64)	suite arm64 make -s vm-arm64-quick ;;
-	layers)	suite layers /usr/bin/python3 tests/layers.py ;;
-	prometheus) suite prometheus make -s test-prometheus ;;
-	fleet)	suite fleet make -s test-fleet ;;
-	bpf)	suite bpf make -s test-bpf ;;
-	stress)	suite stress env KS_VM_SCENARIO_TIMEOUT=300 tests/vm/stress.sh ;;
-	sweep)	suite sweep tests/vm/sweep.sh --short --no-hotplug --seed "${KS_SWEEP_SEED:-708565993}" ;;
-	ab)	suite ab tests/ab/run.sh ;;
-	kbuild)	suite kbuild tests/kbuild/run.sh ;;
-	bench)	suite bench tests/bench-check.sh ;;
-	deb)	suite deb make -s deb-test ;;
-	*)	echo "run-all: unknown suite '$s'" >&2; exit 2 ;;
-	esac
+# The suites in the order given, each once it and those before it ended.
+toprint=$run
+while [ -n "$toprint" ]; do
+	reap
+	start_ready
+	for n in $toprint; do
+		member "$n" "$finished" || break
+		report "$n"
+		toprint=$(without "$n" "$toprint")
+	done
+	[ -n "$toprint" ] && sleep 1
 done
+wait
 echo "# time: $(($(date +%s) - start)) s in all;$times"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
