@@ -130,6 +130,9 @@ boot() {
 		--collect "$res" --9p-host-root="$host" ${qargs:+--qemu-args "$qargs"} \
 		--scenario-timeout 1200 --timeout "${KS_VM_TIMEOUT:-900}" "$@" >"$log" 2>&1
 	rc=$?
+	# the module the figures are of, for the paths walked in its
+	# disassembly (bench/insns.py, bench/report.py)
+	cp "${KS_VM_OUT:-$ROOT/vm/out}/$k/modules/kstats.ko" "$res/" 2>/dev/null
 	grep -E '^# [^ ]+: (boot|QEMU)' "$log"
 	if [ $rc -ne 0 ]; then
 		echo "# $k: $tag boot had failures ($log):"

@@ -19,6 +19,10 @@
 #                                   layers: kmod/'s files call only those
 #                                   below them, read from the objects the
 #                                   vm and arm64 suites built (tests/layers.py)
+#                                   paths: the direct backend's timed and
+#                                   stopped paths walked in the same
+#                                   objects' disassembly: their length and
+#                                   expensive instructions (tests/paths.py)
 #                                   arm64: the selftest and the exact counts
 #                                   on the arm64 kernels (make test-arm64: all)
 #                                   prometheus: kstats -> node_exporter ->
@@ -93,6 +97,7 @@ cmdline() {
 	cpu-default) echo "tests/vm/cpu-default.sh" ;;
 	arm64)	echo "make -s vm-arm64-quick" ;;
 	layers)	echo "/usr/bin/python3 tests/layers.py" ;;
+	paths)	echo "/usr/bin/python3 tests/paths.py" ;;
 	prometheus) echo "make -s test-prometheus" ;;
 	fleet)	echo "make -s test-fleet" ;;
 	bpf)	echo "make -s test-bpf" ;;
@@ -117,15 +122,15 @@ alone() { case $1 in vm|stress|deb) return 0 ;; esac; return 1; }
 after() {
 	case $1 in
 	cpu-default|stress|sweep) echo vm ;;
-	layers)	echo vm arm64 ;;
+	layers|paths) echo vm arm64 ;;
 	plots)	echo cli ;;	# tools/kstats, which cli builds
 	esac
 }
 holds() { case $1 in cli|fleet) echo loopback-ports ;; esac; }
 # The order they start in: the short host suites, vm, then the long ones
 # first, beside the short ones, stress at the end.
-order="fuzz cli plots unit vm quickstart bench sweep ab cpu-default arm64 layers prometheus
-       fleet bpf kbuild stress deb"
+order="fuzz cli plots unit vm quickstart bench sweep ab cpu-default arm64 layers paths
+       prometheus fleet bpf kbuild stress deb"
 
 # member WORD LIST: is WORD one of LIST's words?  without WORD LIST: LIST's
 # words but WORD.  count LIST: how many words.
@@ -145,7 +150,7 @@ count() {
 }
 
 # The suites to run, in the order given (each once), checked first.
-suites=${*:-unit fuzz cli plots vm quickstart cpu-default arm64 layers prometheus fleet bpf stress sweep ab kbuild bench}
+suites=${*:-unit fuzz cli plots vm quickstart cpu-default arm64 layers paths prometheus fleet bpf stress sweep ab kbuild bench}
 run=
 for s in $suites; do
 	cmdline "$s" > /dev/null

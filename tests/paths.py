@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The direct backend's plain paths, walked in each staged kstats.ko.
+
+    tests/paths.py [KSTATS.KO...]
+
+bench/insns.py follows the timed and the stopped path of the trampoline
+(kmod/ks_tramp.S, kmod/ks_tramp_arm64.S) through the module's disassembly
+(default: every vm/out/KVER/src/kmod/kstats.ko that make vm-stage built,
+read under vm/stage.sh's lock).  Checks per kernel, one TAP line each:
+  - each path ends where it should (a return into the body or to the
+    caller) without a call into C;
+  - the instruction counts docs/direct.md gives: x86-64 timed at most
+    60, stopped at most 9; arm64 timed at most 76, stopped at most 14
+    (make bench measures the same figures under QEMU -icount);
+  - what a real CPU pays more for: two counter reads on the timed path,
+    none on the stopped one; no locked or atomic instruction and no
+    indirect call on either; on arm64 interrupts masked twice (two
+    msr daifset / msr daif pairs), never on x86-64.
+Last line: N passed, N failed.
+"""
+import fcntl
+import glob
+import os
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "bench"))
+import insns  # noqa: E402
+
+# arch -> path -> (most instructions, counter reads, interrupt masking)
+LIMITS = {"x86_64": {"timed": (60, 2, 0), "stopped": (9, 0, 0)},
+          "arm64": {"timed": (76, 2, 4), "stopped": (14, 0, 0)}}
+
+results = []
+
+
+def check(desc, ok, detail=""):
+    results.append(ok)
+    print(("ok" if ok else "not ok") + " %d - paths: %s" % (len(results), desc))
+    if not ok and detail:
+        for line in detail.splitlines():
+            print("#   " + line)
+
+
+def walk(ko, arch):
+    lock = os.path.join(os.path.dirname(ko), "..", "..", ".stage.lock")
+    if not os.path.exists(lock):
+        return insns.count(ko, arch)
+    with open(lock) as fh:
+        fcntl.flock(fh, fcntl.LOCK_SH)
+        return insns.count(ko, arch)
+
+
+def main():
+    kos = sys.argv[1:] or sorted(glob.glob(os.path.join(TOP, "vm/out/*/src/kmod/kstats.ko")))
+    for ko in kos:
+        kver = os.path.basename(os.path.dirname(os.path.dirname(os.path.dirname(ko))))
+        arch = "arm64" if kver.endswith("-arm64") else "x86_64"
+        if arch == "arm64" and kver.startswith("6.1."):
+            continue	# no direct calls on arm64 before 6.5: no trampoline
+        try:
+            res = walk(ko, arch)
+        except (RuntimeError, OSError, insns.subprocess.CalledProcessError) as e:
+            check("%s: the paths walk to their end" % kver, False, str(e))
+            continue
+        check("%s: the paths walk to their end, no call into C" % kver, True)
+        for name, (most, reads, irq) in LIMITS[arch].items():
+            e = res[name]
+            check("%s: %s path %d instructions (at most %d)"
+                  % (kver, name, e["instructions"], most),
+                  e["instructions"] <= most, "\n".join(e["listing"]))
+            bad = [c for c, want in (("counter reads", reads), ("interrupt masking", irq),
+                                     ("locked / atomic", 0)) if len(e[c]) != want]
+            if arch == "x86_64":
+                bad += ["indirect branches"] if e["indirect branches"] else []
+            else:
+                # the one indirect branch is ret x10 into the body
+                bad += ["indirect branches"] if [t for t in e["indirect branches"]
+                                                 if not t.startswith("ret")] else []
+            check("%s: %s path's expensive instructions: %s" % (kver, name, insns.line(name, e)),
+                  not bad, "unexpected: " + ", ".join(bad))
+    if not kos:
+        check("a staged kstats.ko to walk (make vm-stage)", False)
+    failed = results.count(False)
+    print("%d passed, %d failed" % (len(results) - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
