@@ -21,46 +21,22 @@ as one.  Checks, one TAP line each:
     nothing of tools/cli/.
 Last line: N passed, N failed.
 """
-import fcntl
 import glob
 import os
 import re
 import subprocess
 import sys
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from tap import TOP, Tap, staged, staged_objdirs
+
 DOC = os.path.join(TOP, "docs", "architecture.md")
 BEGIN, END = "<!-- layers: begin -->", "<!-- layers: end -->"
 # object -> the unit it belongs to
 UNITS = {"ks_tramp": "ks_direct", "ks_tramp_arm64": "ks_direct"}
 MAX_LINES = 600
 
-results = []
-
-
-def check(desc, ok, detail=""):
-    results.append(ok)
-    print(("ok" if ok else "not ok") + " %d - layers: %s" % (len(results), desc))
-    if not ok and detail:
-        for line in detail.splitlines():
-            print("#   " + line)
-
-
-def objdirs():
-    return sorted(os.path.dirname(k) for k in
-                  glob.glob(os.path.join(TOP, "vm/out/*/src/kmod/kstats.ko")))
-
-
-def graph(d):
-    """The calls between the objects of d, read under vm/stage.sh's lock
-    when d is a staged kernel's (OUT/KVER/src/kmod): a suite staging that
-    kernel meanwhile waits."""
-    lock = os.path.join(d, "..", "..", ".stage.lock")
-    if not os.path.exists(lock):
-        return graph_of(d)
-    with open(lock) as fh:
-        fcntl.flock(fh, fcntl.LOCK_SH)
-        return graph_of(d)
+tap = Tap("layers")
+check = tap.check
 
 
 def graph_of(d):
@@ -172,15 +148,14 @@ def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     write = "--write" in sys.argv
     includes_below()
-    dirs = args or objdirs()
+    dirs = args or staged_objdirs()
     dirs = [d for d in dirs if glob.glob(os.path.join(d, "*.o"))]
     if not dirs:
         check("kmod's objects found (make vm-stage)", False, "no objects in %s" % args)
-        print("%d passed, %d failed" % (results.count(True), results.count(False)))
-        return 1
+        return tap.end()
     best, cyc = None, True
     for d in dirs:
-        g, why = graph(d)
+        g, why = staged(d, graph_of)
         cyc = [c for c in sccs(g) if len(c) > 1]
         detail = ""
         for c in cyc:
@@ -214,8 +189,7 @@ def main():
         have = doc[doc.index(BEGIN):doc.index(END) + len(END)] if BEGIN in doc and END in doc else ""
         check("docs/architecture.md's layer table is the objects' (tests/layers.py --write)",
               have == want, "want:\n" + want)
-    print("%d passed, %d failed" % (results.count(True), results.count(False)))
-    return 0 if all(results) else 1
+    return tap.end()
 
 
 if __name__ == "__main__":

@@ -19,12 +19,10 @@ read under vm/stage.sh's lock).  Checks per kernel, one TAP line each:
     msr daifset / msr daif pairs), never on x86-64.
 Last line: N passed, N failed.
 """
-import fcntl
-import glob
 import os
 import sys
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from tap import TOP, Tap, staged, staged_objdirs
 sys.path.insert(0, os.path.join(TOP, "bench"))
 import insns  # noqa: E402
 
@@ -32,35 +30,19 @@ import insns  # noqa: E402
 LIMITS = {"x86_64": {"timed": (60, 2, 0), "stopped": (9, 0, 0)},
           "arm64": {"timed": (76, 2, 4), "stopped": (14, 0, 0)}}
 
-results = []
-
-
-def check(desc, ok, detail=""):
-    results.append(ok)
-    print(("ok" if ok else "not ok") + " %d - paths: %s" % (len(results), desc))
-    if not ok and detail:
-        for line in detail.splitlines():
-            print("#   " + line)
-
-
-def walk(ko, arch):
-    lock = os.path.join(os.path.dirname(ko), "..", "..", ".stage.lock")
-    if not os.path.exists(lock):
-        return insns.count(ko, arch)
-    with open(lock) as fh:
-        fcntl.flock(fh, fcntl.LOCK_SH)
-        return insns.count(ko, arch)
+tap = Tap("paths")
+check = tap.check
 
 
 def main():
-    kos = sys.argv[1:] or sorted(glob.glob(os.path.join(TOP, "vm/out/*/src/kmod/kstats.ko")))
+    kos = sys.argv[1:] or [os.path.join(d, "kstats.ko") for d in staged_objdirs()]
     for ko in kos:
         kver = os.path.basename(os.path.dirname(os.path.dirname(os.path.dirname(ko))))
         arch = "arm64" if kver.endswith("-arm64") else "x86_64"
         if arch == "arm64" and kver.startswith("6.1."):
             continue	# no direct calls on arm64 before 6.5: no trampoline
         try:
-            res = walk(ko, arch)
+            res = staged(os.path.dirname(ko), lambda _: insns.count(ko, arch))
         except (RuntimeError, OSError, insns.subprocess.CalledProcessError) as e:
             check("%s: the paths walk to their end" % kver, False, str(e))
             continue
@@ -82,9 +64,7 @@ def main():
                   not bad, "unexpected: " + ", ".join(bad))
     if not kos:
         check("a staged kstats.ko to walk (make vm-stage)", False)
-    failed = results.count(False)
-    print("%d passed, %d failed" % (len(results) - failed, failed))
-    return 1 if failed else 0
+    return tap.end()
 
 
 if __name__ == "__main__":
