@@ -103,11 +103,10 @@ def target(text):
     return int(m.group(1), 16) if m else None
 
 
-def walk(ko, arch, decisions):
-    """The path's instructions, [(address, text, class)]."""
-    insns, syms, order = disassemble(ko, arch)
-    if "ks_direct_tramp" not in syms:
-        raise RuntimeError("%s has no ks_direct_tramp" % ko)
+def walk(code, arch, decisions):
+    """The path's instructions, [(address, text, class)], in @code, what
+    disassemble() read."""
+    insns, syms, order = code
     nxt = {a: b for a, b in zip(order, order[1:])}
     pc, path, stack, decs = syms["ks_direct_tramp"], [], [], list(decisions)
     lr = None			# arm64: where an adr x30 points the body's return
@@ -131,7 +130,6 @@ def walk(ko, arch, decisions):
                 pc = stack.pop()
                 continue
             if mn == "call" and "*" in text:
-                path[-1] = (pc, text, "indirect branches")
                 raise RuntimeError("the path calls through a register at %#x" % pc)
             if mn == "call":
                 if rel:
@@ -180,9 +178,12 @@ def walk(ko, arch, decisions):
 
 def count(ko, arch):
     """{path: {"instructions": n, class: n, ..., "listing": [...]}}"""
+    code = disassemble(ko, arch)
+    if "ks_direct_tramp" not in code[1]:
+        raise RuntimeError("%s has no ks_direct_tramp" % ko)
     res = {}
     for name, decisions in PATHS[arch]:
-        path = walk(ko, arch, decisions)
+        path = walk(code, arch, decisions)
         e = {"instructions": len(path)}
         for cls in CLASSES:
             e[cls] = [t for _, t, c in path if c == cls]
