@@ -99,15 +99,21 @@ def direct_paths(d, kernel):
     return res
 
 
+def paths_measured(k):
+    """Each walked path's measured figure: the empty function's overhead
+    for the timed path, the stopped node's for the stopped one."""
+    d = k["kstats"].get("direct", {})
+    return {"timed": d.get("empty", {}).get("overhead"),
+            "stopped": d.get("stopped", {}).get("overhead")}
+
+
 def paths_lines(k):
     """The walked paths beside the measured figures: the two agree unless
     the code and the table drifted apart."""
     p = k.get("paths") or {}
     if "why" in p or not p:
         return ["   direct paths in the disassembly: n/a (%s)" % p.get("why", "not walked")]
-    d = k["kstats"].get("direct", {})
-    meas = {"timed": d.get("empty", {}).get("overhead"),
-            "stopped": d.get("stopped", {}).get("overhead")}
+    meas = paths_measured(k)
     out = ["   direct paths walked in kstats.ko's disassembly (bench/insns.py), against the"
            " measured figure:"]
     for name, e in p.items():
@@ -123,8 +129,7 @@ def paths_drift(k):
     if "why" in p or not d.get("available", True) or not d:
         return []
     bad = []
-    for name, key in (("timed", "empty"), ("stopped", "stopped")):
-        m = d.get(key, {}).get("overhead")
+    for name, m in paths_measured(k).items():
         w = (p.get(name) or {}).get("instructions")
         if m is not None and w is not None and abs(m - w) > 2:
             bad.append("%s: the %s path walks %d instructions, %s measured"
