@@ -92,6 +92,14 @@ static_assert(offsetof(struct ks_pcpu, buckets) == KS_PCPU_BUCKETS);
 static_assert(offsetof(struct ks_pcpu, fast) == KS_PCPU_FAST);
 static_assert(sizeof_field(struct ks_pcpu, fast) == 1);
 static_assert(offsetof(struct ks_pcpu, node) == KS_PCPU_NODE);
+static_assert(offsetof(struct ks_pcpu, ctab) == KS_PCPU_CTAB);
+static_assert(offsetof(struct ks_pcpu, floor) == KS_PCPU_FLOOR);
+static_assert(sizeof(struct ks_centry) == 1 << KS_CENT_SHIFT);
+static_assert(offsetof(struct ks_centry, ip) == KS_CENT_IP);
+static_assert(offsetof(struct ks_centry, off) == KS_CENT_OFF);
+static_assert(offsetof(struct ks_centry, max) == KS_CENT_MAX);
+static_assert(KS_CTAB_SIZE == 1 << KS_CTAB_BITS);
+static_assert(KS_CTAB_SIZE >= 2 * (KS_CALLERS_MAX + 1));
 static_assert(sizeof(struct kstats_slot) == 16);
 #ifdef CONFIG_X86_64
 /* ks_tramp.S's preempt_disable(), at the kernel's preemption count */
@@ -128,8 +136,10 @@ static void ks_direct_pcpu_init(struct ks_node *node)
 		p->bits = bits;
 		p->buckets = node->cmd.buckets;
 		p->node = node;
+		p->ctab = node->callers ? node->callers->tab : NULL;
+		p->floor = node->slowest ? &node->slowest->floor : NULL;
 	}
-	ks_node_set_fast(node, node->fast);
+	ks_node_set_fast(node, node->fast || node->fast_extra);
 }
 
 /* Entry @e times @node (ks_direct_idle: nothing), for both trampolines. */
@@ -299,11 +309,12 @@ NOKPROBE_SYMBOL(ks_direct_exit);
  * ks_direct_record() - record for ks_tramp.S on a CPU without slots
  * @node: the call's node
  * @v: its time
+ * @ip: where it returns to (its call site, for "callers")
  *
  * Called with preemption off: ks_record() takes a spare, or counts the
  * call as missed.
  */
-notrace void ks_direct_record(struct ks_node *node, u64 v)
+notrace void ks_direct_record(struct ks_node *node, u64 v, unsigned long ip)
 {
 	int bit = ks_guard();
 
@@ -311,11 +322,82 @@ notrace void ks_direct_record(struct ks_node *node, u64 v)
 		ks_turned_away(node);
 		return;
 	}
-	ks_record(node, v);
+	ks_record_from(node, v, ip);
 	ks_unguard(bit);
 }
 
 NOKPROBE_SYMBOL(ks_direct_record);
+
+#ifdef CONFIG_X86_64
+/*
+ * The trampoline's cache (KS_CTAB_* in ks_direct.h): calls from @ip go to
+ * @node's histogram @i.  Entries are claimed once, filled, then published
+ * by their @ip; none is ever freed, so a search stops short only at an
+ * entry still being filled, and such a call comes here again.  A site
+ * whose probe range is full stays out of the cache: it is recorded here.
+ */
+static __always_inline void ks_ctab_add(struct ks_node *node,
+					unsigned long ip, u32 i)
+{
+	struct ks_callers *c = node->callers;
+	u32 h = (u32)ip * KS_HASH_MUL >> KS_CTAB_SHIFT, j;
+
+	for (j = h; j < h + KS_CTAB_PROBE; j++) {
+		struct ks_centry *e = &c->tab[j];
+
+		if (READ_ONCE(e->ip) == ip)
+			return;
+		if (READ_ONCE(e->claim) || cmpxchg(&e->claim, 0, 1))
+			continue;
+		e->off = (unsigned long)(i + 1) * node->nslots *
+			 sizeof(struct kstats_slot);
+		e->max = &c->max[i];
+		smp_store_release(&e->ip, ip);
+		return;
+	}
+}
+
+/**
+ * ks_direct_caller() - a call site the trampoline's cache does not hold
+ * @node: the call's node, with callers
+ * @sl: this CPU's slots
+ * @v: the call's time
+ * @ip: where it returns to
+ * @s: its slot
+ *
+ * Called by ks_tramp.S with preemption off, once the node's own histogram
+ * has the call: its site's histogram gets it too (claimed here, or the
+ * rest's), and the cache learns the site.
+ */
+notrace void ks_direct_caller(struct ks_node *node, struct kstats_slot *sl,
+			      u64 v, unsigned long ip, u32 s)
+{
+	u32 i = ks_caller_index(node->callers, ip);
+
+	ks_record_site(node, sl, s, v, i);
+	ks_ctab_add(node, ip, i);
+}
+
+NOKPROBE_SYMBOL(ks_direct_caller);
+
+/**
+ * ks_direct_slow() - a call slower than the node's floor, or disturbed
+ * @node: the call's node, with slowest
+ * @v: the call's time
+ * @ip: where it returns to
+ * @ctx: what its entry read (ks_ctx())
+ *
+ * Called by ks_tramp.S with preemption off, once the call is recorded:
+ * as the end of ks_record_call().
+ */
+notrace void ks_direct_slow(struct ks_node *node, u64 v, unsigned long ip,
+			    u64 ctx)
+{
+	ks_slowest_call(node, v, ip, ctx);
+}
+
+NOKPROBE_SYMBOL(ks_direct_slow);
+#endif
 
 /**
  * ks_direct_resched() - the end of ks_tramp.S's preempt_enable()
@@ -492,6 +574,7 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
 	unsigned int i, j, total = 0;
 	unsigned long *ips = NULL;
 	struct ks_dbatch *b;
+	bool plain, extra;
 	int ret, nips;
 
 	for (i = 0; i < n; i++) {
@@ -507,9 +590,12 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
 					c->tgid < 0 && !c->comm[0] &&
 					!c->cpus[0];
 		/* the plain case: the trampoline times and records by itself */
-		nodes[i]->fast = !nodes[i]->filtered && !nodes[i]->gap &&
-				 !nodes[i]->callers && !nodes[i]->slowest &&
-				 nodes[i]->use_counter && ks_counter_plain();
+		plain = !nodes[i]->filtered && !nodes[i]->gap &&
+			nodes[i]->use_counter && ks_counter_plain();
+		extra = nodes[i]->callers || nodes[i]->slowest;
+		nodes[i]->fast = plain && !extra;
+		nodes[i]->fast_extra = IS_ENABLED(CONFIG_X86_64) && plain &&
+				       extra;
 		ks_direct_pcpu_init(nodes[i]);
 	}
 	b = kzalloc(sizeof(*b), GFP_KERNEL);

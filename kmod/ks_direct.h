@@ -46,8 +46,38 @@
 #define KS_PCPU_TWO		56	/* u32 two: 2 << bits */
 #define KS_PCPU_BITS		60	/* u32 bits */
 #define KS_PCPU_BUCKETS		64	/* u32 buckets */
-#define KS_PCPU_FAST		68	/* bool fast: the plain case */
+#define KS_PCPU_FAST		68	/* u8 fast: KS_FAST_* */
 #define KS_PCPU_NODE		72	/* struct ks_node *node */
+#define KS_PCPU_CTAB		88	/* struct ks_centry *ctab */
+#define KS_PCPU_FLOOR		96	/* u64 *floor */
+
+/*
+ * Each CPU's copy of how a call of the node is timed: through C, or by the
+ * trampoline alone (the plain case), or by the trampoline with a node's
+ * call sites ("callers") and slowest calls ("slowest"), x86-64 only.
+ */
+#define KS_FAST_C		0
+#define KS_FAST_PLAIN		1
+#define KS_FAST_EXTRA		2
+
+/*
+ * "callers N" on x86-64: the trampoline finds a call site's histogram in
+ * a cache of the node's call sites (struct ks_callers' @tab), open
+ * addressing as ks_direct_hash, KS_CTAB_BITS bits of the same hash.  An
+ * entry names the site, the byte offset of its histogram in a CPU's
+ * slots, and where its longest call is kept.  A site not found there goes
+ * through C (ks_direct_caller()), which adds it; the cache only speeds up
+ * what ks_caller_index() decides.
+ */
+#define KS_CTAB_BITS		6
+#define KS_CTAB_SIZE		64		/* 1 << KS_CTAB_BITS */
+#define KS_CTAB_PROBE		8
+#define KS_CTAB_SHIFT		(32 - KS_CTAB_BITS)
+#define KS_CTAB_ENTRIES		(KS_CTAB_SIZE + KS_CTAB_PROBE + 1)
+#define KS_CENT_SHIFT		5		/* 32 bytes per entry */
+#define KS_CENT_IP		0		/* unsigned long ip */
+#define KS_CENT_OFF		8		/* unsigned long off */
+#define KS_CENT_MAX		16		/* u64 *max */
 
 /*
  * The fast path's preempt_disable() and preempt_enable(): the per-CPU
@@ -86,6 +116,7 @@
 
 struct ks_node;
 struct ks_dbatch;
+struct kstats_slot;
 
 /**
  * struct ks_hent - one traced call site
@@ -109,10 +140,27 @@ extern struct ks_hent ks_direct_hash[KS_HASH_ENTRIES];
 extern unsigned long ks_direct_tip[KS_HASH_ENTRIES];
 extern void __percpu *ks_direct_tpcpu[KS_HASH_ENTRIES];
 extern struct ks_node *ks_direct_tnode[KS_HASH_ENTRIES];
+/**
+ * struct ks_centry - a call site in the trampoline's cache (KS_CTAB_*)
+ * @ip: the site (0: free, or not yet published)
+ * @off: its histogram's offset in a CPU's slots, in bytes
+ * @max: its longest call (struct ks_callers' @max)
+ * @claim: set by the one writer of the entry
+ */
+struct ks_centry {
+	unsigned long ip;
+	unsigned long off;
+	u64 *max;
+	unsigned long claim;
+};
+
 u64 ks_direct_enter(struct ks_node *node, u64 *ctx);
 void ks_direct_exit(struct ks_node *node, u64 start, unsigned long caller,
 		    u64 ctx);
-void ks_direct_record(struct ks_node *node, u64 v);
+void ks_direct_record(struct ks_node *node, u64 v, unsigned long ip);
+void ks_direct_caller(struct ks_node *node, struct kstats_slot *sl, u64 v,
+		      unsigned long ip, u32 s);
+void ks_direct_slow(struct ks_node *node, u64 v, unsigned long ip, u64 ctx);
 void ks_direct_resched(void);
 int ks_direct_attach_many(struct ks_node **nodes, unsigned int n);
 #endif

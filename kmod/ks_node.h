@@ -17,6 +17,7 @@
 #include <kstats/hist.h>
 #include <kstats/cmd.h>
 #include "ks_arch.h"
+#include "ks_direct.h"
 
 struct ks_node;
 
@@ -43,9 +44,12 @@ struct ks_pcpu {
 	u32 two;		/* 2 << cmd.bits */
 	u32 bits;		/* cmd.bits */
 	u32 buckets;		/* cmd.buckets */
-	bool fast;		/* node->fast */
+	u8 fast;		/* KS_FAST_* (ks_direct.h) */
 	struct ks_node *node;	/* whose part this is */
 	u64 unslotted;		/* timed with no slots to go to */
+	/* and with KS_FAST_EXTRA */
+	struct ks_centry *ctab;	/* callers: node->callers->tab, or NULL */
+	u64 *floor;		/* slowest: &node->slowest->floor, or NULL */
 };
 
 /**
@@ -55,6 +59,7 @@ struct ks_pcpu {
  *	claimed once with a compare-exchange and kept until the node goes
  *	(0: free)
  * @max: each one's longest call, and the rest's at @n, in slot units
+ * @tab: the x86-64 trampoline's cache of @ip (KS_CTAB_* in ks_direct.h)
  *
  * Each CPU's slots hold, after the node's own histogram, one histogram
  * per call site and one for the rest (ks_slots.c): a call goes to the
@@ -64,6 +69,7 @@ struct ks_callers {
 	u32 n;
 	unsigned long ip[KS_CALLERS_MAX];
 	u64 max[KS_CALLERS_MAX + 1];
+	struct ks_centry tab[KS_CTAB_ENTRIES];
 };
 
 /* How a kept call went: through on its CPU, or disturbed (ks_ctx()). */
@@ -160,6 +166,8 @@ struct ks_backend {
  * @fast_sample: the direct trampoline counts the sampling down itself
  * @fast: the direct trampoline times and records calls itself (no filter,
  *	no sampling, no GAP- node, the TSC as clock)
+ * @fast_extra: as @fast, with callers or slowest: x86-64's trampoline
+ *	records those too (KS_FAST_EXTRA); @fast stays false
  * @filtered: any pid/tgid/comm/cpus filter or sampling is set
  * @use_counter: ks_now() reads the counter (ks_cycles()): clock tsc, or the
  *	default clock where the counter stands for time (ks_counter_rule())
@@ -236,6 +244,7 @@ struct ks_node {
 	unsigned long *ips;
 	unsigned int nips;
 	bool chosen;
+	bool fast_extra;
 	u32 maxactive;
 	u64 mem;
 	u64 hz;
@@ -260,16 +269,22 @@ static inline unsigned long ks_node_magic(const struct ks_node *node)
 }
 
 /*
- * @node's plain case on or off: the flag and each CPU's copy of it, which
- * the direct trampoline reads (a call already past it is timed as before).
+ * @node's trampoline case on (as @fast and @fast_extra say) or off: the
+ * flag and each CPU's copy of it, which the direct trampoline reads (a
+ * call already past it is timed as before).
  */
-static inline void ks_node_set_fast(struct ks_node *node, bool fast)
+static inline void ks_node_set_fast(struct ks_node *node, bool on)
 {
+	u8 how = !on ? KS_FAST_C : node->fast ? KS_FAST_PLAIN :
+		 node->fast_extra ? KS_FAST_EXTRA : KS_FAST_C;
 	int cpu;
 
-	WRITE_ONCE(node->fast, fast);
+	if (!on) {
+		WRITE_ONCE(node->fast, false);
+		WRITE_ONCE(node->fast_extra, false);
+	}
 	for_each_possible_cpu(cpu)
-		WRITE_ONCE(per_cpu_ptr(node->pcpu, cpu)->fast, fast);
+		WRITE_ONCE(per_cpu_ptr(node->pcpu, cpu)->fast, how);
 }
 
 #define KS_MULT_SHIFT	24	/* fixed point of to_count and show_mult */
@@ -443,13 +458,12 @@ static __always_inline u32 ks_caller_index(struct ks_callers *c,
 	return c->n;
 }
 
-/* Add @v to @node's histogram of the call site @ip, as ks_record() does. */
-static __always_inline void ks_record_caller(struct ks_node *node,
-					     struct kstats_slot *sl, u32 s,
-					     u64 v, unsigned long ip)
+/* Add @v to @node's histogram @i of ks_caller_index(), as ks_record() does. */
+static __always_inline void ks_record_site(struct ks_node *node,
+					   struct kstats_slot *sl, u32 s,
+					   u64 v, u32 i)
 {
 	struct ks_callers *c = node->callers;
-	u32 i = ks_caller_index(c, ip);
 	u64 old;
 
 	sl += (size_t)(i + 1) * node->nslots;
@@ -463,6 +477,14 @@ static __always_inline void ks_record_caller(struct ks_node *node,
 			break;
 		old = seen;
 	}
+}
+
+/* Add @v to @node's histogram of the call site @ip. */
+static __always_inline void ks_record_caller(struct ks_node *node,
+					     struct kstats_slot *sl, u32 s,
+					     u64 v, unsigned long ip)
+{
+	ks_record_site(node, sl, s, v, ks_caller_index(node->callers, ip));
 }
 
 /*
@@ -555,21 +577,25 @@ u32 ks_slowest_copy(struct ks_slowest *sw, struct ks_slow_call *out);
  * keeps its slowest calls counts the disturbed ones, and hands on a call
  * slower than the K-th slowest kept: one compare for every other.
  */
-static __always_inline void ks_record_call(struct ks_node *node, u64 v,
-					   unsigned long ip, u64 ctx)
+static __always_inline void ks_slowest_call(struct ks_node *node, u64 v,
+					    unsigned long ip, u64 ctx)
 {
 	struct ks_slowest *sw = node->slowest;
-	enum ks_by by;
+	enum ks_by by = ks_disturbed(ctx);
 
-	ks_record_from(node, v, ip);
-	if (likely(!sw))
-		return;
-	by = ks_disturbed(ctx);
 	if (unlikely(by))
 		atomic_long_inc(by == KS_BY_SWITCHED ? &sw->switched :
 				&sw->interrupted);
 	if (unlikely(v > READ_ONCE(sw->floor)))
 		ks_slowest_keep(node, v, ip, by);
+}
+
+static __always_inline void ks_record_call(struct ks_node *node, u64 v,
+					   unsigned long ip, u64 ctx)
+{
+	ks_record_from(node, v, ip);
+	if (unlikely(node->slowest))
+		ks_slowest_call(node, v, ip, ctx);
 }
 
 /* A call starts: what its end compares (ks_record_call()), or 0. */

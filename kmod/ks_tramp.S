@@ -47,6 +47,7 @@
 #include <linux/objtool.h>
 #include "ks_direct.h"
 #include "ks_slot_x86.h"
+#include "ks_offsets.h"
 
 /*
  * Return-stack depth accounting before each call, as the kernel's own
@@ -152,30 +153,6 @@ SYM_FUNC_START_LOCAL(ks_direct_body)
 SYM_FUNC_END(ks_direct_body)
 
 /*
- * ks_direct_fast's frame, which keeps no rbp: the offsets from rsp once
- * the body returned (ks_direct_fast).
- */
-#define KS_FAST_START	0
-#define KS_FAST_NODE	8
-#define KS_FAST_PCPU	16
-#define KS_FAST_BODY	24
-.if KS_FAST_NODE + 8 != KS_FRAME_NODE
-.error "KS_FRAME_NODE (ks_direct.h) is not ks_direct_fast's frame"
-.endif
-
-/*
- * Enter the body from ks_direct_fast's frame.  Called directly only: no
- * ENDBR (here and in ks_direct_fast, reached by a jump).
- */
-SYM_CODE_START_LOCAL(ks_direct_body_fast)
-	UNWIND_HINT_FUNC
-	ANNOTATE_NOENDBR
-	pushq	KS_FAST_BODY + 8(%rsp)
-	UNWIND_HINT_FUNC
-	RET
-SYM_CODE_END(ks_direct_body_fast)
-
-/*
  * The one direct address: the entry of the call site on top of the stack
  * (ks_direct.h), then its node's gate: a stopped node, a sampled-out call
  * or a call site that times nothing (ks_direct_idle) returns into the body
@@ -199,8 +176,9 @@ SYM_CODE_START(ks_direct_tramp)
 	movq	ks_direct_tpcpu(, %r11, 8), %rax
 	decq	%gs:KS_PCPU_GATE(%rax)	/* one instruction: preemption-safe */
 	jns	.Lks_none
-	cmpb	$0, %gs:KS_PCPU_FAST(%rax)
-	jne	ks_direct_fast
+	cmpb	$KS_FAST_PLAIN, %gs:KS_PCPU_FAST(%rax)
+	je	ks_direct_fast
+	ja	ks_direct_fast_x
 	movq	ks_direct_tnode(, %r11, 8), %r11
 	jmp	ks_direct_common
 .Lks_next:
@@ -211,6 +189,67 @@ SYM_CODE_START(ks_direct_tramp)
 .Lks_none:
 	RET
 SYM_CODE_END(ks_direct_tramp)
+
+/*
+ * ks_direct_fast's frame, which keeps no rbp: the offsets from rsp once
+ * the body returned.  ks_direct_fast_x keeps what its end compares for
+ * "slowest" (ks_ctx()) between the node and the per-CPU part.
+ */
+#define KS_FAST_START	0
+#define KS_FAST_NODE	8
+#define KS_FAST_PCPU	16
+#define KS_FAST_BODY	24
+#define KS_FASTX_CTX	16
+#define KS_FASTX_PCPU	24
+#define KS_FASTX_BODY	32
+.if KS_FAST_NODE + 8 != KS_FRAME_NODE
+.error "KS_FRAME_NODE (ks_direct.h) is not ks_direct_fast's frame"
+.endif
+
+/*
+ * Enter the body from ks_direct_fast's frame (\body: its offset).  Called
+ * directly only: no ENDBR (here and in ks_direct_fast, reached by a jump).
+ */
+.macro KS_BODY_FAST body
+	UNWIND_HINT_FUNC
+	ANNOTATE_NOENDBR
+	pushq	\body + 8(%rsp)
+	UNWIND_HINT_FUNC
+	RET
+.endm
+
+SYM_CODE_START_LOCAL(ks_direct_body_fast)
+	KS_BODY_FAST KS_FAST_BODY
+SYM_CODE_END(ks_direct_body_fast)
+
+SYM_CODE_START_LOCAL(ks_direct_body_fast_x)
+	KS_BODY_FAST KS_FASTX_BODY
+SYM_CODE_END(ks_direct_body_fast_x)
+
+/*
+ * ks_ctx() of ks_node.h into \dst (\dst32 its low half): this CPU's
+ * interrupts (ks_irqs()) << 32 | the task's context switches, at the
+ * kernel's offsets (ks_offsets.c).  Clobbers \tmp.
+ */
+#ifdef KS_PCPU_HOT
+#define KS_CURRENT	(pcpu_hot + KS_HOT_CURRENT)
+#else
+#define KS_CURRENT	current_task
+#endif
+.macro KS_CTX dst, dst32, tmp, tmp32
+	movq	%gs:KS_CURRENT, \tmp
+	movq	KS_TASK_NVCSW(\tmp), \dst
+	addq	KS_TASK_NIVCSW(\tmp), \dst
+	movl	%gs:kstat + KS_KSTAT_IRQS_SUM, \tmp32
+	addl	%gs:irq_stat + KS_IRQSTAT_NMI, \tmp32
+	addl	%gs:irq_stat + KS_IRQSTAT_TIMER, \tmp32
+	addl	%gs:irq_stat + KS_IRQSTAT_CALL, \tmp32
+	addl	%gs:irq_stat + KS_IRQSTAT_RESCHED, \tmp32
+	addl	%gs:irq_stat + KS_IRQSTAT_WORK, \tmp32
+	shlq	$32, \tmp
+	movl	\dst32, \dst32
+	orq	\tmp, \dst
+.endm
 
 /*
  * The plain case, no call into C: no filter, no sampling, no GAP- node,
@@ -229,11 +268,26 @@ SYM_CODE_END(ks_direct_tramp)
  *                 [rsp+16] the node  [rsp+8] the start
  *                 [rsp] the body's return address here, while it runs:
  * the node KS_FRAME_NODE above it, as in ks_direct_common's frame.
+ *
+ * With \x (ks_direct_fast_x), the same with the node's call sites and
+ * slowest calls, as ks_record_call() does them: the call site's histogram
+ * from the per-CPU part's cache of them (ks_direct.h), C for a site not
+ * in it (ks_direct_caller()); for "slowest", ks_ctx() read at the entry
+ * and the end, and C for a call slower than the floor or disturbed
+ * (ks_direct_slow()).  \s names its labels apart.
  */
-SYM_CODE_START_LOCAL(ks_direct_fast)
+.macro KS_FAST x, s, pcpu, body
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
 	pushq	%rax
+.if \x
+	xorl	%r11d, %r11d
+	cmpq	$0, %gs:KS_PCPU_FLOOR(%rax)
+	je	.Lks_noctx\s
+	KS_CTX	%r11, %r11d, %r10, %r10d
+.Lks_noctx\s:
+	pushq	%r11
+.endif
 	pushq	%gs:KS_PCPU_NODE(%rax)
 	incq	%gs:KS_PCPU_INFLIGHT(%rax)
 	movq	%rdx, %r10
@@ -243,21 +297,21 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	pushq	%rax			/* the start's low half, */
 	movl	%edx, 4(%rsp)		/* and its high half */
 	movq	%r10, %rdx
-	call	ks_direct_body_fast	/* returns here when the body does */
-.Lks_back_fast:
+	call	ks_direct_body_fast\s	/* returns here when the body does */
+.Lks_back_fast\s:
 	movq	%rax, %r8		/* the body's return value */
 	movq	%rdx, %r9
 	ALTERNATIVE "lfence; rdtsc", "rdtscp", X86_FEATURE_RDTSCP
 	movq	$0, -8(%rsp)		/* no stale frame for the exit scan */
 	shlq	$32, %rdx
 	orq	%rdx, %rax
-	movq	KS_FAST_PCPU(%rsp), %rdi
+	movq	\pcpu(%rsp), %rdi
 	subq	KS_FAST_START(%rsp), %rax
-	js	.Lks_neg
-.Lks_cycles:
+	js	.Lks_neg\s
+.Lks_cycles\s:
 	/* the slot, in cycles (ks_show.c): rsi = 2 * slot */
-	KS_SLOT .Lks_over, %gs:
-.Lks_slot:
+	KS_SLOT .Lks_over\s, %gs:
+.Lks_slot\s:
 	/*
 	 * This CPU's slots, found and added to with preemption off (as
 	 * preempt_disable(): ks_direct.h), so that they stay this CPU's;
@@ -267,44 +321,83 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	KS_PREEMPT_INC
 	movq	%gs:KS_PCPU_SLOTS(%rdi), %rcx
 	testq	%rcx, %rcx
-	jz	.Lks_noslots
+	jz	.Lks_noslots\s
 	incq	(%rcx, %rsi, 8)		/* 16 bytes a slot */
 	addq	%rax, 8(%rcx, %rsi, 8)
+.if \x
+	/* the call site's histogram, rcx + its offset */
+	movq	%gs:KS_PCPU_CTAB(%rdi), %r10
+	testq	%r10, %r10
+	jz	.Lks_cdone\s
+	movq	\body + 8(%rsp), %r11	/* the caller */
+	imull	$KS_HASH_MUL, %r11d, %edx
+	shrl	$KS_CTAB_SHIFT, %edx
+	shll	$KS_CENT_SHIFT, %edx
+.Lks_cprobe\s:
+	cmpq	%r11, KS_CENT_IP(%r10, %rdx)
+	jne	.Lks_cnext\s
+	movq	KS_CENT_OFF(%r10, %rdx), %r11
+	addq	%rcx, %r11
+	incq	(%r11, %rsi, 8)
+	addq	%rax, 8(%r11, %rsi, 8)
+	movq	KS_CENT_MAX(%r10, %rdx), %r11
+	cmpq	(%r11), %rax
+	ja	.Lks_cmax\s
+.Lks_cdone\s:
+.endif
 	/* min and max: a compare-exchange only when they change */
 	cmpq	%gs:KS_PCPU_MIN(%rdi), %rax
-	jb	.Lks_min
-.Lks_max0:
+	jb	.Lks_min\s
+.Lks_max0\s:
 	cmpq	%gs:KS_PCPU_MAX(%rdi), %rax
-	ja	.Lks_max
-.Lks_done:
+	ja	.Lks_max\s
+.Lks_tail\s:
+.if \x
+	/* slowest: one compare with the floor, one of ks_ctx() */
+	movq	%gs:KS_PCPU_FLOOR(%rdi), %r10
+	testq	%r10, %r10
+	jz	.Lks_done\s
+	cmpq	(%r10), %rax
+	ja	.Lks_slow\s
+	KS_CTX	%rdx, %edx, %rcx, %ecx
+	cmpq	KS_FASTX_CTX(%rsp), %rdx
+	jne	.Lks_slow\s
+.endif
+.Lks_done\s:
 	decq	%gs:KS_PCPU_INFLIGHT(%rdi)	/* may be another CPU's +1 */
 	KS_PREEMPT_DEC
-	jz	.Lks_resched
-.Lks_out:
+	jz	.Lks_resched\s
+.Lks_out\s:
 	movq	%r8, %rax
 	movq	%r9, %rdx
-	addq	$KS_FAST_BODY + 8, %rsp	/* the caller is on top */
+	addq	$\body + 8, %rsp	/* the caller is on top */
 	UNWIND_HINT_FUNC
 	RET
-.Lks_min:
+.Lks_min\s:
 	KS_EXTREME KS_PCPU_MIN, jae
 	movq	%rsi, %rax
-	jmp	.Lks_max0
-.Lks_max:
+	jmp	.Lks_max0\s
+.Lks_max\s:
 	KS_EXTREME KS_PCPU_MAX, jbe
-	jmp	.Lks_done
-.Lks_noslots:
+.if \x
+	movq	%rsi, %rax
+.endif
+	jmp	.Lks_tail\s
+.Lks_noslots\s:
+	pushq	%rax
 	pushq	%r8
 	pushq	%r9
-	movq	KS_FAST_NODE + 16(%rsp), %rdi
+	movq	KS_FAST_NODE + 24(%rsp), %rdi
 	movq	%rax, %rsi
+	movq	\body + 8 + 24(%rsp), %rdx	/* the caller */
 	CALL_DEPTH_ACCOUNT
 	call	ks_direct_record
 	popq	%r9
 	popq	%r8
-	movq	KS_FAST_PCPU(%rsp), %rdi
-	jmp	.Lks_done
-.Lks_resched:
+	popq	%rax
+	movq	\pcpu(%rsp), %rdi
+	jmp	.Lks_tail\s
+.Lks_resched\s:
 	/* preemption was asked for while it was off: as preempt_enable() */
 	pushq	%r8
 	pushq	%r9
@@ -312,15 +405,74 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	call	ks_direct_resched
 	popq	%r9
 	popq	%r8
-	jmp	.Lks_out
-.Lks_neg:
+	jmp	.Lks_out\s
+.Lks_neg\s:
 	/* a CPU whose clock reads earlier: recorded as 0, and counted */
 	incl	%gs:KS_PCPU_CLAMPED(%rdi)
 	xorl	%eax, %eax
-	jmp	.Lks_cycles
-.Lks_over:
-	KS_SLOT_OVER .Lks_slot, %gs:
+	jmp	.Lks_cycles\s
+.Lks_over\s:
+	KS_SLOT_OVER .Lks_slot\s, %gs:
+.if \x
+.Lks_cnext\s:
+	cmpq	$0, KS_CENT_IP(%r10, %rdx)
+	je	.Lks_cmiss\s
+	addl	$1 << KS_CENT_SHIFT, %edx
+	jmp	.Lks_cprobe\s
+.Lks_cmax\s:
+	/* the site's longest call: shared by every CPU */
+	movq	%rax, %rsi
+	movq	(%r11), %rax
+1:	cmpq	%rax, %rsi
+	jbe	2f
+	lock cmpxchgq %rsi, (%r11)
+	jne	1b
+2:	movq	%rsi, %rax
+	jmp	.Lks_cdone\s
+.Lks_cmiss\s:
+	/* ks_direct_caller(node, slots, time, caller, slot) */
+	pushq	%rax
+	pushq	%rdi
+	pushq	%r8
+	pushq	%r9
+	movq	KS_FAST_NODE + 32(%rsp), %rdi
+	movq	%rsi, %r8
+	shrl	$1, %r8d
+	movq	%rcx, %rsi
+	movq	%rax, %rdx
+	movq	%r11, %rcx
+	CALL_DEPTH_ACCOUNT
+	call	ks_direct_caller
+	popq	%r9
+	popq	%r8
+	popq	%rdi
+	popq	%rax
+	jmp	.Lks_cdone\s
+.Lks_slow\s:
+	/* ks_direct_slow(node, time, caller, what the entry read) */
+	pushq	%rdi
+	pushq	%r8
+	pushq	%r9
+	movq	KS_FAST_NODE + 24(%rsp), %rdi
+	movq	%rax, %rsi
+	movq	\body + 8 + 24(%rsp), %rdx
+	movq	KS_FASTX_CTX + 24(%rsp), %rcx
+	CALL_DEPTH_ACCOUNT
+	call	ks_direct_slow
+	popq	%r9
+	popq	%r8
+	popq	%rdi
+	jmp	.Lks_done\s
+.endif
+.endm
+
+SYM_CODE_START_LOCAL(ks_direct_fast)
+	KS_FAST 0, , KS_FAST_PCPU, KS_FAST_BODY
 SYM_CODE_END(ks_direct_fast)
+
+SYM_CODE_START_LOCAL(ks_direct_fast_x)
+	KS_FAST 1, _x, KS_FASTX_PCPU, KS_FASTX_BODY
+SYM_CODE_END(ks_direct_fast_x)
 
 /*
  * Where bodies return, as offsets from ks_direct_tramp: absolute symbols
@@ -330,3 +482,5 @@ SYM_CODE_END(ks_direct_fast)
 	.set	ks_direct_back_common_off, .Lks_back_common - ks_direct_tramp
 	.globl	ks_direct_back_fast_off
 	.set	ks_direct_back_fast_off, .Lks_back_fast - ks_direct_tramp
+	.globl	ks_direct_back_fast_x_off
+	.set	ks_direct_back_fast_x_off, .Lks_back_fast_x - ks_direct_tramp

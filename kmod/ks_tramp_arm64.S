@@ -272,6 +272,7 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	stp	x0, x1, [sp, #KS_F_REGS]
 	ldr	x0, [sp, #KS_F_NODE]
 	mov	x1, x10
+	mov	x2, xzr			/* no callers here: the caller unused */
 	bl	ks_direct_record
 	ldp	x0, x1, [sp, #KS_F_REGS]
 	ldr	x11, [sp, #KS_F_NODE]
