@@ -59,7 +59,12 @@ check "trace ks_target_recurse via $fp" ctl "trace ks_target_recurse via $fp"
 check "trace sec (section)" ctl "trace sec start ks_target_mark_a end ks_target_mark_b"
 check "trace ks_target_clone cpus 1-2" ctl "trace ks_target_clone cpus 1-2"
 check "trace sec3 (section, cpus 3)" ctl "trace sec3 start ks_target_mark_a end ks_target_mark_b cpus 3"
-exact="ks_target_empty ks_target_args6 ks_target_recurse sec ks_target_clone sec3"
+# call sites and slowest calls: kt_site_a, b and c call it 1, 2 and 3
+# times a round (20, 80 and 320 us); two sites kept apart, c's in "other"
+check "trace ks_target_site via $dr callers 2 slowest 4" \
+	ctl "trace ks_target_site via $dr callers 2 slowest 4"
+exact="ks_target_empty ks_target_args6 ks_target_recurse sec ks_target_clone sec3 ks_target_site"
+nexact=$(echo $exact | wc -w)
 
 # Have the three writers finished?
 writers_done() {
@@ -82,6 +87,7 @@ worker() {
 		echo $((N / 8)) > $T/part || bad=$((bad + 1))
 		echo $((N / 8)) > $T/isra || bad=$((bad + 1))
 		echo 10 > $T/unwind || bad=$((bad + 1))
+		echo 1 > $T/callers || bad=$((bad + 1))
 		i=$((i + 1))
 	done
 	echo "$bad $i" > $S/worker.$1
@@ -146,7 +152,7 @@ monitor() {
 			fi
 			echo "${s:-0}" > $S/last.$n
 		done
-		n=$(echo $exact | cut -d' ' -f$((i % 6 + 1)))
+		n=$(echo $exact | cut -d' ' -f$((i % nexact + 1)))
 		kstats check $n > $S/check.out 2>&1 ||
 			{ broken=$((broken + 1)); cat $S/check.out >> $S/broken; }
 		i=$((i + 1))
@@ -247,8 +253,35 @@ expect_range "cpus 1-2: ks_target_clone samples" "$(node_field ks_target_clone s
 	$((r1 * N)) $(((r1 + r2 + r3) * N))
 expect_range "cpus 3 (offline at times): sec3 samples" "$(node_field sec3 samples)" 0 $((rounds * NS))
 
+# the call sites: each one's calls exact, and they add up to the node's
+site=$(node_field ks_target_site samples)
+if [ $dr = direct ]; then
+	expect_eq "direct: ks_target_site timed 6 x $rounds calls" "$site" $((6 * rounds))
+else
+	m=$(node_field ks_target_site missed)
+	expect_eq "$dr: ks_target_site samples + missed = 6 x $rounds (missed $m)" \
+		$((site + m)) $((6 * rounds))
+fi
+# FUNCTION's calls on the node's "# caller" lines ("other": the rest's)
+site_calls() {
+	awk -v fn="$1" '$1 == "#" && $2 == "caller" {
+			s = ""
+			for (i = 4; i < NF; i++) if ($i == "site") s = $(i + 1)
+			if (fn != "" && $3 != fn && index(s, fn "+") != 1) next
+			for (i = 4; i < NF; i++) if ($i == "count") t += $(i + 1)
+		}
+		END { print t + 0 }' $KS_DIR/ks_target_site
+}
+expect_eq "callers: the sites add up to the node's samples" "$(site_calls "")" "$site"
+expect_eq "callers: kt_site_a's calls, one a round" "$(site_calls kt_site_a)" $rounds
+expect_eq "callers: kt_site_b's calls, two a round" "$(site_calls kt_site_b)" $((2 * rounds))
+expect_eq "callers: the rest's (kt_site_c's), three a round" "$(site_calls other)" $((3 * rounds))
+expect_eq "slowest: 4 kept" "$(grep -c '^# slow ' $KS_DIR/ks_target_site)" 4
+expect_range "slowest: disturbed at most the samples" \
+	"$(node_field ks_target_site disturbed)" 0 "$site"
+
 read -r back broken mrounds < $S/monitor
-expect_eq "samples never went backwards ($mrounds rounds x 6 nodes)" "$back" 0
+expect_eq "samples never went backwards ($mrounds rounds x $nexact nodes)" "$back" 0
 [ -s $S/back ] && diag "$(cat $S/back)"
 expect_eq "every read parsed whole ($mrounds kstats check)" "$broken" 0
 [ -s $S/broken ] && diag "$(head -20 $S/broken)"
