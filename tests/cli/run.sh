@@ -1051,6 +1051,21 @@ same "callers --markdown: the sites whole" <<'EOF'
 | `kt_site_b+0x1c/0x30 [kstats_target]` | 20 | 32.8% | 9.8% | 80.4 us | 80.4 us | 80.7 us |
 | `kt_site_a+0x1c/0x30 [kstats_target]` | 10 | 16.4% | 1.2% | 20.2 us | 20.2 us | 20.3 us |
 EOF
+# top --callers: what each site added in the interval, under its node
+"$MC" ks_target_site 4 "15:20000:kt_site_a+0x1c/0x30 $S" "20:80000:kt_site_b+0x1c/0x30 $S" \
+	"40:320000:kt_site_c+0x1c/0x30 $S" "1:5003520:kt_site_slow+0x22/0x40 $S" >"$tmp/callers2.txt"
+fake ks_target_site "$tmp/callers.txt"
+printf 'ks_target_site direct active 61 0\n' >"$dbg/_control"
+r "$KT" top -n 1 -i 2 --callers --test-tick "cp '$tmp/callers2.txt' '$dbg/ks_target_site'"
+got=$(awk 'NR > 1 { printf "%s|", $0 }' "$tmp/out" | sed 's/  */ /g')
+if [ $rc = 0 ] && [ "$(maxw)" -le 72 ] && [ "$got" = "ks_target_site 15 321 us 321 us 328 us 3.31 ms 100.0%| <- kt_site_c+0x1c 10 321 us 321 us 321 us 3.21 ms 97.0%| <- kt_site_a+0x1c 5 20.1 us 20.1 us 20.4 us 101 us 3.0%|" ]; then
+	ok "top --callers: the sites' calls in the interval (c 10, a 5; b and slow none), most time first, under their node"
+else
+	notok "top --callers: $got"; tap_diag "$tmp/out" "$tmp/err"
+fi
+r "$KT" top -n 1 -i 2 --test-tick "cp '$tmp/callers2.txt' '$dbg/ks_target_site'"
+if [ $rc = 0 ] && ! grep -q '<-' "$tmp/out"; then ok "top without --callers: no site rows"; else notok "top without --callers"; tap_diag "$tmp/out"; fi
+fake ks_target_site "$tmp/callers.txt"
 "$K" callers ks_target_site >"$tmp/callers.live"
 check "save of a node with callers" "$K" save ks_target_site -o "$tmp/callers.json"
 check "the snapshot holds callers.n and five sites" /usr/bin/python3 -c '

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ks_callers.h"
 #include "ks_ctl.h"
 #include "ks_fmt.h"
 #include "ks_load.h"
@@ -46,13 +47,15 @@ static const struct ks_top_sort {
 	[KS_TOP_TOTAL] = { "total", "share", 't' },
 };
 
-/* One node's row: what the last interval added. */
+/* One node's row: what the last interval added; or one of its call sites'. */
 struct ks_top_row {
 	char name[KS_NAME_MAX];
 	char unit[KS_WORD_MAX];
 	__u64 calls, missed, p50, p99, max, total;
 	double rate, share;	/* calls/s; % of the total time of its unit */
 	int reset;
+	struct ks_top_row *sites;	/* --callers: below the node's row */
+	int nsites;
 };
 
 /* A node being followed: its last read. */
@@ -70,11 +73,13 @@ struct ks_top {
 	enum ks_top_col sort;
 	int reverse;
 	int raw;		/* --raw: every column, integers */
+	int callers;		/* --callers: each node's call sites too */
 	int live;		/* the terminal view */
 	struct ks_top_node *nodes;
 	int nn;
 	struct ks_top_row *rows;
 	int nrows;
+	int nrows_prev;		/* rows to free with them */
 	int have_rows;		/* an interval has been read */
 	const char *note;	/* ks_timing_note() of the nodes: -icount */
 };
@@ -100,6 +105,7 @@ static int ks_top_args(int argc, char **argv, struct ks_top *t)
 		{ "sort", required_argument, NULL, 's' },
 		{ "reverse", no_argument, NULL, 'r' },
 		{ "raw", no_argument, NULL, OPT_RAW },
+		{ "callers", no_argument, NULL, OPT_CALLERS },
 #ifdef KS_TEST
 		{ "test-tick", required_argument, NULL, OPT_TEST_TICK },
 #endif
@@ -125,6 +131,9 @@ static int ks_top_args(int argc, char **argv, struct ks_top *t)
 			break;
 		case OPT_RAW:
 			t->raw = 1;
+			break;
+		case OPT_CALLERS:
+			t->callers = 1;
 			break;
 		case 'h':
 		case OPT_HELP:
@@ -174,6 +183,55 @@ static void ks_top_prune(struct ks_top *t)
 	t->nn = j;
 }
 
+/* Free @n rows and their sites' rows. */
+static void ks_top_rows_free(struct ks_top_row *rows, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(rows[i].sites);
+	free(rows);
+}
+
+/*
+ * The rows of what @d's call sites added, most total time first, under
+ * the node's: "<- FUNCTION+0xOFF", or "<- (other)".  0, or -1: no memory.
+ */
+static int ks_top_sites(struct ks_top_row *r, const struct ks_view *d, double secs)
+{
+	const struct ks_caller *by[KS_CALLERS_MAX + 1];
+	char key[KS_SITE_MAX];
+	__u32 i;
+
+	if (!d->nr_callers || d->nr_callers > KS_CALLERS_MAX + 1)
+		return 0;
+	r->sites = calloc(d->nr_callers, sizeof(*r->sites));
+	if (!r->sites)
+		return -1;
+	ks_callers_by_time(d, by);
+	for (i = 0; i < d->nr_callers; i++) {
+		const struct ks_caller *c = by[i];
+		struct ks_top_row *sr = &r->sites[r->nsites];
+
+		if (!c->count)
+			continue;
+		if (strcmp(c->site, "-"))
+			snprintf(sr->name, sizeof(sr->name), "  <- %s",
+				 ks_caller_key(key, sizeof(key), c->site, 1));
+		else
+			snprintf(sr->name, sizeof(sr->name), "  <- (%s)", KS_CALLER_OTHER);
+		snprintf(sr->unit, sizeof(sr->unit), "%s", d->unit);
+		sr->calls = c->count;
+		sr->rate = secs > 0 ? (double)c->count / secs : 0.0;
+		sr->p50 = c->p50;
+		sr->p99 = c->p99;
+		sr->max = c->max > c->p99 ? c->max : c->p99;
+		sr->total = ks_slots_sum(c->slots, d->nr_slots);
+		r->nsites++;
+	}
+	return 0;
+}
+
 /* The row of what @d (one interval of a node) added. */
 static void ks_top_fill(struct ks_top_row *r, const struct ks_view *d, double secs)
 {
@@ -204,8 +262,12 @@ static void ks_top_shares(struct ks_top_row *rows, int n)
 		sum[!!strcmp(rows[i].unit, "ns")] += (double)rows[i].total;
 	for (i = 0; i < n; i++) {
 		double s = sum[!!strcmp(rows[i].unit, "ns")];
+		int j;
 
 		rows[i].share = s > 0 ? 100.0 * (double)rows[i].total / s : 0.0;
+		for (j = 0; j < rows[i].nsites; j++)
+			rows[i].sites[j].share = s > 0 ?
+				100.0 * (double)rows[i].sites[j].total / s : 0.0;
 	}
 }
 
@@ -255,14 +317,22 @@ static int ks_top_read(struct ks_top *t)
 		if (ks_timing_note(&node->prev.meta))
 			t->note = ks_timing_note(&node->prev.meta);
 		ks_top_fill(&rows[t->nrows], &d, t->tick.now - t->tick.last);
+		if (t->callers &&
+		    ks_top_sites(&rows[t->nrows], &d, t->tick.now - t->tick.last)) {
+			ks_err("out of memory");
+			ret = -1;
+		}
 		rows[t->nrows++].reset = reset;
 		ks_view_free(&d);
+		if (ret)
+			break;
 	}
 	ks_ctl_names_free(names);
 	ks_top_prune(t);
 	ks_top_shares(rows, t->nrows);
-	free(t->rows);
+	ks_top_rows_free(t->rows, t->nrows_prev);
 	t->rows = rows;
+	t->nrows_prev = t->nrows;
 	t->have_rows = 1;
 	return ret;
 }
@@ -314,11 +384,15 @@ static void ks_top_sort(struct ks_top *t)
 /* Width of the NAME column: the longest name, at least 20. */
 static int ks_top_namew(const struct ks_top *t)
 {
-	int i, w = 20;
+	int i, j, w = 20;
 
-	for (i = 0; i < t->nrows; i++)
+	for (i = 0; i < t->nrows; i++) {
 		if ((int)strlen(t->rows[i].name) > w)
 			w = (int)strlen(t->rows[i].name);
+		for (j = 0; j < t->rows[i].nsites; j++)
+			if ((int)strlen(t->rows[i].sites[j].name) > w)
+				w = (int)strlen(t->rows[i].sites[j].name);
+	}
 	return w;
 }
 
@@ -392,25 +466,36 @@ static void ks_top_print_plain(struct ks_top *t)
 		"CALLS", "MISSED", "p50", "p99", "MAX", "TOTAL", "SHARE",
 	};
 	char cell[KS_TOP_C_NR][32];
-	int w[KS_TOP_C_NR], i, c, missed = 0, namew = ks_top_namew(t);
+	int w[KS_TOP_C_NR], i, j, c, missed = 0, namew = ks_top_namew(t);
 
 	for (c = 0; c < KS_TOP_C_NR; c++)
 		w[c] = (int)strlen(head[c]);
 	for (i = 0; i < t->nrows; i++) {
-		ks_top_cells(cell, &t->rows[i]);
+		for (j = -1; j < t->rows[i].nsites; j++) {
+			ks_top_cells(cell, j < 0 ? &t->rows[i] : &t->rows[i].sites[j]);
+			for (c = 0; c < KS_TOP_C_NR; c++)
+				if ((int)strlen(cell[c]) > w[c])
+					w[c] = (int)strlen(cell[c]);
+		}
 		missed |= t->rows[i].missed != 0;
-		for (c = 0; c < KS_TOP_C_NR; c++)
-			if ((int)strlen(cell[c]) > w[c])
-				w[c] = (int)strlen(cell[c]);
 	}
-	for (i = -1; i < t->nrows; i++) {
-		if (i >= 0)
-			ks_top_cells(cell, &t->rows[i]);
-		printf("%-*s", namew, i < 0 ? "NAME" : t->rows[i].name);
-		for (c = 0; c < KS_TOP_C_NR; c++)
-			if (c != KS_TOP_C_MISSED || missed)
-				printf(" %*s", w[c], i < 0 ? head[c] : cell[c]);
-		putchar('\n');
+	printf("%-*s", namew, "NAME");
+	for (c = 0; c < KS_TOP_C_NR; c++)
+		if (c != KS_TOP_C_MISSED || missed)
+			printf(" %*s", w[c], head[c]);
+	putchar('\n');
+	for (i = 0; i < t->nrows; i++) {
+		for (j = -1; j < t->rows[i].nsites; j++) {
+			const struct ks_top_row *r = j < 0 ? &t->rows[i] : &t->rows[i].sites[j];
+
+			ks_top_cells(cell, r);
+			printf("%-*s", namew, r->name);
+			for (c = 0; c < KS_TOP_C_NR; c++)
+				if (c != KS_TOP_C_MISSED || missed)
+					printf(" %*s", w[c], j >= 0 && c == KS_TOP_C_MISSED ?
+					       "" : cell[c]);
+			putchar('\n');
+		}
 	}
 }
 
@@ -418,7 +503,7 @@ static void ks_top_print_plain(struct ks_top *t)
 static void ks_top_print(struct ks_top *t)
 {
 	char line[512];
-	int i, namew = ks_top_namew(t);
+	int i, j, namew = ks_top_namew(t);
 
 	ks_top_sort(t);
 	if (!t->raw) {
@@ -429,6 +514,11 @@ static void ks_top_print(struct ks_top *t)
 		for (i = 0; i < t->nrows; i++) {
 			ks_top_line(line, sizeof(line), &t->rows[i], namew, 0);
 			printf("%s\n", line);
+			for (j = 0; j < t->rows[i].nsites; j++) {
+				ks_top_line(line, sizeof(line), &t->rows[i].sites[j],
+					    namew, 0);
+				printf("%s\n", line);
+			}
 		}
 	}
 	if (t->note)
@@ -508,7 +598,7 @@ static void ks_top_put(const char *s, int cols, const char *pre, const char *pos
 static void ks_top_draw(struct ks_top *t)
 {
 	char line[512], when[16];
-	int rows, cols, i, n, namew = ks_top_namew(t);
+	int rows, cols, i, j, k, n, namew = ks_top_namew(t);
 	double calls = 0;
 	time_t now = time(NULL);
 	struct tm tm;
@@ -544,14 +634,19 @@ static void ks_top_draw(struct ks_top *t)
 	n = rows - 4 - !!t->note;
 	if (n < 1)
 		n = 1;
-	for (i = 0; i < t->nrows && i < n; i++) {
-		if (i == n - 1 && t->nrows > n) {
-			snprintf(line, sizeof(line), "... %d more", t->nrows - i);
+	for (i = 0, k = 0; i < t->nrows && k < n; i++) {
+		for (j = -1; j < t->rows[i].nsites && k < n; j++, k++) {
+			if (k == n - 1 && (j + 1 < t->rows[i].nsites || i + 1 < t->nrows)) {
+				snprintf(line, sizeof(line), "... %d more node%s",
+					 t->nrows - i - (j >= 0),
+					 t->nrows - i - (j >= 0) == 1 ? "" : "s");
+				ks_top_put(line, cols, "", "");
+				break;
+			}
+			ks_top_line(line, sizeof(line),
+				    j < 0 ? &t->rows[i] : &t->rows[i].sites[j], namew, 1);
 			ks_top_put(line, cols, "", "");
-			break;
 		}
-		ks_top_line(line, sizeof(line), &t->rows[i], namew, 1);
-		ks_top_put(line, cols, "", "");
 	}
 	fputs("\033[J", stdout);	/* clear what is below */
 	fflush(stdout);
@@ -651,6 +746,6 @@ int cmd_top(int argc, char **argv)
 	for (i = 0; i < t.nn; i++)
 		ks_view_free(&t.nodes[i].prev);
 	free(t.nodes);
-	free(t.rows);
+	ks_top_rows_free(t.rows, t.nrows_prev);
 	return ret;
 }

@@ -82,6 +82,7 @@ static const struct ks_help {
 	  "  -n, --count N     stop after N intervals (default: until interrupted)\n"
 	  "  --hist            also the bar histogram of each interval\n" },
 	{ "top", "usage: kstats top [GLOB...] [-i SECONDS] [-n COUNT] [-s COLUMN] [-r] [--raw]\n"
+	  "                  [--callers]\n"
 	  "Every node (or those a GLOB matches, on the whole name or after MODULE:),\n"
 	  "ranked by what each interval added: calls, calls/s, missed, p50, p99, max,\n"
 	  "total time and its share of all rows' time.  On a terminal: a live view,\n"
@@ -95,7 +96,10 @@ static const struct ks_help {
 	  "  -s, --sort COL    total (default), calls, p50, p99, max or name\n"
 	  "  -r, --reverse     the other way round (smallest first; names Z to A)\n"
 	  "  --raw             every column (calls/s, missed, UNIT), values as integers\n"
-	  "                    in the node's unit, for scripts; never the live view\n" },
+	  "                    in the node's unit, for scripts; never the live view\n"
+	  "  --callers         under a node traced with callers N, a row per call site\n"
+	  "                    (\"<- FUNCTION+0xOFF\", most total time first) of what\n"
+	  "                    the interval added\n" },
 	{ "run", "usage: kstats run [trace options] [-o FILE] [--label L] [--runs N] NAME... -- COMMAND [ARGS]\n"
 	  "Trace each NAME, run COMMAND, show the result, remove the nodes.  Exits\n"
 	  "with COMMAND's status.  -o saves one snapshot of every NAME; --runs N runs\n"

@@ -185,6 +185,56 @@ __u64 ks_slots_sum(const struct kstats_slot *slots, __u32 n)
 	return t;
 }
 
+/*
+ * What each call site of @cur added since @prev (NULL: since a reset),
+ * into @out: a site's ID stays its own until the node goes, so each is
+ * matched by ID.  Its max is @cur's where the interval reached it, else
+ * the top of its highest slot.
+ */
+static int ks_delta_callers(struct ks_view *out, const struct ks_view *cur,
+			    const struct ks_view *prev)
+{
+	__u32 i, s;
+
+	for (i = 0; i < cur->nr_callers; i++) {
+		const struct ks_caller *a = &cur->callers[i], *b = NULL;
+		struct ks_caller *d = ks_view_caller(out, a->id);
+		__u64 pct[KSTATS_NR_PCT];
+		int j = prev ? ks_caller_find(prev, a->id) : -1;
+
+		if (!d)
+			return -1;
+		if (j >= 0 && !strcmp(prev->callers[j].site, a->site))
+			b = &prev->callers[j];
+		strcpy(d->site, a->site);
+		for (s = 0; s < out->nr_slots; s++) {
+			__u64 cnt = a->slots[s].count, sum = a->slots[s].sum;
+
+			if (b && b->slots[s].count <= cnt) {
+				cnt -= b->slots[s].count;
+				sum = sum >= b->slots[s].sum ? sum - b->slots[s].sum : 0;
+			}
+			if (!cnt)
+				continue;
+			d->slots[s].count = cnt;
+			d->slots[s].sum = kstats_slot_clamp(sum / cnt, s, out->bits,
+							    out->buckets) * cnt;
+			d->count += cnt;
+			d->max = kstats_slot_hi(s, out->bits, out->buckets);
+		}
+		if (!d->count) {
+			d->max = 0;
+			continue;
+		}
+		if (a->max && (!b || a->max > b->max || d->max > a->max))
+			d->max = a->max;
+		kstats_percentiles(d->slots, out->nr_slots, out->bits, pct);
+		d->p50 = pct[KSTATS_P50];
+		d->p99 = pct[KSTATS_P99];
+	}
+	return 0;
+}
+
 int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 		  const struct ks_view *prev)
 {
@@ -201,10 +251,9 @@ int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 
 	*out = *cur;
 	out->symbols = NULL;
-	out->callers = NULL;	/* an interval is not kept apart by site */
-	out->callers_n = 0;
+	out->callers = NULL;	/* ks_delta_callers() */
 	out->nr_callers = 0;
-	out->slow = NULL;	/* nor are its slowest calls kept */
+	out->slow = NULL;	/* an interval's slowest calls are not kept */
 	out->nr_slow = 0;
 	out->slowest_k = 0;
 	if (ks_view_setup(out, cur->bits, cur->buckets))
@@ -279,6 +328,8 @@ int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 	}
 	kstats_percentiles(out->total, out->nr_slots, out->bits, out->pct);
 	out->has_pct = 1;
+	if (ks_delta_callers(out, cur, reset ? NULL : prev))
+		goto nomem;
 	return reset;
 nomem:
 	ks_view_free(out);

@@ -197,7 +197,9 @@ void ks_view_free(struct ks_view *node);
  * When a count went down (the node was reset in between), @cur is taken
  * as the delta.  Slot means are kept inside their slot bounds.  Min and
  * max are exact when the interval reached them, else the tightest bounds
- * the slots and @cur's own min and max give.
+ * the slots and @cur's own min and max give.  Each call site of @cur
+ * (callers N) gets what it added the same way; the slowest calls are not
+ * kept (an interval has none of its own).
  *
  * Return: 0, 1 when a reset was detected, -1 on error (layouts differ,
  * out of memory).
