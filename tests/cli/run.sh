@@ -1066,6 +1066,21 @@ fi
 r "$KT" top -n 1 -i 2 --test-tick "cp '$tmp/callers2.txt' '$dbg/ks_target_site'"
 if [ $rc = 0 ] && ! grep -q '<-' "$tmp/out"; then ok "top without --callers: no site rows"; else notok "top without --callers"; tap_diag "$tmp/out"; fi
 fake ks_target_site "$tmp/callers.txt"
+# export --prometheus --callers: a histogram per site, labelled, instead of the merge
+r "$K" export --prometheus --callers -f "$tmp/callers.txt"
+cp "$tmp/out" "$tmp/callers.prom"
+promcheck "export --prometheus --callers" "$tmp/callers.prom"
+got=$(awk '/^kstats_latency_seconds_count/ { c = $1; sub(/.*caller="/, "", c); sub(/".*/, "", c); printf "%s:%s ", c, $2 }' "$tmp/callers.prom")
+if [ "$got" = "kt_site_a+0x1c:10 kt_site_b+0x1c:20 kt_site_c+0x1c:30 kt_site_slow+0x22:1 " ] &&
+   [ "$(grep -c '^kstats_latency_seconds_bucket{[^}]*caller=' "$tmp/callers.prom")" = $((4 * 86)) ] &&
+   [ "$(grep '^kstats_latency_seconds' "$tmp/callers.prom" | grep -vc 'caller=')" = 0 ]; then
+	ok "export --prometheus --callers: one histogram per site (86 buckets each), exact _count per site, no merged series"
+else
+	notok "export --prometheus --callers: $got"; tap_diag "$tmp/callers.prom"
+fi
+r "$K" export --prometheus -f "$tmp/callers.txt"
+if ! grep -q 'caller=' "$tmp/out" && grep -q '^kstats_latency_seconds_count{.*} 61$' "$tmp/out"; then ok "export --prometheus without --callers: the merge, no caller label"; else notok "export --prometheus: caller label unasked"; tap_diag "$tmp/out"; fi
+fails "export --csv --callers is refused" 2 "--callers goes with --prometheus, not --csv" "$K" export --csv --callers -f "$tmp/callers.txt"
 "$K" callers ks_target_site >"$tmp/callers.live"
 check "save of a node with callers" "$K" save ks_target_site -o "$tmp/callers.json"
 check "the snapshot holds callers.n and five sites" /usr/bin/python3 -c '

@@ -520,6 +520,7 @@ int cmd_export(int argc, char **argv)
 		{ OPT_PER_CPU, OPT_PROM, "--per-cpu", " (CSV has a row per CPU unless --total)" },
 		{ OPT_SLOTS, OPT_PROM, "--slots", " (CSV has a row per slot)" },
 		{ OPT_BUCKETS, OPT_PROM, "--buckets", " (CSV has a row per slot)" },
+		{ OPT_CALLERS, OPT_PROM, "--callers", "" },
 		{ OPT_LABEL, OPT_JSON, "--label", "" },
 		{ 'o', OPT_PROM, "-o", " (save -o writes snapshots)" },
 	};
@@ -535,6 +536,7 @@ int cmd_export(int argc, char **argv)
 		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
 		{ "slots", no_argument, NULL, OPT_SLOTS },
 		{ "buckets", required_argument, NULL, OPT_BUCKETS },
+		{ "callers", no_argument, NULL, OPT_CALLERS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -573,6 +575,9 @@ int cmd_export(int argc, char **argv)
 			break;
 		case OPT_SLOTS:
 			flags |= KS_EXPORT_SLOTS;
+			break;
+		case OPT_CALLERS:
+			flags |= KS_EXPORT_CALLERS;
 			break;
 		case OPT_BUCKETS:
 			if (!strcmp(optarg, "log2")) {

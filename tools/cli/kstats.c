@@ -156,6 +156,8 @@ static const struct ks_help {
 	  "  --per-cpu      Prometheus: one histogram per CPU (label cpu), no merge\n"
 	  "  --slots        Prometheus: one bucket per slot (many series)\n"
 	  "  --buckets log2 Prometheus: le = 2^k-1 ns (k = 1..40), the old layout\n"
+	  "  --callers      Prometheus: a node with callers N as one histogram per\n"
+	  "                 call site (label caller: FUNCTION+0xOFF or other)\n"
 	  "  --total        CSV: only the merged histogram, no per-CPU rows\n"
 	  "  --label L      JSON: the snapshot label\n" },
 	{ "check", "usage: kstats check [NAME...] [-f FILE]...\n"

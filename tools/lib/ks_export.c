@@ -104,8 +104,12 @@ static void ks_prom_pair(FILE *f, int *first, const char *name, const char *val)
 	*first = 0;
 }
 
-/* The labels of a node's series, without the closing brace: {node=...,cpu= */
-static void ks_prom_labels(FILE *f, const struct ks_view *node, long cpu)
+/*
+ * The labels of a node's series, without the closing brace:
+ * {node=...,cpu=...,caller=...  (@caller: the site's label value, or NULL)
+ */
+static void ks_prom_labels(FILE *f, const struct ks_view *node, long cpu,
+			   const char *caller)
 {
 	int first = 1;
 
@@ -117,16 +121,19 @@ static void ks_prom_labels(FILE *f, const struct ks_view *node, long cpu)
 	ks_prom_pair(f, &first, "release", node->meta.kernel);
 	if (ks_timing_note(&node->meta))	/* a "ns" is one guest instruction */
 		ks_prom_pair(f, &first, "timing", node->meta.timing);
-	if (cpu >= 0)
+	if (cpu >= 0) {
 		fprintf(f, "%scpu=\"%ld\"", first ? "" : ",", cpu);
+		first = 0;
+	}
+	ks_prom_pair(f, &first, "caller", caller);
 }
 
 /* One bucket line: cumulative @count of the values <= @le (as printed). */
 static void ks_prom_bucket(FILE *f, const char *metric, const struct ks_view *node,
-			   long cpu, const char *le, __u64 count)
+			   long cpu, const char *caller, const char *le, __u64 count)
 {
 	fprintf(f, "%s_bucket", metric);
-	ks_prom_labels(f, node, cpu);
+	ks_prom_labels(f, node, cpu, caller);
 	fprintf(f, ",le=\"%s\"} %llu\n", le, (unsigned long long)count);
 }
 
@@ -186,7 +193,7 @@ static int ks_prom_q_counts(const struct ks_view *node,
 static void ks_prom_series(FILE *f, const char *metric,
 			   const struct ks_view *node,
 			   const struct kstats_slot *slots, long cpu,
-			   unsigned int flags, int seconds)
+			   const char *caller, unsigned int flags, int seconds)
 {
 	__u32 ovf = kstats_overflow_slot(node->bits, node->buckets);
 	__u32 range = node->bits + node->buckets;	/* values < 2^range */
@@ -201,7 +208,7 @@ static void ks_prom_series(FILE *f, const char *metric,
 		for (j = 0; j < n; j++) {
 			seen += counts[j];
 			snprintf(le, sizeof(le), "%.17g", edges[j]);
-			ks_prom_bucket(f, metric, node, cpu, le, seen);
+			ks_prom_bucket(f, metric, node, cpu, caller, le, seen);
 		}
 		seen += counts[n];
 	} else {
@@ -215,19 +222,45 @@ static void ks_prom_series(FILE *f, const char *metric,
 				k++;
 			}
 			ks_prom_value_fmt(le, sizeof(le), hi, seconds);
-			ks_prom_bucket(f, metric, node, cpu, le, seen);
+			ks_prom_bucket(f, metric, node, cpu, caller, le, seen);
 		}
 		seen += slots[ovf].count;
 	}
-	ks_prom_bucket(f, metric, node, cpu, "+Inf", seen);
+	ks_prom_bucket(f, metric, node, cpu, caller, "+Inf", seen);
 	fprintf(f, "%s_sum", metric);
-	ks_prom_labels(f, node, cpu);
+	ks_prom_labels(f, node, cpu, caller);
 	fputs("} ", f);
 	ks_prom_value(f, ks_slots_sum(slots, node->nr_slots), seconds);
 	fputc('\n', f);
 	fprintf(f, "%s_count", metric);
-	ks_prom_labels(f, node, cpu);
+	ks_prom_labels(f, node, cpu, caller);
 	fprintf(f, "} %llu\n", (unsigned long long)seen);
+}
+
+/*
+ * KS_EXPORT_CALLERS: @node's call sites, one histogram each, labelled
+ * with the site (FUNCTION+0xOFF) or "other"; sites never called are left
+ * out.  Return: 0, or -1 when the node has none (then the merge is due).
+ */
+static int ks_prom_sites(FILE *f, const char *metric, const struct ks_view *node,
+			 unsigned int flags, int seconds)
+{
+	char key[KS_SITE_MAX];
+	__u32 i;
+
+	if (!node->nr_callers)
+		return -1;
+	for (i = 0; i < node->nr_callers; i++) {
+		const struct ks_caller *c = &node->callers[i];
+
+		if (!c->count && !strcmp(c->id, KS_CALLER_OTHER))
+			continue;
+		ks_prom_series(f, metric, node, c->slots, -1,
+			       strcmp(c->site, "-") ?
+			       ks_caller_key(key, sizeof(key), c->site, 1) :
+			       KS_CALLER_OTHER, flags, seconds);
+	}
+	return 0;
 }
 
 /* The metric of each unit. */
@@ -286,14 +319,17 @@ int ks_export_prometheus(FILE *f, struct ks_view *const *nodes, int n,
 			if (!head++)
 				fprintf(f, "# HELP %s %s\n# TYPE %s histogram\n",
 					metric, ks_prom_fam[k].help, metric);
+			if ((flags & KS_EXPORT_CALLERS) &&
+			    !ks_prom_sites(f, metric, node, flags, seconds))
+				continue;
 			if (!(flags & KS_EXPORT_PER_CPU)) {
 				ks_prom_series(f, metric, node, node->total, -1,
-					       flags, seconds);
+					       NULL, flags, seconds);
 				continue;
 			}
 			for (c = 0; c < node->nr_cpus; c++)
 				ks_prom_series(f, metric, node, node->cpus[c].slots,
-					       node->cpus[c].cpu, flags, seconds);
+					       node->cpus[c].cpu, NULL, flags, seconds);
 		}
 	}
 	if (n)
@@ -301,7 +337,7 @@ int ks_export_prometheus(FILE *f, struct ks_view *const *nodes, int n,
 		      "# TYPE kstats_missed_events_total counter\n", f);
 	for (i = 0; i < n; i++) {
 		fputs("kstats_missed_events_total", f);
-		ks_prom_labels(f, nodes[i], -1);
+		ks_prom_labels(f, nodes[i], -1, NULL);
 		fprintf(f, "} %llu\n", (unsigned long long)nodes[i]->missed);
 	}
 	return ferror(f) ? -1 : 0;

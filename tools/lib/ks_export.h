@@ -17,6 +17,12 @@
 #define KS_EXPORT_SLOTS		0x4
 /* Prometheus: one bucket per power of two (--buckets log2). */
 #define KS_EXPORT_LOG2		0x8
+/*
+ * Prometheus: a node traced with callers N as one histogram per call site
+ * (label caller, FUNCTION+0xOFF or "other") instead of the merge, which
+ * sum without (caller) gives back exactly; nodes without sites as before.
+ */
+#define KS_EXPORT_CALLERS	0x10
 
 /*
  * Prometheus, --buckets log2: le = 2^k - 1 (k = 1..40), in seconds for
@@ -63,7 +69,8 @@ int ks_export_csv(FILE *f, struct ks_view *const *nodes, int n,
  * @f:     output
  * @nodes: nodes (names must differ)
  * @n:     number of nodes
- * @flags: KS_EXPORT_PER_CPU, KS_EXPORT_SLOTS or KS_EXPORT_LOG2
+ * @flags: KS_EXPORT_PER_CPU, KS_EXPORT_SLOTS, KS_EXPORT_LOG2 or
+ *         KS_EXPORT_CALLERS
  *
  * Nodes in ns become the histogram kstats_latency_seconds (bounds in
  * seconds, the base unit Prometheus asks for), nodes in cycles
@@ -74,7 +81,9 @@ int ks_export_csv(FILE *f, struct ks_view *const *nodes, int n,
  * merged one.  By default one merged histogram per node: 85 buckets
  * (KS_PROM_Q_SEC_LO..KS_PROM_Q_SEC_HI; 89 for cycles), +Inf, _sum and
  * _count, so 88 histogram series (92) and one missed counter per node;
- * with KS_EXPORT_LOG2 40 buckets (KS_PROM_LE_MAX), 43 series.
+ * with KS_EXPORT_LOG2 40 buckets (KS_PROM_LE_MAX), 43 series.  With
+ * KS_EXPORT_CALLERS, a node with call sites has that many histograms per
+ * site it has seen (up to N + 1) instead, each labelled caller.
  *
  * Return: 0, or -1 on a write error or a unit with no metric.
  */
