@@ -424,7 +424,9 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 					    max_t(u32, KS_MAXACTIVE_MIN_DEFAULT,
 						  16 * num_possible_cpus()));
 	node->nslots = kstats_nr_slots(cmd->bits, cmd->buckets);
-	node->nhist = cmd->callers ? cmd->callers + 2 : 1;
+	/* its own, its sites' and the rest's, the disturbed calls' (last) */
+	node->nhist = 1 + (cmd->callers ? cmd->callers + 1 : 0) +
+		      (cmd->slowest ? 1 : 0);
 	ks_clock_setup(node, cmd, ks_counter_usable());
 	if (ks_clock_watched(node))
 		ks_clock_watch_start();

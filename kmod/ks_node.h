@@ -183,8 +183,9 @@ struct ks_backend {
  * @list: in ks_nodes, under ks_lock
  * @by_name: in ks_nodes' hash by name (ks_node.c), under ks_lock
  * @nslots: slots of one histogram, overflow included
- * @nhist: histograms in each CPU's slots: 1, or with @callers the
- *	node's, one per call site and the rest's
+ * @nhist: histograms in each CPU's slots: the node's; with @callers one
+ *	per call site and the rest's; with @slowest, last, the disturbed
+ *	calls' (ks_record_disturbed())
  * @callers: the call sites (cmd.callers), or NULL
  * @slowest: the slowest calls (cmd.slowest), or NULL
  * @dentry: the node's debugfs file
@@ -577,15 +578,38 @@ u32 ks_slowest_copy(struct ks_slowest *sw, struct ks_slow_call *out);
  * keeps its slowest calls counts the disturbed ones, and hands on a call
  * slower than the K-th slowest kept: one compare for every other.
  */
+/*
+ * A disturbed call of a node with slowest: also in the node's last
+ * histogram, which keeps such calls apart (compare --undisturbed leaves
+ * them out).  On the CPU it ended on; none where that CPU has no slots
+ * (the call was counted missed).
+ */
+static __always_inline void ks_record_disturbed(struct ks_node *node, u64 v)
+{
+	struct kstats_slot *sl;
+	u32 s = kstats_slot(v, node->cmd.bits, node->cmd.buckets);
+
+	preempt_disable_notrace();
+	sl = __this_cpu_read(node->pcpu->slots);
+	if (likely(sl)) {
+		sl += (size_t)(node->nhist - 1) * node->nslots;
+		local64_inc((local64_t *)&sl[s].count);
+		local64_add(v, (local64_t *)&sl[s].sum);
+	}
+	preempt_enable_notrace();
+}
+
 static __always_inline void ks_slowest_call(struct ks_node *node, u64 v,
 					    unsigned long ip, u64 ctx)
 {
 	struct ks_slowest *sw = node->slowest;
 	enum ks_by by = ks_disturbed(ctx);
 
-	if (unlikely(by))
+	if (unlikely(by)) {
 		atomic_long_inc(by == KS_BY_SWITCHED ? &sw->switched :
 				&sw->interrupted);
+		ks_record_disturbed(node, v);
+	}
 	if (unlikely(v > READ_ONCE(sw->floor)))
 		ks_slowest_keep(node, v, ip, by);
 }

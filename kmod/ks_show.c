@@ -136,8 +136,9 @@ static void ks_repair_slots(struct kstats_slot *sl, u32 n, u32 bits,
 }
 
 /*
- * The call sites of a node with "callers N": each one's histogram, merged
- * over the CPUs when the node's are copied (@hists: N + 1 histograms),
+ * The call sites of a node with "callers N", and the disturbed calls of
+ * one with "slowest K": each one's histogram, merged over the CPUs when
+ * the node's are copied (@hists: N + 1 histograms, then the disturbed's),
  * in the text's unit; a "# caller" line each with its count, p50, p99 and
  * longest call, then, after the node's rows, their rows as "# slot" lines
  * (readers of format 1 skip them).  @map, @tmp: room for a histogram.
@@ -284,10 +285,10 @@ static int ks_node_show(struct seq_file *m, void *v)
 	copy = kvcalloc((size_t)nr_cpu_ids * n, sizeof(*copy), GFP_KERNEL);
 	all = kvcalloc(2 * n, sizeof(*all), GFP_KERNEL);
 	map = kvcalloc(n, sizeof(*map), GFP_KERNEL);
-	if (node->callers)
+	if (node->nhist > 1)
 		hists = kvcalloc((size_t)(node->nhist - 1) * n, sizeof(*hists),
 				 GFP_KERNEL);
-	if (!copy || !all || !map || (node->callers && !hists)) {
+	if (!copy || !all || !map || (node->nhist > 1 && !hists)) {
 		kvfree(copy);
 		kvfree(all);
 		kvfree(map);
@@ -404,18 +405,21 @@ static int ks_node_show(struct seq_file *m, void *v)
 	seq_printf(m, " " KS_PCT_PRECISION " %u " KS_PCT_ESTIMATE " "
 		   KS_ESTIMATE_SLOT_MEAN "\n",
 		   kstats_precision_ppm(node->cmd.bits));
-	if (hists) {
+	if (hists)
 		ks_callers_unit(node, hists, map, tmp);
+	if (node->callers)
 		ks_callers_lines(m, node, hists);
-	}
 	if (node->slowest)
 		ks_slowest_lines(m, node);
 
 	for_each_possible_cpu(cpu)
 		ks_show_rows(m, copy + (size_t)cpu * n, n, KS_ROW_CPU, cpu);
 	ks_show_rows(m, all, n, KS_ROW_CPUS, num_possible_cpus());
-	if (hists)
+	if (node->callers)
 		ks_callers_rows(m, node, hists);
+	if (node->slowest)	/* the last of them: the disturbed calls' */
+		ks_show_hist(m, hists + (size_t)(node->nhist - 2) * n, n, "# ",
+			     KS_ROW_DISTURBED, "-");
 	kvfree(copy);
 	kvfree(all);
 	kvfree(map);

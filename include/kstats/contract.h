@@ -147,6 +147,7 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_ROW_CPU	"CPU"
 #define KS_ROW_CPUS	"CPUS"
 #define KS_ROW_CALLER	"CALLER"	/* in "# slot S CALLER ID ...": a caller's row */
+#define KS_ROW_DISTURBED "DISTURBED"	/* "# slot S DISTURBED - ...": a disturbed calls' row */
 /* A caller's ID: 0..N-1 in the order first seen, or this for the rest */
 #define KS_CALLER_OTHER	"other"
 /* Last word of a "# caller" line, before the site: the rest of the line */
