@@ -1304,6 +1304,27 @@ bad_slow "a bad by" "by 'idle' is not" 's/ by interrupted / by idle /'
 bad_slow "more calls than slowest=K" "more '# slow' lines than slowest=1" '1s/slowest=2/slowest=1/'
 bad_slow "a call without its caller" "without time, cpu, pid, at, by, comm and caller" 's/ caller kt_site_c.*$//'
 bad_slow "a bad number" "bad number 'x1' for 'cpu'" 's/ cpu 1 / cpu x1 /'
+# the disturbed calls kept apart: the 5 ms call and two of kt_site_c's
+awk '$1 == "#" && $2 == "slot" && $4 == "CALLER" && $5 == 3 { print "# slot", $3, "DISTURBED - count 1 avg", $9, "p 0.333333 n 1" }
+     $1 == "#" && $2 == "slot" && $4 == "CALLER" && $5 == 2 && !c++ { print "# slot", $3, "DISTURBED - count 2 avg", $9, "p 1.000000 n 3" }' \
+	"$tmp/slowest.txt" | sort -n -k3 | awk '{ if (NR == 1) { $11 = "0.666666"; $13 = 2 } else { $11 = "1.000000"; $13 = 3 } print }' >"$tmp/dist.rows"
+cat "$tmp/slowest.txt" "$tmp/dist.rows" >"$tmp/dist.txt"
+tap "$T" "$tmp/dist.txt"
+check "save of a node with its disturbed calls apart" "$K" save -f "$tmp/dist.txt" -o "$tmp/dist.json"
+check "the snapshot holds slowest.disturbed: 3 calls in 2 slots" /usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["node"]["slowest"]["disturbed"]
+assert [r["count"] for r in d] == [2, 1], d
+' "$tmp/dist.json"
+r "$K" compare "$tmp/slowest.json" "$tmp/dist.json" --undisturbed
+if [ $rc = 0 ] && grep -qxF "undisturbed: ks_target_site in $tmp/dist.json: 3 disturbed calls left out (interrupted or switched on the way)" "$tmp/out" &&
+   grep -q "^undisturbed: ks_target_site in $tmp/slowest.json keeps no disturbed calls apart" "$tmp/out" &&
+   [ "$(awk '$1 == "dist" { print $2 }' "$tmp/out")" = 58 ]; then
+	ok "compare --undisturbed: 3 disturbed calls left out of the node that kept them apart (61 -> 58 samples), the other whole"
+else
+	notok "compare --undisturbed"; tap_diag "$tmp/out" "$tmp/err"
+fi
+fails "compare --undisturbed with no node keeping them apart" 1 "no node keeps its disturbed calls apart" "$K" compare "$tmp/slowest.json" "$tmp/slowest.json" --undisturbed
 # under -icount both tables say what a "ns" is, after their head line
 check "save --icount of a node with callers and slowest" "$K" save -f "$tmp/slowest.txt" --icount -o "$tmp/icount.json"
 for t in callers slowest; do

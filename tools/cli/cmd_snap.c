@@ -384,13 +384,43 @@ static int ks_compare_sides(struct ks_set *set, int split, const char **labels,
  * kstats compare A B [C...] [--label L]... [--markdown] [--force]
  * kstats compare A... -- B... [--label BASE --label NEW] [--markdown|--json] [--force]
  */
+/*
+ * compare --undisturbed: each node's disturbed calls left out where its
+ * histogram kept them apart (slowest K), said in one line per node before
+ * the table (on stderr beside --json).  1 when no node kept them apart.
+ */
+static int ks_leave_disturbed(struct ks_set *set, int json)
+{
+	char msg[KS_ERR_MAX];
+	int i, kept = 0;
+
+	for (i = 0; i < set->n; i++) {
+		long long n = ks_view_undisturbed(set->nodes[i]);
+
+		if (n < 0)
+			snprintf(msg, sizeof(msg), "undisturbed: %s in %s keeps no disturbed calls apart (trace it with slowest K): all its calls",
+				 set->nodes[i]->name, set->srcs[i]);
+		else
+			snprintf(msg, sizeof(msg), "undisturbed: %s in %s: %lld disturbed call%s left out (interrupted or switched on the way)",
+				 set->nodes[i]->name, set->srcs[i], n, n == 1 ? "" : "s");
+		kept += n >= 0;
+		if (json)
+			ks_err("%s", msg);
+		else
+			puts(msg);
+	}
+	if (!kept)
+		ks_err("compare --undisturbed: no node keeps its disturbed calls apart (kstats trace NAME --slowest K)");
+	return !kept;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	const char *labels[64], *files[1024];
 	char names[64][KS_META_MAX];
 	struct ks_set set = { 0 };
 	int nl = 0, fmt = KS_CMP_TEXT, i, nf = 0, split = -1, ret = 0, node_split = -1;
-	int force = 0, wide = 0;
+	int force = 0, wide = 0, undisturbed = 0;
 	const char *fmt_opt = NULL;
 	char err[KS_ERR_MAX];
 
@@ -418,6 +448,8 @@ int cmd_compare(int argc, char **argv)
 				fmt = KS_CMP_TEXT;
 		} else if (!strcmp(a, "--force")) {
 			force = 1;
+		} else if (!strcmp(a, "--undisturbed")) {
+			undisturbed = 1;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			ks_help(stdout, "compare");
 			return 0;
@@ -459,6 +491,10 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (ret)
 		goto out;
+	if (undisturbed && ks_leave_disturbed(&set, fmt == KS_CMP_JSON)) {
+		ret = 1;
+		goto out;
+	}
 	if (split >= 0 || fmt == KS_CMP_JSON || (nf == 2 && ks_set_many(&set))) {
 		if (wide) {
 			ks_err("compare: --wide goes with A B [C...] of one function (this table has every row)");

@@ -117,6 +117,7 @@ static const struct ks_help {
 	  "  --icount           mark the snapshot as QEMU -icount (instructions);\n"
 	  "                     automatic in a guest booted with ks.icount=1\n" },
 	{ "compare", "usage: kstats compare A B [C...] [--label L]... [--markdown|--wide] [--force]\n"
+	  "                      [--undisturbed]\n"
 	  "       kstats compare A... -- B... [--label BASE --label NEW] [--markdown|--json]\n"
 	  "       kstats compare --prometheus URL [--window W] [--at T] [--function GLOB]\n"
 	  "                      SEL_A SEL_B [--label BASE --label NEW] [--markdown|--json]\n"
@@ -136,6 +137,8 @@ static const struct ks_help {
 	  "  --wide       A B C: also p95, p98, missed; changes with one decimal\n"
 	  "  --json       A... -- B... (or A B) as JSON, schema kstats-compare/1\n"
 	  "  --force      compare snapshots of different functions (refused without)\n"
+	  "  --undisturbed  leave out the calls interrupted or switched on the way,\n"
+	  "               where the node kept them apart (traced with slowest K)\n"
 	  "--prometheus URL: the sides are label selectors ('release=\"6.1.0-57-amd64\"')\n"
 	  "over kstats_latency_seconds in that Prometheus server; each machine\n"
 	  "(instance) is one run of its side (docs/prometheus.md).\n"

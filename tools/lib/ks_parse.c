@@ -38,6 +38,7 @@ struct ks_row {
 	__u32 slot;
 	long cpu;		/* -1 for the CPUS row, -2 for a caller's */
 	int caller;		/* a call site's row: its index, else -1 */
+	int disturbed;		/* a disturbed calls' row (caller -1, cpu -2) */
 	__u32 ncpus;		/* CPUS rows only */
 	__u64 count, avg, n;
 	double p;
@@ -410,7 +411,13 @@ static int ks_parse_row(struct ks_parser *ps, struct ks_view *node,
 		return ks_fail(&ps->e, ps->line, "slot '%s' out of range (%u slots for bits=%u buckets=%u)",
 			       tok[1], node->nr_slots, node->bits, node->buckets);
 	r.caller = -1;
-	if (!strcmp(tok[2], KS_ROW_CALLER)) {
+	if (!strcmp(tok[2], KS_ROW_DISTURBED)) {
+		r.cpu = -2;
+		r.disturbed = 1;
+		if (!node->slowest_k)
+			return ks_fail(&ps->e, ps->line, "%s rows without slowest=K in the header",
+				       KS_ROW_DISTURBED);
+	} else if (!strcmp(tok[2], KS_ROW_CALLER)) {
 		r.caller = ks_caller_find(node, tok[3]);
 		r.cpu = -2;
 		if (r.caller < 0)
@@ -480,6 +487,7 @@ static int ks_fill_slot(struct ks_parser *ps, struct ks_view *node,
 
 	if (sl->count)
 		return ks_fail(&ps->e, r->line, "second row for slot %u %s", r->slot,
+			       r->disturbed ? "of the disturbed calls" :
 			       r->caller >= 0 ? "of this caller" :
 			       r->cpu < 0 ? "CPUS" : "of this CPU");
 	if (__builtin_mul_overflow(r->count, avg, &sl->sum))
@@ -502,6 +510,15 @@ static int ks_build(struct ks_parser *ps, struct ks_view *node)
 			continue;	/* nothing (KS_PARSE_STRICT reports it) */
 		if (r->caller >= 0) {
 			if (ks_fill_slot(ps, node, &node->callers[r->caller].slots[r->slot], r))
+				return -1;
+			continue;
+		}
+		if (r->disturbed) {
+			if (!node->disturbed)
+				node->disturbed = calloc(node->nr_slots, sizeof(*node->disturbed));
+			if (!node->disturbed)
+				return ks_fail(&ps->e, r->line, "out of memory");
+			if (ks_fill_slot(ps, node, &node->disturbed[r->slot], r))
 				return -1;
 			continue;
 		}
@@ -554,8 +571,8 @@ static int ks_check_order(struct ks_parser *ps, struct ks_view *node)
 		const struct ks_row *r = &ps->rows[i];
 		const char *err = NULL;
 
-		if (r->caller >= 0)
-			continue;	/* ks_check_callers() */
+		if (r->caller >= 0 || r->disturbed)
+			continue;	/* ks_check_callers(); racy against the counts */
 		if (!r->count)
 			err = "row with count 0 (only non-empty slots are listed)";
 		else if (r->avg < kstats_slot_lo(r->slot, node->bits) ||
@@ -825,7 +842,8 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 				if (ks_parse_slow(&ps.e, ps.line, node, tok + 1, ntok - 1))
 					goto out;
 			} else if (!strcmp(tok[1], KS_ROW_SLOT) && ntok > 3 &&
-				   !strcmp(tok[3], KS_ROW_CALLER)) {
+				   (!strcmp(tok[3], KS_ROW_CALLER) ||
+				    !strcmp(tok[3], KS_ROW_DISTURBED))) {
 				if (ks_parse_row(&ps, node, tok + 1, ntok - 1))
 					goto out;
 			}

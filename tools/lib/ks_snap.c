@@ -115,6 +115,16 @@ static void ks_put_slowest(struct ks_jw *w, const struct ks_view *node)
 	ks_jw_ku64(w, "k", node->slowest_k);
 	ks_jw_ku64(w, "switched", node->switched);
 	ks_jw_ku64(w, "interrupted", node->interrupted);
+	if (node->disturbed) {
+		__u32 s;
+
+		ks_jw_key(w, "disturbed");
+		ks_jw_arr(w, 0);
+		for (s = 0; s < node->nr_slots; s++)
+			if (node->disturbed[s].count)
+				ks_put_slot(w, node, s, &node->disturbed[s], -1);
+		ks_jw_end(w);
+	}
 	ks_jw_key(w, "calls");
 	ks_jw_arr(w, 0);
 	for (i = 0; i < node->nr_slow; i++) {
@@ -631,6 +641,16 @@ static int ks_snap_slowest(struct ks_errbuf *sc, const struct ks_jv *nd,
 		return -1;
 	if (!node->slowest_k)
 		return ks_fail(sc, ks_jline(sl), "node.slowest.k: 0 is out of range");
+	st = ks_jget(sl, "disturbed");	/* optional: the disturbed calls' slots */
+	if (st) {
+		if (st->type != KS_JARR)
+			return ks_fail(sc, ks_jline(st), "node.slowest.disturbed: must be an array");
+		node->disturbed = calloc(node->nr_slots, sizeof(*node->disturbed));
+		if (!node->disturbed)
+			return ks_fail(sc, ks_jline(st), "node.slowest.disturbed: out of memory");
+		if (ks_snap_slots(sc, node, st, 0, "node.slowest.disturbed", node->disturbed))
+			return -1;
+	}
 	calls = ks_jreq(sc, sl, "node.slowest", "calls", KS_JARR);
 	if (!calls)
 		return -1;

@@ -156,6 +156,8 @@ void ks_view_free(struct ks_view *node)
 	node->slow = NULL;
 	node->nr_slow = 0;
 
+	free(node->disturbed);
+	node->disturbed = NULL;
 	for (i = 0; i < node->nr_callers; i++)
 		free(node->callers[i].slots);
 	free(node->callers);
@@ -254,6 +256,7 @@ int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 	out->callers = NULL;	/* ks_delta_callers() */
 	out->nr_callers = 0;
 	out->slow = NULL;	/* an interval's slowest calls are not kept */
+	out->disturbed = NULL;	/* nor its disturbed calls apart */
 	out->nr_slow = 0;
 	out->slowest_k = 0;
 	if (ks_view_setup(out, cur->bits, cur->buckets))
@@ -334,6 +337,48 @@ int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 nomem:
 	ks_view_free(out);
 	return -1;
+}
+
+long long ks_view_undisturbed(struct ks_view *node)
+{
+	long long out = 0;
+	__u32 s;
+
+	if (!node->disturbed)
+		return -1;
+	for (s = 0; s < node->nr_slots; s++) {
+		struct kstats_slot *t = &node->total[s];
+		const struct kstats_slot *d = &node->disturbed[s];
+		__u64 c = d->count < t->count ? d->count : t->count;
+		__u64 mean;
+
+		if (!c)
+			continue;
+		out += c;
+		t->sum = t->sum > d->sum ? t->sum - d->sum : 0;
+		t->count -= c;
+		/* a read that raced a record: the slot's mean stays inside it */
+		mean = t->count ? kstats_slot_clamp(t->sum / t->count, s, node->bits,
+						    node->buckets) : 0;
+		t->sum = mean * t->count;
+	}
+	node->samples = kstats_total(node->total, node->nr_slots);
+	node->avg = node->samples ? ks_slots_sum(node->total, node->nr_slots) /
+		    node->samples : 0;
+	/* min and max: within the first and last slots left */
+	for (s = 0; s < node->nr_slots && !node->total[s].count; s++)
+		;
+	if (s < node->nr_slots && node->min < kstats_slot_lo(s, node->bits))
+		node->min = kstats_slot_lo(s, node->bits);
+	for (s = node->nr_slots; s > 0 && !node->total[s - 1].count; s--)
+		;
+	if (s > 0 && node->max > kstats_slot_hi(s - 1, node->bits, node->buckets))
+		node->max = kstats_slot_hi(s - 1, node->bits, node->buckets);
+	if (!node->samples)
+		node->min = node->max = 0;
+	kstats_percentiles(node->total, node->nr_slots, node->bits, node->pct);
+	node->has_pct = 1;
+	return out;
 }
 
 const char *ks_timing_note(const struct ks_meta *m)

@@ -104,6 +104,7 @@ struct ks_view {
 	__u32 nr_callers;
 	__u32 slowest_k;		/* slowest=K of the head, 0: not asked */
 	__u64 switched, interrupted;	/* calls disturbed each way */
+	struct kstats_slot *disturbed;	/* their histogram, nr_slots, or NULL */
 	struct ks_slow *slow;		/* slowest first */
 	__u32 nr_slow;
 };
@@ -187,6 +188,17 @@ void ks_callers_by_time(const struct ks_view *node, const struct ks_caller **out
  * @node: node (may be zeroed or half built)
  */
 void ks_view_free(struct ks_view *node);
+
+/**
+ * ks_view_undisturbed() - leave a node's disturbed calls out of it
+ * @node: a node; one traced with slowest K keeps its disturbed calls'
+ *        histogram apart (node->disturbed), which is taken out of its
+ *        merged histogram (node->total), count, mean, extremes and
+ *        percentiles; its CPUs' and call sites' histograms keep them
+ *
+ * Return: the calls left out, or -1 when the node keeps none apart.
+ */
+long long ks_view_undisturbed(struct ks_view *node);
 
 /**
  * ks_view_delta() - histogram of what happened between two reads
