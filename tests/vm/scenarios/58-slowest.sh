@@ -49,6 +49,12 @@ slow_n() {
 	grep -c '^# slow ' "$KS_DIR/$1"
 }
 
+# disturbed_n NODE: the calls in NODE's DISTURBED rows (its disturbed
+# calls' histogram, kept apart).
+disturbed_n() {
+	awk '$1 == "#" && $2 == "slot" && $4 == "DISTURBED" { n += $7 } END { print n + 0 }' "$KS_DIR/$1"
+}
+
 N=10
 SLOW=5000	# us
 for b in $backends; do
@@ -76,6 +82,7 @@ for b in $backends; do
 		"[ '$by' = - ] || [ '$by' = interrupted ] || [ '$by' = switched ]"
 	d=$(node_field ks_target_site disturbed)
 	expect_range "$b: disturbed ($d): at most the samples" "$d" 0 $((6 * N + 1))
+	expect_eq "$b: the DISTURBED rows hold the $d disturbed calls" "$(disturbed_n ks_target_site)" "$d"
 	s0=$(stack ks_target_site "$r" | head -n 1)
 	check "$b: its stack starts at its caller ($s0)" \
 		"echo '$s0' | grep -q '^kt_site_slow+'"
@@ -113,6 +120,7 @@ for b in $backends; do
 	check "$b: reset" 'echo reset > $KS_DIR/ks_target_site'
 	expect_eq "$b: after reset none kept" "$(slow_n ks_target_site)" 0
 	expect_eq "$b: after reset none disturbed" "$(node_field ks_target_site disturbed)" 0
+	expect_eq "$b: after reset no DISTURBED row" "$(disturbed_n ks_target_site)" 0
 	echo "$N" > $T/callers
 	check "$b: after reset the slowest is one of a, b, c's, not kt_site_slow's" \
 		"slow_caller ks_target_site 0 | grep -q '^kt_site_[abc]+'"
@@ -124,6 +132,11 @@ for b in $backends; do
 	expect_eq "$b: 6 calls, each with its interrupt: 6 disturbed" \
 		"$(node_field ks_target_irq disturbed)" 6
 	expect_eq "$b: ... all interrupted" "$(node_field ks_target_irq interrupted)" 6
+	expect_eq "$b: ... all 6 in the DISTURBED rows" "$(disturbed_n ks_target_irq)" 6
+	check "$b: kstats save keeps them apart" "kstats save ks_target_irq -o /tmp/irq.json"
+	expect_eq "$b: compare --undisturbed leaves the 6 out of each side" \
+		"$(kstats compare /tmp/irq.json /tmp/irq.json --undisturbed |
+			grep -c 'ks_target_irq in /tmp/irq.json: 6 disturbed calls left out')" 2
 	expect_eq "$b: the 4 kept: interrupted" \
 		"$(awk '$2 == "slow" { for (i = 4; i < NF; i++) if ($i == "by") print $(i + 1) }' \
 			$KS_DIR/ks_target_irq | sort -u)" interrupted
@@ -134,6 +147,7 @@ for b in $backends; do
 	echo "1 20" > $T/sleep
 	expect_eq "$b: the sleeping call: switched" "$(slow_field ks_target_sleep 0 by)" switched
 	expect_eq "$b: one switched" "$(node_field ks_target_sleep switched)" 1
+	expect_eq "$b: ... in the DISTURBED rows" "$(disturbed_n ks_target_sleep)" 1
 	check "$b: remove" ctl "remove ks_target_sleep"
 
 	# many short calls, most undisturbed; K kept, each a real call
