@@ -95,37 +95,6 @@ static inline const char *ks_counter_rule(void)
 	return NULL;
 }
 
-/*
- * Interrupts this CPU has taken, for "slowest": the device interrupts
- * (kstat's irqs_sum) and the APIC's own vectors, which x86 counts apart
- * (irq_stat, as /proc/interrupts shows them): NMI, local timer, function
- * call and reschedule IPIs, irq_work.  Read at a call's entry and exit on
- * one CPU, a difference says an interrupt ran in between.
- */
-/* 7.x counts them in irq_stat.counts[], and defines inc_perf_irq_stat() with it */
-#ifdef inc_perf_irq_stat
-#define KS_IRQ_NMI	counts[IRQ_COUNT_NMI]
-#define KS_IRQ_TIMER	counts[IRQ_COUNT_APIC_TIMER]
-#define KS_IRQ_CALL	counts[IRQ_COUNT_CALL_FUNCTION]
-#define KS_IRQ_RESCHED	counts[IRQ_COUNT_RESCHEDULE]
-#define KS_IRQ_WORK	counts[IRQ_COUNT_IRQ_WORK]
-#else
-#define KS_IRQ_NMI	__nmi_count
-#define KS_IRQ_TIMER	apic_timer_irqs
-#define KS_IRQ_CALL	irq_call_count
-#define KS_IRQ_RESCHED	irq_resched_count
-#define KS_IRQ_WORK	apic_irq_work_irqs
-#endif
-static __always_inline u32 ks_irqs(void)
-{
-	return this_cpu_read(kstat.irqs_sum) +
-	       this_cpu_read(irq_stat.KS_IRQ_NMI) +
-	       this_cpu_read(irq_stat.KS_IRQ_TIMER) +
-	       this_cpu_read(irq_stat.KS_IRQ_CALL) +
-	       this_cpu_read(irq_stat.KS_IRQ_RESCHED) +
-	       this_cpu_read(irq_stat.KS_IRQ_WORK);
-}
-
 #elif defined(CONFIG_ARM64)
 #include <asm/arch_timer.h>
 
@@ -187,16 +156,6 @@ static inline u64 ks_cycles_hz(void)
 static inline const char *ks_counter_rule(void)
 {
 	return KS_CLOCK_BY_ARCH;
-}
-
-/*
- * Interrupts this CPU has taken, for "slowest": every one, the timer's
- * and the IPIs included, goes through an irq_desc on arm64, which counts
- * it in kstat's irqs_sum.
- */
-static __always_inline u32 ks_irqs(void)
-{
-	return this_cpu_read(kstat.irqs_sum);
 }
 
 #endif

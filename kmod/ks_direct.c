@@ -352,6 +352,7 @@ static __always_inline void ks_ctab_add(struct ks_node *node,
 		e->off = (unsigned long)(i + 1) * node->nslots *
 			 sizeof(struct kstats_slot);
 		e->max = &c->max[i];
+		/* @off and @max before @ip: the trampoline reads them once it matches */
 		smp_store_release(&e->ip, ip);
 		return;
 	}

@@ -135,6 +135,11 @@ struct ks_hent {
 #define KS_HASH_ENTRIES	(KS_HASH_SIZE + KS_HASH_PROBE + 1)
 
 extern char ks_direct_tramp[];
+#ifdef CONFIG_X86_64
+/* where bodies return, from ks_direct_tramp (absolute symbols) */
+extern const char ks_direct_back_common_off[], ks_direct_back_fast_off[];
+extern const char ks_direct_back_fast_x_off[];
+#endif
 extern struct ks_node ks_direct_idle;
 extern struct ks_hent ks_direct_hash[KS_HASH_ENTRIES];
 extern unsigned long ks_direct_tip[KS_HASH_ENTRIES];

@@ -35,10 +35,6 @@
  * (ks_node_magic()).
  */
 #ifdef CONFIG_X86_64
-/* where bodies return, from ks_direct_tramp (absolute symbols) */
-extern const char ks_direct_back_common_off[], ks_direct_back_fast_off[];
-extern const char ks_direct_back_fast_x_off[];
-
 static __always_inline bool ks_is_mark(unsigned long w)
 {
 	unsigned long t = (unsigned long)ks_direct_tramp;

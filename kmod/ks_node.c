@@ -109,7 +109,7 @@ static void ks_node_free(struct ks_node *node)
 	kfree(node->syms);
 	kfree(node->ips);
 	kfree(node->callers);
-	kvfree(node->slowest);
+	ks_slowest_free(node->slowest);
 	WRITE_ONCE(node->magic, 0);
 	kfree(node);
 }
@@ -451,8 +451,11 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 	}
 	if (cmd->slowest) {
 		node->slowest = ks_slowest_alloc(cmd->slowest);
-		if (!node->slowest)
+		if (IS_ERR(node->slowest)) {
+			ret = PTR_ERR(node->slowest);
+			node->slowest = NULL;
 			goto err;
+		}
 	}
 	node->pcpu = alloc_percpu(struct ks_pcpu);
 	if (!node->pcpu)

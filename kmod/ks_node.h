@@ -545,28 +545,42 @@ static __always_inline void ks_record(struct ks_node *node, u64 v)
 }
 
 /*
- * What a call's entry and exit compare for "slowest": this CPU's
- * interrupts (ks_irqs()) and the task's context switches.  A call whose
- * switches differ left its CPU (it slept, or was preempted, or moved);
- * else one whose interrupts differ was interrupted on its CPU.
+ * What a call's entry and end compare for "slowest": this CPU's
+ * disturbance word (ks_slowest.c).  It holds the CPU's number in its low
+ * bits; every interrupt on the CPU adds KS_GEN_IRQ to it and every context
+ * switch away from a task on it KS_GEN_SWITCH, while a node keeps its
+ * slowest calls.  The same word at both ends: nothing ran in between.
+ * ks_tramp.S reads it as ks_ctx() does.
  */
+DECLARE_PER_CPU(u64, ks_cpu_gen);
+#define KS_GEN_CPUS	BIT_ULL(16)	/* CPUs the low bits tell apart */
+#define KS_GEN_IRQ	KS_GEN_CPUS
+#define KS_GEN_SWITCH	BIT_ULL(40)
+
 static __always_inline u64 ks_ctx(void)
 {
-	return (u64)ks_irqs() << 32 |
-	       (u32)(READ_ONCE(current->nvcsw) + READ_ONCE(current->nivcsw));
+	return this_cpu_read(ks_cpu_gen);
 }
 
+/*
+ * Another CPU's word (the task moved) or a switch on this one: the call
+ * left its CPU; else an interrupt ran on it.
+ */
 static __always_inline enum ks_by ks_disturbed(u64 entry)
 {
-	u64 now = ks_ctx();
+	u64 d = ks_ctx() - entry;
 
-	if ((u32)now != (u32)entry)
+	if (likely(!d))
+		return KS_BY_RAN;
+	if (d % KS_GEN_CPUS || d >= KS_GEN_SWITCH)
 		return KS_BY_SWITCHED;
-	return now != entry ? KS_BY_INTERRUPTED : KS_BY_RAN;
+	return KS_BY_INTERRUPTED;
 }
 
 /* ks_slowest.c */
 struct ks_slowest *ks_slowest_alloc(u32 k);
+void ks_slowest_free(struct ks_slowest *sw);
+void ks_slowest_exit(void);
 void ks_slowest_reset(struct ks_slowest *sw);
 void ks_slowest_keep(struct ks_node *node, u64 v, unsigned long ip,
 		     enum ks_by by);

@@ -10,6 +10,13 @@
  * guard, so that neither an interrupt's nor an NMI's call on this CPU
  * enters twice (what the unwinder calls may be traced too: a nested call
  * is not kept, never a recursion); an NMI only tries the lock.
+ *
+ * Whether a call was disturbed: each CPU's disturbance word (ks_cpu_gen),
+ * read at the call's entry and end (ks_ctx()).  While a node keeps its
+ * slowest calls, the kernel's tracepoints of every interrupt (a device's,
+ * and on x86 the APIC's own vectors and NMIs) and of the context switch
+ * advance it on their CPU: a word read and a compare per call end, the
+ * cost moved to the interrupts and switches, a few instructions each.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,6 +27,7 @@
 #include <linux/sort.h>
 #include <linux/hardirq.h>
 #include <linux/kprobes.h>
+#include <linux/tracepoint.h>
 #include "ks_core.h"
 
 /* Frames saved: the stack's own first ones (kstats', a probe's) are dropped */
@@ -32,22 +40,191 @@ struct ks_slow_scratch {
 
 static DEFINE_PER_CPU(struct ks_slow_scratch, ks_slow_scratch);
 
+DEFINE_PER_CPU(u64, ks_cpu_gen);
+
+static notrace void ks_gen_irq(void)
+{
+	this_cpu_add(ks_cpu_gen, KS_GEN_IRQ);
+}
+
+static notrace void ks_gen_on_irq(void *data, int irq,
+				  struct irqaction *action)
+{
+	ks_gen_irq();
+}
+
+static notrace void ks_gen_on_switch(void *data, bool preempt,
+				     struct task_struct *prev,
+				     struct task_struct *next,
+				     unsigned int prev_state)
+{
+	this_cpu_add(ks_cpu_gen, KS_GEN_SWITCH);
+}
+
+#ifdef CONFIG_X86
+static notrace void ks_gen_on_vector(void *data, int vector)
+{
+	ks_gen_irq();
+}
+
+static notrace void ks_gen_on_nmi(void *data, void *handler, s64 delta_ns,
+				  int handled)
+{
+	ks_gen_irq();
+}
+
+NOKPROBE_SYMBOL(ks_gen_on_vector);
+NOKPROBE_SYMBOL(ks_gen_on_nmi);
+#endif
+
+NOKPROBE_SYMBOL(ks_gen_irq);
+NOKPROBE_SYMBOL(ks_gen_on_irq);
+NOKPROBE_SYMBOL(ks_gen_on_switch);
+
+/*
+ * The tracepoints that advance the word, each with its probe of the
+ * tracepoint's own prototype; @need: refuse "slowest" without it (the
+ * rest are the rare APIC vectors some configurations lack).  A device's
+ * interrupt runs its handlers between irq_handler_entry and _exit: on
+ * arm64 every interrupt does, the timer's and the IPIs too.
+ */
+static const struct ks_gen_point {
+	const char *name;
+	void *probe;
+	bool need;
+} ks_gen_points[] = {
+	{ "sched_switch", ks_gen_on_switch, true },
+	{ "irq_handler_entry", ks_gen_on_irq, true },
+#ifdef CONFIG_X86
+	{ "local_timer_entry", ks_gen_on_vector, true },
+	{ "reschedule_entry", ks_gen_on_vector, true },
+	{ "call_function_entry", ks_gen_on_vector, true },
+	{ "call_function_single_entry", ks_gen_on_vector, true },
+	{ "irq_work_entry", ks_gen_on_vector, true },
+	{ "nmi_handler", ks_gen_on_nmi, true },
+	{ "x86_platform_ipi_entry", ks_gen_on_vector, false },
+	{ "spurious_apic_entry", ks_gen_on_vector, false },
+	{ "error_apic_entry", ks_gen_on_vector, false },
+	{ "thermal_apic_entry", ks_gen_on_vector, false },
+	{ "threshold_apic_entry", ks_gen_on_vector, false },
+	{ "deferred_error_apic_entry", ks_gen_on_vector, false },
+#endif
+};
+
+static DEFINE_MUTEX(ks_gen_lock);
+static unsigned int ks_gen_users;
+static struct tracepoint *ks_gen_tp[ARRAY_SIZE(ks_gen_points)];
+
+/* Unhook the first @n points. */
+static void ks_gen_unwatch(unsigned int n)
+{
+	while (n--) {
+		if (ks_gen_tp[n])
+			tracepoint_probe_unregister(ks_gen_tp[n],
+						    ks_gen_points[n].probe,
+						    NULL);
+		ks_gen_tp[n] = NULL;
+	}
+}
+
+static int ks_gen_watch(void)
+{
+	static bool numbered;
+	unsigned int i;
+	int cpu, ret;
+
+	if (nr_cpu_ids > KS_GEN_CPUS) {
+		pr_err("slowest: more than %llu CPUs: disturbed calls cannot be told apart\n",
+		       KS_GEN_CPUS);
+		return -EOPNOTSUPP;
+	}
+	if (!numbered) {	/* once: a word read before stays comparable */
+		for_each_possible_cpu(cpu)
+			per_cpu(ks_cpu_gen, cpu) = cpu;
+		numbered = true;
+	}
+	for (i = 0; i < ARRAY_SIZE(ks_gen_points); i++) {
+		const struct ks_gen_point *pt = &ks_gen_points[i];
+		struct tracepoint *tp = ks_find_tracepoint(pt->name);
+
+		if (!tp && !pt->need)
+			continue;
+		if (!tp) {
+			pr_err("slowest: no %s tracepoint: disturbed calls cannot be told apart\n",
+			       pt->name);
+			ret = -ENOENT;
+			goto undo;
+		}
+		ret = tracepoint_probe_register(tp, pt->probe, NULL);
+		if (ret) {
+			pr_err("slowest: cannot hook %s: error %d\n", pt->name,
+			       ret);
+			goto undo;
+		}
+		ks_gen_tp[i] = tp;
+	}
+	return 0;
+undo:
+	ks_gen_unwatch(i);
+	return ret;
+}
+
 /**
  * ks_slowest_alloc() - room for the @k slowest calls of a node
  * @k: 1..KS_SLOWEST_MAX
  *
- * Return: the table, empty, or NULL.
+ * The first such table hooks the tracepoints that tell disturbed calls.
+ *
+ * Return: the table, empty, or an ERR_PTR() (-ENOMEM, or the tracepoints'
+ * error, logged).
  */
 struct ks_slowest *ks_slowest_alloc(u32 k)
 {
 	struct ks_slowest *sw;
+	int ret = 0;
 
 	sw = kvzalloc(struct_size(sw, call, k), GFP_KERNEL);
 	if (!sw)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	raw_spin_lock_init(&sw->lock);
 	sw->k = k;
+	mutex_lock(&ks_gen_lock);
+	if (!ks_gen_users)
+		ret = ks_gen_watch();
+	if (!ret)
+		ks_gen_users++;
+	mutex_unlock(&ks_gen_lock);
+	if (ret) {
+		kvfree(sw);
+		return ERR_PTR(ret);
+	}
 	return sw;
+}
+
+/**
+ * ks_slowest_free() - free a node's table, nothing recording into it
+ * @sw: the table, or NULL
+ *
+ * The last one unhooks the tracepoints (their probes may run until
+ * ks_slowest_exit()).
+ */
+void ks_slowest_free(struct ks_slowest *sw)
+{
+	if (!sw)
+		return;
+	kvfree(sw);
+	mutex_lock(&ks_gen_lock);
+	if (!--ks_gen_users)
+		ks_gen_unwatch(ARRAY_SIZE(ks_gen_points));
+	mutex_unlock(&ks_gen_lock);
+}
+
+/**
+ * ks_slowest_exit() - unload: no probe of the module runs past this
+ */
+void ks_slowest_exit(void)
+{
+	tracepoint_synchronize_unregister();
 }
 
 /**

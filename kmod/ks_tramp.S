@@ -47,7 +47,7 @@
 #include <linux/objtool.h>
 #include "ks_direct.h"
 #include "ks_slot_x86.h"
-#include "ks_offsets.h"
+#include <asm/percpu.h>
 
 /*
  * Return-stack depth accounting before each call, as the kernel's own
@@ -227,31 +227,6 @@ SYM_CODE_START_LOCAL(ks_direct_body_fast_x)
 SYM_CODE_END(ks_direct_body_fast_x)
 
 /*
- * ks_ctx() of ks_node.h into \dst (\dst32 its low half): this CPU's
- * interrupts (ks_irqs()) << 32 | the task's context switches, at the
- * kernel's offsets (ks_offsets.c).  Clobbers \tmp.
- */
-#ifdef KS_PCPU_HOT
-#define KS_CURRENT	(pcpu_hot + KS_HOT_CURRENT)
-#else
-#define KS_CURRENT	current_task
-#endif
-.macro KS_CTX dst, dst32, tmp, tmp32
-	movq	%gs:KS_CURRENT, \tmp
-	movq	KS_TASK_NVCSW(\tmp), \dst
-	addq	KS_TASK_NIVCSW(\tmp), \dst
-	movl	%gs:kstat + KS_KSTAT_IRQS_SUM, \tmp32
-	addl	%gs:irq_stat + KS_IRQSTAT_NMI, \tmp32
-	addl	%gs:irq_stat + KS_IRQSTAT_TIMER, \tmp32
-	addl	%gs:irq_stat + KS_IRQSTAT_CALL, \tmp32
-	addl	%gs:irq_stat + KS_IRQSTAT_RESCHED, \tmp32
-	addl	%gs:irq_stat + KS_IRQSTAT_WORK, \tmp32
-	shlq	$32, \tmp
-	movl	\dst32, \dst32
-	orq	\tmp, \dst
-.endm
-
-/*
  * The plain case, no call into C: no filter, no sampling, no GAP- node,
  * the TSC as the clock, recorded in cycles (the node's text shows ns).
  * It reads only this CPU's part of the node (rax), which holds the slot
@@ -281,12 +256,7 @@ SYM_CODE_END(ks_direct_body_fast_x)
 	ANNOTATE_NOENDBR
 	pushq	%rax
 .if \x
-	xorl	%r11d, %r11d
-	cmpq	$0, %gs:KS_PCPU_FLOOR(%rax)
-	je	.Lks_noctx\s
-	KS_CTX	%r11, %r11d, %r10, %r10d
-.Lks_noctx\s:
-	pushq	%r11
+	pushq	PER_CPU_VAR(ks_cpu_gen)	/* ks_ctx(), for "slowest" */
 .endif
 	pushq	%gs:KS_PCPU_NODE(%rax)
 	incq	%gs:KS_PCPU_INFLIGHT(%rax)
@@ -359,7 +329,7 @@ SYM_CODE_END(ks_direct_body_fast_x)
 	jz	.Lks_done\s
 	cmpq	(%r10), %rax
 	ja	.Lks_slow\s
-	KS_CTX	%rdx, %edx, %rcx, %ecx
+	movq	PER_CPU_VAR(ks_cpu_gen), %rdx
 	cmpq	KS_FASTX_CTX(%rsp), %rdx
 	jne	.Lks_slow\s
 .endif

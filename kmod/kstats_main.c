@@ -83,6 +83,7 @@ static void __exit kstats_exit(void)
 	debugfs_remove(ks_dir);
 	ks_reap_wait();
 	ks_backends_stop();
+	ks_slowest_exit();
 	ks_slots_exit();
 	ks_clock_watch_stop();
 	ks_btf_release();
