@@ -137,7 +137,9 @@ static void ks_direct_pcpu_init(struct ks_node *node)
 		p->buckets = node->cmd.buckets;
 		p->node = node;
 		p->ctab = node->callers ? node->callers->tab : NULL;
-		p->floor = node->slowest ? &node->slowest->floor : NULL;
+		/* a fresh node's: kept calls, if any, raise all of them */
+		p->floor = node->slowest ? READ_ONCE(node->slowest->floor) :
+			   U64_MAX;
 	}
 	ks_node_set_fast(node, node->fast || node->fast_extra);
 }
@@ -394,7 +396,8 @@ NOKPROBE_SYMBOL(ks_direct_caller);
 notrace void ks_direct_slow(struct ks_node *node, u64 v, unsigned long ip,
 			    u64 ctx)
 {
-	ks_slowest_call(node, v, ip, ctx);
+	if (node->slowest)	/* else a disturbed call of a node with callers */
+		ks_slowest_call(node, v, ip, ctx);
 }
 
 NOKPROBE_SYMBOL(ks_direct_slow);

@@ -49,7 +49,7 @@
 #define KS_PCPU_FAST		68	/* u8 fast: KS_FAST_* */
 #define KS_PCPU_NODE		72	/* struct ks_node *node */
 #define KS_PCPU_CTAB		88	/* struct ks_centry *ctab */
-#define KS_PCPU_FLOOR		96	/* u64 *floor */
+#define KS_PCPU_FLOOR		96	/* u64 floor */
 
 /*
  * Each CPU's copy of how a call of the node is timed: through C, or by the

@@ -94,7 +94,7 @@ static void ks_reset(struct ks_node *node)
 		for (i = 0; i <= node->callers->n; i++)
 			WRITE_ONCE(node->callers->max[i], 0);
 	if (node->slowest)
-		ks_slowest_reset(node->slowest);
+		ks_slowest_reset(node);
 }
 
 /* Free a detached node and its GAP- node, files already removed. */

@@ -49,7 +49,7 @@ struct ks_pcpu {
 	u64 unslotted;		/* timed with no slots to go to */
 	/* and with KS_FAST_EXTRA */
 	struct ks_centry *ctab;	/* callers: node->callers->tab, or NULL */
-	u64 *floor;		/* slowest: &node->slowest->floor, or NULL */
+	u64 floor;		/* slowest: its floor, else U64_MAX (ks_slowest.c) */
 };
 
 /**
@@ -581,7 +581,7 @@ static __always_inline enum ks_by ks_disturbed(u64 entry)
 struct ks_slowest *ks_slowest_alloc(u32 k);
 void ks_slowest_free(struct ks_slowest *sw);
 void ks_slowest_exit(void);
-void ks_slowest_reset(struct ks_slowest *sw);
+void ks_slowest_reset(struct ks_node *node);
 void ks_slowest_keep(struct ks_node *node, u64 v, unsigned long ip,
 		     enum ks_by by);
 u32 ks_slowest_copy(struct ks_slowest *sw, struct ks_slow_call *out);

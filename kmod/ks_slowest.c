@@ -227,18 +227,33 @@ void ks_slowest_exit(void)
 	tracepoint_synchronize_unregister();
 }
 
+/*
+ * The floor that only a slower call passes, and each CPU's copy of it in
+ * the node's per-CPU part, which the x86-64 trampoline compares (one
+ * instruction).  Under the table's lock.
+ */
+static notrace void ks_slow_set_floor(struct ks_node *node, u64 floor)
+{
+	int cpu;
+
+	WRITE_ONCE(node->slowest->floor, floor);
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(node->pcpu, cpu)->floor, floor);
+}
+
 /**
  * ks_slowest_reset() - forget every kept call and the disturbed counts
- * @sw: the table
+ * @node: a node with slowest
  */
-void ks_slowest_reset(struct ks_slowest *sw)
+void ks_slowest_reset(struct ks_node *node)
 {
+	struct ks_slowest *sw = node->slowest;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&sw->lock, flags);
 	sw->n = 0;
 	sw->low = 0;
-	WRITE_ONCE(sw->floor, 0);
+	ks_slow_set_floor(node, 0);
 	atomic_long_set(&sw->switched, 0);
 	atomic_long_set(&sw->interrupted, 0);
 	raw_spin_unlock_irqrestore(&sw->lock, flags);
@@ -270,15 +285,16 @@ static notrace void ks_slow_stack(struct ks_slow_call *c, unsigned long ip,
 }
 
 /* Once K are kept: the fastest of them, whose time is the floor. */
-static notrace void ks_slow_floor(struct ks_slowest *sw)
+static notrace void ks_slow_floor(struct ks_node *node)
 {
+	struct ks_slowest *sw = node->slowest;
 	u32 i, low = 0;
 
 	for (i = 1; i < sw->n; i++)
 		if (sw->call[i].time < sw->call[low].time)
 			low = i;
 	sw->low = low;
-	WRITE_ONCE(sw->floor, sw->call[low].time);
+	ks_slow_set_floor(node, sw->call[low].time);
 }
 
 /**
@@ -321,7 +337,7 @@ notrace noinline void ks_slowest_keep(struct ks_node *node, u64 v,
 	memcpy(c->comm, current->comm, sizeof(c->comm));
 	ks_slow_stack(c, ip, s->stack);
 	if (sw->n == sw->k)
-		ks_slow_floor(sw);
+		ks_slow_floor(node);
 unlock:
 	raw_spin_unlock(&sw->lock);
 out:

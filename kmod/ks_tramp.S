@@ -323,11 +323,11 @@ SYM_CODE_END(ks_direct_body_fast_x)
 	ja	.Lks_max\s
 .Lks_tail\s:
 .if \x
-	/* slowest: one compare with the floor, one of ks_ctx() */
-	movq	%gs:KS_PCPU_FLOOR(%rdi), %r10
-	testq	%r10, %r10
-	jz	.Lks_done\s
-	cmpq	(%r10), %rax
+	/*
+	 * slowest: one compare with the floor (U64_MAX without), one of
+	 * ks_ctx() (with callers alone, C takes a disturbed call for nothing)
+	 */
+	cmpq	%gs:KS_PCPU_FLOOR(%rdi), %rax
 	ja	.Lks_slow\s
 	movq	PER_CPU_VAR(ks_cpu_gen), %rdx
 	cmpq	KS_FASTX_CTX(%rsp), %rdx
