@@ -23,7 +23,7 @@ T=$here/test_parse
 MK=$here/mkfixture
 FIX=$here/fixtures
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+[ -n "${KS_CLI_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT INT TERM
 dbg=$tmp/debugfs
 mkdir "$dbg"
 export KSTATS_DEBUGFS="$dbg" SOURCE_DATE_EPOCH=1790000000 LC_ALL=C
@@ -1325,6 +1325,49 @@ else
 	notok "compare --undisturbed"; tap_diag "$tmp/out" "$tmp/err"
 fi
 fails "compare --undisturbed with no node keeping them apart" 1 "no node keeps its disturbed calls apart" "$K" compare "$tmp/slowest.json" "$tmp/slowest.json" --undisturbed
+# save --undisturbed: a snapshot without them, for plots and other readers
+check "save -f --undisturbed" "$K" save -f "$tmp/dist.json" --undisturbed -o "$tmp/undist.json"
+check "the snapshot: 58 samples in its merged slots, 3 left out, no per-CPU rows" /usr/bin/python3 -c '
+import json, sys
+n = json.load(open(sys.argv[1]))["node"]
+assert n["samples"] == 58, n["samples"]
+assert sum(r["count"] for r in n["total"]) == 58, n["total"]
+assert n["slowest"]["undisturbed"] == 3 and "disturbed" not in n["slowest"], n["slowest"]
+assert n["slots"] == [], n["slots"]
+' "$tmp/undist.json"
+r "$K" compare "$tmp/dist.json" "$tmp/undist.json" --undisturbed
+if [ $rc = 0 ] && [ "$(grep -c ': 3 disturbed calls left out' "$tmp/out")" = 2 ] &&
+   [ "$(awk '$1 == "dist" { print $2 }' "$tmp/out")" = 58 ] &&
+   [ "$(awk '$1 == "undist" { print $2 }' "$tmp/out")" = 58 ]; then
+	ok "compare --undisturbed: the saved snapshot and the one left out on reading agree (58 and 58, 3 left out of each)"
+else
+	notok "compare --undisturbed of an undisturbed snapshot"; tap_diag "$tmp/out" "$tmp/err"
+fi
+r "$K" show -f "$tmp/undist.json"
+if [ $rc = 0 ] && grep -qxF "undisturbed: 3 disturbed calls left out (interrupted or switched on the way)" "$tmp/out" &&
+   grep -qE '^ +58 +0 ' "$tmp/out"; then
+	ok "show: 58 samples, and how many were left out"
+else
+	notok "show of an undisturbed snapshot"; tap_diag "$tmp/out" "$tmp/err"
+fi
+check "save --undisturbed of an undisturbed snapshot keeps it" "$K" save -f "$tmp/undist.json" --undisturbed -o "$tmp/undist2.json"
+check "... the same samples and left out" /usr/bin/python3 -c '
+import json, sys
+a, b = (json.load(open(p))["node"] for p in sys.argv[1:3])
+assert (a["samples"], a["slowest"]["undisturbed"]) == (b["samples"], b["slowest"]["undisturbed"]) == (58, 3)
+' "$tmp/undist.json" "$tmp/undist2.json"
+fails "save --undisturbed of a node keeping none apart" 1 "save --undisturbed: ks_target_site keeps no disturbed calls apart" "$K" save -f "$tmp/slowest.json" --undisturbed -o "$tmp/none.json"
+check "no file written for it" test ! -e "$tmp/none.json"
+bad_undist() {
+	/usr/bin/python3 -c "$2" "$tmp/undist.json" "$tmp/bad-undist.json"
+	fails "snapshot with $1: refused" 1 "$3" "$K" show -f "$tmp/bad-undist.json"
+}
+bad_undist "disturbed and undisturbed both" 'import json, sys
+d = json.load(open(sys.argv[1])); d["node"]["slowest"]["disturbed"] = []
+json.dump(d, open(sys.argv[2], "w"))' "disturbed and undisturbed both"
+bad_undist "a bad undisturbed" 'import json, sys
+d = json.load(open(sys.argv[1])); d["node"]["slowest"]["undisturbed"] = -1
+json.dump(d, open(sys.argv[2], "w"))' "node.slowest.undisturbed"
 # under -icount both tables say what a "ns" is, after their head line
 check "save --icount of a node with callers and slowest" "$K" save -f "$tmp/slowest.txt" --icount -o "$tmp/icount.json"
 for t in callers slowest; do

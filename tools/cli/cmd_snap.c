@@ -223,8 +223,26 @@ static int ks_save_runs(char **names, int n, const char *label, int icount,
 
 /*
  * kstats save NAME|GLOB|all... [-o FILE] [--label L] [--icount]
- *		[--runs N [-i S]] | save -f TEXT
+ *		[--runs N [-i S]] [--undisturbed] | save -f FILE [--undisturbed]
  */
+/*
+ * save --undisturbed: each node's disturbed calls left out of its merged
+ * slots and figures, its CPUs' rows dropped (they keep every call); 1 with
+ * a line naming a node that kept none apart.
+ */
+static int ks_save_undisturbed(struct ks_view *const *nodes, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (ks_view_undisturbed(nodes[i]) < 0) {
+			ks_err("save --undisturbed: %s keeps no disturbed calls apart (kstats trace %s --slowest K)",
+			       nodes[i]->name, nodes[i]->name);
+			return 1;
+		}
+	return 0;
+}
+
 int cmd_save(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -234,13 +252,14 @@ int cmd_save(int argc, char **argv)
 		{ "icount", no_argument, NULL, OPT_ICOUNT },
 		{ "runs", required_argument, NULL, OPT_RUNS },
 		{ "interval", required_argument, NULL, 'i' },
+		{ "undisturbed", no_argument, NULL, OPT_UNDISTURBED },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ 0 }
 	};
 	const char *out = NULL, *label = NULL, *file = NULL;
 	char def[4096], *names[KS_SAVE_MAX], *end;
 	struct ks_set set = { 0 };
-	int opt, ret, icount = 0, runs = 0, n, many, i;
+	int opt, ret, icount = 0, runs = 0, n, many, i, undisturbed = 0;
 	double secs = 1;
 
 	while ((opt = getopt_long(argc, argv, ":o:f:i:h", lo, NULL)) != -1) {
@@ -256,6 +275,9 @@ int cmd_save(int argc, char **argv)
 			break;
 		case OPT_ICOUNT:
 			icount = 1;
+			break;
+		case OPT_UNDISTURBED:
+			undisturbed = 1;
 			break;
 		case OPT_RUNS:
 			runs = (int)strtol(optarg, &end, 10);
@@ -285,6 +307,14 @@ int cmd_save(int argc, char **argv)
 		memset(&node, 0, sizeof(node));
 		if (ks_load_file(file, 0, &node))
 			return 1;
+		if (undisturbed) {
+			struct ks_view *one = &node;
+
+			if (ks_save_undisturbed(&one, 1)) {
+				ks_view_free(&node);
+				return 1;
+			}
+		}
 		if (label)
 			snprintf(node.meta.label, sizeof(node.meta.label), "%s", label);
 		if (icount)
@@ -302,6 +332,8 @@ int cmd_save(int argc, char **argv)
 	n = ks_save_names(argv + optind, argc - optind, names, KS_SAVE_MAX, &many);
 	if (n < 0)
 		return 1;
+	if (runs && undisturbed)
+		ks_bad_usage("save", "--undisturbed goes with one snapshot, not --runs");
 	if (runs) {
 		if (!out) {
 			snprintf(def, sizeof(def), "%s", many ? "kstats" : names[0]);
@@ -310,6 +342,8 @@ int cmd_save(int argc, char **argv)
 		ret = ks_save_runs(names, n, label, icount, out, runs, secs);
 	} else {
 		ret = ks_save_load(&set, names, n, label, icount);
+		if (!ret && undisturbed)
+			ret = ks_save_undisturbed(set.nodes, set.n);
 		if (!ret && !out) {
 			ks_default_out(def, sizeof(def), set.nodes[0], many ? "kstats" : names[0]);
 			out = def;

@@ -106,7 +106,8 @@ static const struct ks_help {
 	  "COMMAND N times from empty histograms and saves FILE-1.json..FILE-N.json\n"
 	  "(for compare A... -- B...); --icount marks them as QEMU -icount.  Options:\n" },
 	{ "save", "usage: kstats save NAME|GLOB|all... [-o FILE] [--label L] [--runs N [-i S]]\n"
-	  "       kstats save -f NODE_TEXT_FILE [-o FILE] [--label L]\n"
+	  "                   [--undisturbed]\n"
+	  "       kstats save -f FILE [-o FILE] [--label L] [--undisturbed]\n"
 	  "Write a snapshot (JSON, schema kstats-snapshot/2; several nodes, a glob or\n"
 	  "all: one file of schema kstats-snapshot/3, see kstats(1)).\n"
 	  "  -o, --output FILE  default NAME-LABEL.json or NAME-DATE.json (kstats-... for\n"
@@ -115,7 +116,10 @@ static const struct ks_help {
 	  "  --runs N           N files FILE-1.json.., each what one interval added\n"
 	  "  -i, --interval S   with --runs: seconds per interval (default 1)\n"
 	  "  --icount           mark the snapshot as QEMU -icount (instructions);\n"
-	  "                     automatic in a guest booted with ks.icount=1\n" },
+	  "                     automatic in a guest booted with ks.icount=1\n"
+	  "  --undisturbed      leave out the calls interrupted or switched on the way,\n"
+	  "                     where the node kept them apart (traced with --slowest K);\n"
+	  "                     the per-CPU rows, which keep them, are left out too\n" },
 	{ "compare", "usage: kstats compare A B [C...] [--label L]... [--markdown|--wide] [--force]\n"
 	  "                      [--undisturbed]\n"
 	  "       kstats compare A... -- B... [--label BASE --label NEW] [--markdown|--json]\n"

@@ -115,7 +115,9 @@ static void ks_put_slowest(struct ks_jw *w, const struct ks_view *node)
 	ks_jw_ku64(w, "k", node->slowest_k);
 	ks_jw_ku64(w, "switched", node->switched);
 	ks_jw_ku64(w, "interrupted", node->interrupted);
-	if (node->disturbed) {
+	if (node->undisturbed) {
+		ks_jw_ku64(w, "undisturbed", node->left_out);
+	} else if (node->disturbed) {
 		__u32 s;
 
 		ks_jw_key(w, "disturbed");
@@ -212,7 +214,8 @@ static void ks_put_node(struct ks_jw *w, const struct ks_view *node)
 
 	ks_jw_key(w, "slots");
 	ks_jw_arr(w, 0);
-	for (c = 0; c < node->nr_cpus; c++)
+	/* the disturbed calls left out of the merged slots only: no CPU's */
+	for (c = 0; c < node->nr_cpus && !node->undisturbed; c++)
 		for (s = 0; s < node->nr_slots; s++)
 			if (node->cpus[c].slots[s].count)
 				ks_put_slot(w, node, s, &node->cpus[c].slots[s],
@@ -641,7 +644,15 @@ static int ks_snap_slowest(struct ks_errbuf *sc, const struct ks_jv *nd,
 		return -1;
 	if (!node->slowest_k)
 		return ks_fail(sc, ks_jline(sl), "node.slowest.k: 0 is out of range");
+	st = ks_jget(sl, "undisturbed");	/* optional: left out of the slots */
+	if (st) {
+		if (ks_jreq_u64(sc, sl, "node.slowest", "undisturbed", ~0ULL, &node->left_out))
+			return -1;
+		node->undisturbed = 1;
+	}
 	st = ks_jget(sl, "disturbed");	/* optional: the disturbed calls' slots */
+	if (st && node->undisturbed)
+		return ks_fail(sc, ks_jline(st), "node.slowest: disturbed and undisturbed both");
 	if (st) {
 		if (st->type != KS_JARR)
 			return ks_fail(sc, ks_jline(st), "node.slowest.disturbed: must be an array");

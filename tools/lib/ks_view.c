@@ -257,6 +257,8 @@ int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 	out->nr_callers = 0;
 	out->slow = NULL;	/* an interval's slowest calls are not kept */
 	out->disturbed = NULL;	/* nor its disturbed calls apart */
+	out->undisturbed = 0;
+	out->left_out = 0;
 	out->nr_slow = 0;
 	out->slowest_k = 0;
 	if (ks_view_setup(out, cur->bits, cur->buckets))
@@ -344,6 +346,8 @@ long long ks_view_undisturbed(struct ks_view *node)
 	long long out = 0;
 	__u32 s;
 
+	if (node->undisturbed)
+		return (long long)node->left_out;
 	if (!node->disturbed)
 		return -1;
 	for (s = 0; s < node->nr_slots; s++) {
@@ -378,6 +382,8 @@ long long ks_view_undisturbed(struct ks_view *node)
 		node->min = node->max = 0;
 	kstats_percentiles(node->total, node->nr_slots, node->bits, node->pct);
 	node->has_pct = 1;
+	node->undisturbed = 1;
+	node->left_out = out;
 	return out;
 }
 

@@ -105,6 +105,8 @@ struct ks_view {
 	__u32 slowest_k;		/* slowest=K of the head, 0: not asked */
 	__u64 switched, interrupted;	/* calls disturbed each way */
 	struct kstats_slot *disturbed;	/* their histogram, nr_slots, or NULL */
+	int undisturbed;		/* they were left out (ks_view_undisturbed()) */
+	__u64 left_out;			/* that many calls */
 	struct ks_slow *slow;		/* slowest first */
 	__u32 nr_slow;
 };
@@ -195,6 +197,9 @@ void ks_view_free(struct ks_view *node);
  *        histogram apart (node->disturbed), which is taken out of its
  *        merged histogram (node->total), count, mean, extremes and
  *        percentiles; its CPUs' and call sites' histograms keep them
+ *
+ * A node they were left out of already (a snapshot saved with
+ * --undisturbed) stays as it is.
  *
  * Return: the calls left out, or -1 when the node keeps none apart.
  */
