@@ -192,6 +192,8 @@ def caption_line(snap, label, dunit, div, with_label):
         parts.append("sampled 1 in %d" % n["sample"])
     if snap.clamped:
         parts.append("{:,} clamped to 0".format(snap.clamped))
+    if snap.undisturbed is not None:
+        parts.append("{:,} disturbed calls left out".format(snap.undisturbed))
     for k in ("pid", "tgid", "comm", "cpus"):
         if k in snap.filters:
             parts.append("%s %s" % (k, snap.filters[k]))
@@ -556,6 +558,12 @@ def cpu_figure(snaps, labels=None):
     calls are left blank.  Mesh gids: cpu<i>-mesh.  Returns the Figure.
     """
     snaps, labels, dunit, div = _prepare(snaps, labels)
+    for s in snaps:
+        if not s.slots:
+            raise SnapshotError("%s: no per-CPU rows%s: the cpu figure draws them"
+                                % (s.path, " (saved with --undisturbed, which"
+                                   " leaves them out)" if s.undisturbed is not None
+                                   else ""))
     n = len(snaps)
     with matplotlib.rc_context(RC):
         fig, bottom = _new_figure(n + len(_units_lines(snaps)))

@@ -56,9 +56,11 @@ class Snapshot:
     total (merged slot rows), slots (per-CPU slot rows), percentiles,
     clamped (calls the module recorded as 0, 0 for schema /1) and filters
     (the trace filters that were set, {} when none or schema /1),
-    icount (taken under QEMU -icount: a "ns" is one guest instruction) and
+    icount (taken under QEMU -icount: a "ns" is one guest instruction),
     callers (the call sites of a node traced with "callers N": a list of
-    {id, site, count, p50, p99, max, total}, [] when it kept none).
+    {id, site, count, p50, p99, max, total}, [] when it kept none) and
+    undisturbed (the calls left out of it as disturbed on the way, by
+    `kstats save --undisturbed`; None for a snapshot that has them all).
     """
 
     def __init__(self, path, data, node=None):
@@ -83,6 +85,7 @@ class Snapshot:
         # meta.timing "qemu-icount": a "ns" is one guest instruction
         self.icount = self.meta.get("timing") == "qemu-icount"
         self.callers = self.node.get("callers", {}).get("sites", [])
+        self.undisturbed = self.node.get("slowest", {}).get("undisturbed")
 
     def __repr__(self):
         return "Snapshot(%r)" % self.path
@@ -248,6 +251,10 @@ def _checked(path, data, node, allow_empty):
                       % (i, row["cpu"], node["ncpus"]))
 
     _check_callers(node, path)
+    slowest = node.get("slowest", {})
+    if "undisturbed" in slowest:
+        _need(_is_uint(slowest["undisturbed"]), path,
+              "node.slowest.undisturbed must be a non-negative integer")
     total = node["total"]
     if not allow_empty and (not total or
                             not sum(row["count"] for row in total)):

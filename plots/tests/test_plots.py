@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 
+import matplotlib.text
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -730,4 +731,60 @@ def test_callers_refused(tmp_path):
     data["node"]["callers"]["sites"][1]["count"] = 21
     write_json(tmp_path / "bad.json", data)
     with pytest.raises(kp.SnapshotError, match=r"sites\[1\]: count 21"):
+        kp.load_snapshot(str(tmp_path / "bad.json"))
+
+
+# ---- --undisturbed: a snapshot its disturbed calls were left out of ----
+# The callers fixture, traced "slowest 4" with 3 calls disturbed: two of
+# kt_site_c's 320 us and the 5 ms one, kept apart as node.slowest.disturbed;
+# tools/kstats save --undisturbed leaves them out (the CLI's percentiles).
+KSTATS = os.path.join(HERE, "..", "..", "tools", "kstats")
+
+
+def undisturbed_snapshot(tmp_path):
+    data = json.load(open(CALLERS))
+    total = {r["slot"]: r for r in data["node"]["total"]}
+    slow = max(total)           # the 5 ms call's slot
+    c = sorted(total)[-2]       # kt_site_c's
+    dist = [dict(total[c], count=2), dict(total[slow], count=1)]
+    data["node"]["slowest"] = {"k": 4, "switched": 0, "interrupted": 3,
+                               "disturbed": dist, "calls": []}
+    write_json(tmp_path / "dist.json", data)
+    out = tmp_path / "undist.json"
+    if not os.access(KSTATS, os.X_OK):
+        pytest.skip("tools/kstats is not built (make tools)")
+    res = subprocess.run([KSTATS, "save", "-f", str(tmp_path / "dist.json"),
+                          "--undisturbed", "-o", str(out)],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    return str(out), total[slow]
+
+
+def test_undisturbed_snapshot_plots_without_them(tmp_path):
+    path, slow = undisturbed_snapshot(tmp_path)
+    s = kp.load_snapshot(path)
+    assert s.undisturbed == 3 and s.node["samples"] == 58
+    assert sum(r["count"] for r in s.total) == 58
+    fig = kp.cdf_figure([s])
+    text = " ".join(t.get_text() for t in fig.findobj(
+        matplotlib.text.Text))
+    assert "3 disturbed calls left out" in text
+    # the 5 ms call is gone: the CDF ends in kt_site_c's slot
+    xs = [x for line in fig.findobj(lambda a: str(a.get_gid()).startswith("cdf"))
+          for x in line.get_xdata()]
+    assert xs and max(xs) < slow["lo"] / 1000
+    fig = kp.hist_figure([s])
+    assert "3 disturbed calls left out" in " ".join(
+        t.get_text() for t in fig.findobj(matplotlib.text.Text))
+
+
+def test_undisturbed_snapshot_refused_by_cpu(tmp_path):
+    path, _ = undisturbed_snapshot(tmp_path)
+    res = run_cli("cpu", path, "-o", str(tmp_path / "x.png"))
+    assert res.returncode == 2
+    assert "no per-CPU rows (saved with --undisturbed" in res.stderr
+    data = json.load(open(path))
+    data["node"]["slowest"]["undisturbed"] = -1
+    write_json(tmp_path / "bad.json", data)
+    with pytest.raises(kp.SnapshotError, match="undisturbed must be"):
         kp.load_snapshot(str(tmp_path / "bad.json"))
