@@ -131,6 +131,30 @@ for b in $backends; do
 	check "$b: remove" ctl "remove ks_target_recurse"
 done
 
+# a real function, as the review asks it: find_vma's call sites and
+# slowest calls under page faults and forks; stopped, so that one read
+# sees every count at rest
+for b in $backends; do
+	check "$b: trace find_vma callers 8 slowest 16" ctl "trace find_vma via $b callers 8 slowest 16"
+	for i in 1 2 3 4 5 6 7 8; do /bin/true; done
+	ls -R /sys/kernel/debug/kstats > /dev/null
+	check "$b: stop find_vma" 'echo stop > $KS_DIR/find_vma'
+	n=$(node_field find_vma samples)
+	diag "$(grep -E '^# (samples|caller|disturbed|slow) ' $KS_DIR/find_vma)"
+	expect_range "$b: find_vma: calls made ($n)" "$n" 16 100000000
+	expect_eq "$b: find_vma: its sites add up to its $n samples" "$(callers_sum find_vma)" "$n"
+	check "$b: find_vma: a site is a function+off/size" \
+		"grep '^# caller 0 ' $KS_DIR/find_vma | grep -qE ' site [a-z_][a-z0-9_.]*\\+0x[0-9a-f]+/0x[0-9a-f]+\$'"
+	expect_eq "$b: find_vma: the 16 slowest kept" "$(grep -c '^# slow ' $KS_DIR/find_vma)" 16
+	check "$b: find_vma: each kept call with a stack" \
+		"[ \"\$(awk '\$2 == \"stack\" { print \$3 }' $KS_DIR/find_vma | sort -u | wc -l)\" = 16 ]"
+	d=$(node_field find_vma disturbed)
+	expect_eq "$b: find_vma: the DISTURBED rows hold its $d disturbed calls" \
+		"$(awk '$1 == "#" && $2 == "slot" && $4 == "DISTURBED" { n += $7 } END { print n + 0 }' $KS_DIR/find_vma)" "$d"
+	check "$b: kstats callers find_vma" "kstats callers find_vma | grep -q 'calls from'"
+	check "$b: remove" ctl "remove find_vma"
+done
+
 # a compiler clone's callers; a glob's nodes each keep theirs
 check "trace ks_target_clone callers 4" ctl "trace ks_target_clone callers 4"
 echo 7 > $T/clone
