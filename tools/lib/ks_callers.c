@@ -307,8 +307,9 @@ void ks_print_slowest(FILE *f, const struct ks_view *node, int markdown)
 	if (markdown)
 		fputc('\n', f);
 	ks_units_line(f, node, markdown);
-	fprintf(f, "disturbed since the reset: %llu calls, %llu switched, %llu interrupted\n",
+	fprintf(f, "disturbed since the reset: %llu call%s, %llu switched, %llu interrupted\n",
 		(unsigned long long)(node->switched + node->interrupted),
+		node->switched + node->interrupted == 1 ? "" : "s",
 		(unsigned long long)node->switched, (unsigned long long)node->interrupted);
 	if (markdown)
 		fprintf(f, "\n| # | time | cpu | pid | comm | at (s) | by | caller |\n"
