@@ -632,6 +632,8 @@ def fmt(v, nd=0):
 TOOL_NAMES = {"bpftrace-kprobe": "bpftrace kprobe+kretprobe hist()",
               "bpftrace-kfunc": "bpftrace kfunc+kretfunc hist()",
               "bpftrace-count": "bpftrace kfunc count() only",
+              "bpftrace-kcaller": "bpftrace kfunc+kretfunc @[kstack(1)]=hist()",
+              "bpftrace-kstack": "bpftrace kfunc+kretfunc @[kstack]=hist()",
               "perf-ftrace": "perf ftrace latency -T"}
 
 

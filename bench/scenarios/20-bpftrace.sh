@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # What a user would run instead of kstats, on the same workloads: bpftrace
 # kprobe+kretprobe with hist(), kfunc+kretfunc (fentry/fexit, BTF) with
-# hist(), and a bare kfunc counter (the cost of the BPF trampoline alone).
+# hist(), and a bare kfunc counter (the cost of the BPF trampoline alone);
+# on the empty function also what answers "from where" with bpftrace:
+# kfunc+kretfunc with a hist() per caller (@[kstack(1)]) and per stack
+# (@[kstack]), beside kstats' callers 8 (10-kstats.sh).
 # bpftrace runs from the host root (chroot over 9p); -c starts ks-bench
 # only once the probes are attached.  Raw outputs: $KSB_OUT/raw/.
 . /ks/lib.sh
@@ -14,7 +17,7 @@ mkdir -p $KSB_OUT/raw
 
 why=$(host_tool_why /usr/bin/bpftrace bpftrace)
 if [ -n "$why" ]; then
-	for kind in kprobe kfunc count; do
+	for kind in kprobe kfunc count kcaller kstack; do
 		res unavail tool=bpftrace-$kind target=all why="$(enc "$why")"
 	done
 	skip "bpftrace" "$why"
@@ -30,6 +33,9 @@ script() {
 		echo "kfunc:$2 { @s[tid] = nsecs; } kretfunc:$2 /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }" ;;
 	count)
 		echo "kfunc:$2 { @c = count(); }" ;;
+	kcaller|kstack)
+		key=kstack; [ $1 = kcaller ] && key="kstack(1)"
+		echo "kfunc:$2 { @s[tid] = nsecs; } kretfunc:$2 /@s[tid]/ { @h[$key] = hist(nsecs - @s[tid]); delete(@s[tid]); }" ;;
 	esac
 }
 
@@ -45,7 +51,9 @@ for target in empty $funcs; do
 		cmd="/tmp/ks-bench $KSB_OPTS -r $REPS open $KSB_TMP $NOPEN"
 		ops=$NOPEN
 	fi
-	for kind in kprobe kfunc count; do
+	kinds="kprobe kfunc count"
+	[ $target = empty ] && kinds="$kinds kcaller kstack"
+	for kind in $kinds; do
 		raw=$KSB_OUT/raw/bpftrace-$kind-$target.txt
 		in_host bpftrace -e "$(script $kind $func)" -c "$cmd" > $raw 2>&1
 		l=$(grep '^KSB ' $raw | tail -n1)
