@@ -16,9 +16,9 @@
  *   ks_modules.c  nodes whose module goes
  *   ks_node.c     the registry (ks_nodes under ks_lock), a node's lifetime,
  *                 the clock watch
- *   ks_backend.c  the table of backends (ks_direct.c and
- *                 ks_direct_stack.c, ks_fprobe.c, ks_kretprobe.c,
- *                 ks_section.c, below it)
+ *   ks_backend.c  the table of backends (ks_direct.c,
+ *                 ks_direct_sites.c and ks_direct_stack.c, ks_fprobe.c,
+ *                 ks_kretprobe.c, ks_section.c, below it)
  *   ks_clock.c    a node's clock and the unit of its slots
  *   ks_syms.c     symbols and clones, ftrace's filter API
  *   ks_slots.c    each CPU's slots, allocated when it first records

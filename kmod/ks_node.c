@@ -397,6 +397,7 @@ void ks_node_clock_ns(struct ks_node *node)
 /**
  * ks_node_alloc() - allocate a detached node with its histogram and filters
  * @cmd: the parsed trace command
+ * @backend: the backend it will be attached with
  *
  * Steps of "trace" that can fail without an allocation failing are
  * fault-injection points (fail_function: tests/debug/scenarios/90-faults.sh),
