@@ -58,6 +58,20 @@ static void ks_put_slot(struct ks_jw *w, const struct ks_view *node, __u32 s,
 	ks_jw_end(w);
 }
 
+/* @key: the non-empty slots of a merged histogram @sl, as a list. */
+static void ks_put_merged(struct ks_jw *w, const struct ks_view *node,
+			  const char *key, const struct kstats_slot *sl)
+{
+	__u32 s;
+
+	ks_jw_key(w, key);
+	ks_jw_arr(w, 0);
+	for (s = 0; s < node->nr_slots; s++)
+		if (sl[s].count)
+			ks_put_slot(w, node, s, &sl[s], -1);
+	ks_jw_end(w);
+}
+
 /* The "meta" object of a document (timing only when set). */
 static void ks_put_meta(struct ks_jw *w, const struct ks_meta *m)
 {
@@ -76,7 +90,7 @@ static void ks_put_meta(struct ks_jw *w, const struct ks_meta *m)
 /* The "callers" object of a node traced with "callers N". */
 static void ks_put_callers(struct ks_jw *w, const struct ks_view *node)
 {
-	__u32 h, s;
+	__u32 h;
 
 	ks_jw_key(w, "callers");
 	ks_jw_obj(w, 0);
@@ -93,12 +107,7 @@ static void ks_put_callers(struct ks_jw *w, const struct ks_view *node)
 		ks_jw_ku64(w, "p50", c->p50);
 		ks_jw_ku64(w, "p99", c->p99);
 		ks_jw_ku64(w, "max", c->max);
-		ks_jw_key(w, "total");
-		ks_jw_arr(w, 0);
-		for (s = 0; s < node->nr_slots; s++)
-			if (c->slots[s].count)
-				ks_put_slot(w, node, s, &c->slots[s], -1);
-		ks_jw_end(w);
+		ks_put_merged(w, node, "total", c->slots);
 		ks_jw_end(w);
 	}
 	ks_jw_end(w);
@@ -118,14 +127,7 @@ static void ks_put_slowest(struct ks_jw *w, const struct ks_view *node)
 	if (node->undisturbed) {
 		ks_jw_ku64(w, "undisturbed", node->left_out);
 	} else if (node->disturbed) {
-		__u32 s;
-
-		ks_jw_key(w, "disturbed");
-		ks_jw_arr(w, 0);
-		for (s = 0; s < node->nr_slots; s++)
-			if (node->disturbed[s].count)
-				ks_put_slot(w, node, s, &node->disturbed[s], -1);
-		ks_jw_end(w);
+		ks_put_merged(w, node, "disturbed", node->disturbed);
 	}
 	ks_jw_key(w, "calls");
 	ks_jw_arr(w, 0);
@@ -221,12 +223,7 @@ static void ks_put_node(struct ks_jw *w, const struct ks_view *node)
 				ks_put_slot(w, node, s, &node->cpus[c].slots[s],
 					     node->cpus[c].cpu);
 	ks_jw_end(w);
-	ks_jw_key(w, "total");
-	ks_jw_arr(w, 0);
-	for (s = 0; s < node->nr_slots; s++)
-		if (node->total[s].count)
-			ks_put_slot(w, node, s, &node->total[s], -1);
-	ks_jw_end(w);
+	ks_put_merged(w, node, "total", node->total);
 	if (node->callers_n)
 		ks_put_callers(w, node);
 	if (node->slowest_k)
