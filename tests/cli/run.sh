@@ -1030,6 +1030,14 @@ S='[kstats_target]'
 tap "$T" --callers "$tmp/callers.txt"
 tap "$T" "$tmp/callers.txt"
 fake ks_target_site "$tmp/callers.txt"
+# a read that raced a record: one call in a site's rows, not yet in the node's
+awk '$2 == "caller" && $3 == "other" { print "# caller other count 1 p50 20166 p99 20166 max 20166 site -"; next }
+     { print }
+     /^# slot 97 +CALLER 0 / { print "# slot 97   CALLER other count 1  avg 20166  p 1.000000  n 1" }' \
+	"$tmp/callers.txt" >"$tmp/raced.txt"
+check "check: an active node's sites one call ahead of its samples (a read racing a record)" "$K" check -f "$tmp/raced.txt"
+sed '1s/state=active/state=stopped/' "$tmp/raced.txt" >"$tmp/raced-stopped.txt"
+fails "check: a stopped node's sites must add up" 1 "samples 61 but the callers add up to 62" "$K" check -f "$tmp/raced-stopped.txt"
 r "$K" callers ks_target_site
 same "callers NAME: sites by total time, exact counts and shares, 80 columns" <<'EOF'
 ks_target_site: 61 calls from 4 call sites (callers 4), most total time first
