@@ -459,6 +459,16 @@ static __always_inline u32 ks_caller_index(struct ks_callers *c,
 	return c->n;
 }
 
+/*
+ * Add @v to slot @s of a histogram on this CPU (preemption off): count and
+ * sum, each one local (interrupt- and NMI-safe) addition.
+ */
+static __always_inline void ks_slot_add(struct kstats_slot *sl, u32 s, u64 v)
+{
+	local64_inc((local64_t *)&sl[s].count);
+	local64_add(v, (local64_t *)&sl[s].sum);
+}
+
 /* Add @v to @node's histogram @i of ks_caller_index(), as ks_record() does. */
 static __always_inline void ks_record_site(struct ks_node *node,
 					   struct kstats_slot *sl, u32 s,
@@ -468,8 +478,7 @@ static __always_inline void ks_record_site(struct ks_node *node,
 	u64 old;
 
 	sl += (size_t)(i + 1) * node->nslots;
-	local64_inc((local64_t *)&sl[s].count);
-	local64_add(v, (local64_t *)&sl[s].sum);
+	ks_slot_add(sl, s, v);
 	old = READ_ONCE(c->max[i]);
 	while (v > old) {
 		u64 seen = cmpxchg64(&c->max[i], old, v);
@@ -515,8 +524,7 @@ static __always_inline void ks_record_from(struct ks_node *node, u64 v,
 			goto out;
 		}
 	}
-	local64_inc((local64_t *)&sl[s].count);
-	local64_add(v, (local64_t *)&sl[s].sum);
+	ks_slot_add(sl, s, v);
 	old = this_cpu_read(pc->min);
 	while (v < old) {
 		u64 seen = this_cpu_cmpxchg(pc->min, old, v);
@@ -587,12 +595,6 @@ void ks_slowest_keep(struct ks_node *node, u64 v, unsigned long ip,
 u32 ks_slowest_copy(struct ks_slowest *sw, struct ks_slow_call *out);
 
 /*
- * A function's call ended: record its time @v, from the call site @ip,
- * whose entry read @ctx (ks_ctx(), with "slowest" only).  A node that
- * keeps its slowest calls counts the disturbed ones, and hands on a call
- * slower than the K-th slowest kept: one compare for every other.
- */
-/*
  * A disturbed call of a node with slowest: also in the node's last
  * histogram, which keeps such calls apart (compare --undisturbed leaves
  * them out).  On the CPU it ended on; none where that CPU has no slots
@@ -605,14 +607,17 @@ static __always_inline void ks_record_disturbed(struct ks_node *node, u64 v)
 
 	preempt_disable_notrace();
 	sl = __this_cpu_read(node->pcpu->slots);
-	if (likely(sl)) {
-		sl += (size_t)(node->nhist - 1) * node->nslots;
-		local64_inc((local64_t *)&sl[s].count);
-		local64_add(v, (local64_t *)&sl[s].sum);
-	}
+	if (likely(sl))
+		ks_slot_add(sl + (size_t)(node->nhist - 1) * node->nslots, s, v);
 	preempt_enable_notrace();
 }
 
+/*
+ * A function's call ended: record its time @v, from the call site @ip,
+ * whose entry read @ctx (ks_ctx(), with "slowest" only).  A node that
+ * keeps its slowest calls counts the disturbed ones, and hands on a call
+ * slower than the K-th slowest kept: one compare for every other.
+ */
 static __always_inline void ks_slowest_call(struct ks_node *node, u64 v,
 					    unsigned long ip, u64 ctx)
 {
