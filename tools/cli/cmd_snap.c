@@ -432,10 +432,10 @@ static int ks_leave_disturbed(struct ks_set *set, int json)
 		long long n = ks_view_undisturbed(set->nodes[i]);
 
 		if (n < 0)
-			snprintf(msg, sizeof(msg), "undisturbed: %s in %s keeps no disturbed calls apart (trace it with slowest K): all its calls",
+			snprintf(msg, sizeof(msg), "undisturbed: %s in %s: none kept apart, compared whole",
 				 set->nodes[i]->name, set->srcs[i]);
 		else
-			snprintf(msg, sizeof(msg), "undisturbed: %s in %s: %lld disturbed call%s left out (interrupted or switched on the way)",
+			snprintf(msg, sizeof(msg), "undisturbed: %s in %s: %lld disturbed call%s left out",
 				 set->nodes[i]->name, set->srcs[i], n, n == 1 ? "" : "s");
 		kept += n >= 0;
 		if (json)

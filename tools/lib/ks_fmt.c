@@ -143,7 +143,7 @@ void ks_print_summary(FILE *f, const struct ks_view *node, int raw)
 	fprintf(f, "percentiles are slot means, within %.1f%% of the true value (bits %u)\n",
 		node->precision_ppm / 10000.0, node->bits);
 	if (node->undisturbed)
-		fprintf(f, "undisturbed: %llu disturbed call%s left out (interrupted or switched on the way)\n",
+		fprintf(f, "undisturbed: %llu disturbed call%s left out\n",
 			(unsigned long long)node->left_out, node->left_out == 1 ? "" : "s");
 	if (node->sample > 1)
 		fprintf(f, "sampling 1 call in %u: counts are about 1/%u of the calls\n",
