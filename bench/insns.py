@@ -14,7 +14,10 @@ of the traced function left out (its instructions are the baseline the
 bench subtracts).  Counted along the way: every instruction, and those a
 real CPU pays more than a cycle or so for.
 
-x86-64's ALTERNATIVEs are read as built (their original instructions);
+x86-64's ALTERNATIVEs are read as built (their original instructions),
+arm64's gate decrement as the LSE pair (mov, ldadd) the kernel patches
+in on a CPU with LSE atomics, where the text holds a branch to the
+exclusive loop of older CPUs;
 a run of NOPs counts as one, as the kernel rewrites padding into one NOP
 when it applies alternatives (optimize_nops()).  A return through
 __x86_return_thunk counts as one return.
@@ -31,10 +34,12 @@ import sys
 # The paths: (name, the decisions of their first conditional branches,
 # T taken, N not)
 PATHS = {
-    "x86_64": (("timed", "NNT"),	# probe found, gate passes, fast
-               ("stopped", "NT")),	# probe found, gate jumps out
-    "arm64": (("timed", "NNNT"),	# found, has a node, active, fast
-              ("stopped", "NNT")),	# found, has a node, not active
+    "x86_64": (("timed", "NNT"),	# home's gate passes, key alone there, fast
+               ("stopped", "T"),	# home's gate jumps out
+               ("sampled out", "T")),	# the same: the gate counts down
+    "arm64": (("timed", "TNNNT"),	# gate open, key alone, has a node, active, fast
+              ("stopped", "NT"),	# gate not open, shut
+              ("sampled out", "NNT")),	# not open, not shut: counted down, not the last
 }
 
 CLASSES = ("counter reads", "serialising", "locked / atomic", "compare-exchange",
@@ -167,7 +172,16 @@ def walk(code, arch, decisions):
             if mn in ("bl",):
                 raise RuntimeError("the path calls %s at %#x" % (rel or text, pc))
             if mn == "b":
-                pc = target(text)
+                t = target(text)
+                if insns.get(t, ("",))[0].startswith("ldxr") and \
+                        insns.get(nxt[pc], ("",))[0] == "nop":
+                    # KS_GATE_DEC: the exclusive loop stands in the text
+                    # for the pair an LSE CPU runs (the alternative)
+                    path[-1] = (pc, "mov (LSE)", None)
+                    path.append((nxt[pc], "ldadd (LSE)", "locked / atomic"))
+                    pc = nxt[nxt[pc]]
+                    continue
+                pc = t
                 continue
             if mn.startswith("b.") or mn in ("cbz", "cbnz", "tbz", "tbnz"):
                 take = decs.pop(0) == "T" if decs else False

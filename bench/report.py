@@ -101,10 +101,12 @@ def direct_paths(d, kernel):
 
 def paths_measured(k):
     """Each walked path's measured figure: the empty function's overhead
-    for the timed path, the stopped node's for the stopped one."""
+    for the timed path, the stopped node's for the stopped one, a
+    sampled-out call's for that one."""
     d = k["kstats"].get("direct", {})
     return {"timed": d.get("empty", {}).get("overhead"),
-            "stopped": d.get("stopped", {}).get("overhead")}
+            "stopped": d.get("stopped", {}).get("overhead"),
+            "sampled out": d.get("sample", {}).get("unsampled")}
 
 
 def paths_lines(k):

@@ -100,7 +100,7 @@ static inline const char *ks_counter_rule(void)
 
 /* ks_tramp_arm64.S, through ftrace's direct calls (6.12 and later) */
 #define KS_HAVE_DIRECT	IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
-#define KS_TRAMP_SAMPLES	0
+#define KS_TRAMP_SAMPLES	1
 
 /*
  * AAPCS64: eight argument registers; a struct argument of more than 16

@@ -11,15 +11,26 @@
  * index the table; a probe never runs past KS_HASH_PROBE entries, and the
  * table has that many more, plus an empty one that ends every search.
  *
- * On x86-64 the trampoline reads three arrays beside the table, one word
- * per entry, indexed as the table: ks_direct_tip (the key),
- * ks_direct_tpcpu (its node's per-CPU part) and ks_direct_tnode (its
- * node).  The first thing it does with an entry is "decq %gs:gate": a
- * call that leaves the gate at 0 or above returns into the body at once.
- * The gate is LONG_MAX on every CPU while the node is stopped (and for an
- * entry that times nothing, ks_direct_idle), counts sampled-out calls down
- * with fast_sample (ks_want() sets it to sample - 1 after a call it
- * times), and otherwise only goes down from 0.
+ * On x86-64 the trampoline reads arrays beside the table, one word per
+ * entry, indexed as the table: ks_direct_tip (the key), ks_direct_tpcpu
+ * (its node's per-CPU part) and ks_direct_tnode (its node).  Two more are
+ * indexed by a key's home, the entry its search starts at: where the key
+ * is alone there (the only one whose home it is, in its home entry),
+ * ks_direct_thome holds its node's per-CPU part and ks_direct_thkey the
+ * key; else ks_direct_thkey is 0 and ks_direct_thome the per-CPU part of
+ * ks_direct_probe (some key of that home is elsewhere: search) or of
+ * ks_direct_idle (no key has that home).  The trampoline's first step is
+ * "decq %gs:gate" of the home's per-CPU part, before it compares the key:
+ * a call that leaves the gate at 0 or above returns into the body at
+ * once.  The gate is LONG_MAX on every CPU while the node is stopped (and
+ * for ks_direct_idle), counts sampled-out calls down with fast_sample
+ * (ks_want() sets it to sample - 1 after a call it times), and otherwise
+ * only goes down from 0, as ks_direct_probe's does from LONG_MIN / 2.  A
+ * key is made to share its home (ks_direct_probe) before its call site is
+ * hooked, so a call never passes or stops at another node's gate than its
+ * own; a call that finds the key of its home but a gate of ks_direct_probe
+ * (the two words changing as it reads them) goes to C, which decides
+ * again (ks_want()).
  */
 #define KS_HASH_BITS	12
 #define KS_HASH_SIZE	4096			/* 1 << KS_HASH_BITS: call sites */
@@ -27,6 +38,13 @@
 #define KS_HASH_PROBE	64
 #define KS_HASH_MUL	0x61c88647		/* 2^32 / golden ratio */
 #define KS_HASH_SHIFT	(32 - KS_HASH_BITS)
+/*
+ * arm64 folds the key instead, bits KS_HOME_LOW.. of key ^ key >>
+ * KS_HOME_FOLD: two instructions and no constant to load, which the
+ * budget of a sampled-out call there has no room for.
+ */
+#define KS_HOME_FOLD	12
+#define KS_HOME_LOW	4
 #define KS_HENT_SHIFT	5			/* 32 bytes per entry */
 #define KS_HENT_IP	0			/* unsigned long key */
 #define KS_HENT_NODE	8			/* struct ks_node *node */
@@ -36,9 +54,9 @@
 #define KS_NODE_FAST_SAMPLE	1	/* bool fast_sample */
 #define KS_NODE_FAST		2	/* bool fast */
 #define KS_NODE_PCPU		8	/* struct ks_pcpu __percpu *pcpu */
-#define KS_PCPU_MIN		0	/* u64 min */
-#define KS_PCPU_MAX		8	/* u64 max */
-#define KS_PCPU_GATE		16	/* long gate */
+#define KS_PCPU_GATE		0	/* long gate: first, for arm64's ldadd */
+#define KS_PCPU_MIN		8	/* u64 min */
+#define KS_PCPU_MAX		16	/* u64 max */
 #define KS_PCPU_CLAMPED		28	/* u32 clamped */
 #define KS_PCPU_INFLIGHT	32	/* long inflight */
 #define KS_PCPU_SLOTS		40	/* struct kstats_slot *slots */
@@ -145,6 +163,8 @@ extern struct ks_hent ks_direct_hash[KS_HASH_ENTRIES];
 extern unsigned long ks_direct_tip[KS_HASH_ENTRIES];
 extern void __percpu *ks_direct_tpcpu[KS_HASH_ENTRIES];
 extern struct ks_node *ks_direct_tnode[KS_HASH_ENTRIES];
+extern unsigned long ks_direct_thkey[KS_HASH_SIZE];
+extern void __percpu *ks_direct_thome[KS_HASH_SIZE];
 /**
  * struct ks_centry - a call site in the trampoline's cache (KS_CTAB_*)
  * @ip: the site (0: free, or not yet published)

@@ -29,12 +29,12 @@ struct ks_node;
  * records with none count as missed (@unslotted).
  */
 struct ks_pcpu {
-	u64 min;
-	u64 max;
 	union {
 		u64 t0;		/* section start, or last call for GAP- */
 		long gate;	/* direct: calls to let by, see ks_direct.h */
 	};
+	u64 min;
+	u64 max;
 	s32 skip;		/* sampling: calls left to skip, then -1 */
 	u32 clamped;		/* negative times recorded as 0 */
 	long inflight;		/* direct backend: timed calls in the body */

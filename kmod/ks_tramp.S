@@ -153,12 +153,13 @@ SYM_FUNC_START_LOCAL(ks_direct_body)
 SYM_FUNC_END(ks_direct_body)
 
 /*
- * The one direct address: the entry of the call site on top of the stack
- * (ks_direct.h), then its node's gate: a stopped node, a sampled-out call
- * or a call site that times nothing (ks_direct_idle) returns into the body
- * here, seven instructions in.  Else the plain case with the node's
- * per-CPU part in rax, or the C path with the node in r11.  Not found (a
- * call site just unhooked): return into the body at once.
+ * The one direct address: the gate of the call site's home (ks_direct.h)
+ * first, so that a stopped node, a sampled-out call or a home that times
+ * nothing (ks_direct_idle) returns into the body five instructions in;
+ * then the key: alone in its home, the plain case with the node's per-CPU
+ * part in rax, or the C path with the node in r11; else the search of
+ * the table, and the gate of the entry it finds.  Not found (a call site
+ * just unhooked): return into the body at once.
  *
  * Only ftrace's direct call (a "call" patched into the function's entry,
  * or ftrace_regs_caller's return to it) ever gets here, never an indirect
@@ -169,18 +170,26 @@ SYM_CODE_START(ks_direct_tramp)
 	ANNOTATE_NOENDBR
 	imull	$KS_HASH_MUL, (%rsp), %r11d
 	shrl	$KS_HASH_SHIFT, %r11d
-	movq	(%rsp), %r10
-.Lks_probe:
-	cmpq	%r10, ks_direct_tip(, %r11, 8)
-	jne	.Lks_next
-	movq	ks_direct_tpcpu(, %r11, 8), %rax
+	movq	ks_direct_thome(, %r11, 8), %rax
 	decq	%gs:KS_PCPU_GATE(%rax)	/* one instruction: preemption-safe */
 	jns	.Lks_none
+	movq	(%rsp), %r10
+	cmpq	%r10, ks_direct_thkey(, %r11, 8)
+	jne	.Lks_probe
+.Lks_found:
 	cmpb	$KS_FAST_PLAIN, %gs:KS_PCPU_FAST(%rax)
 	je	ks_direct_fast
 	ja	ks_direct_fast_x
 	movq	ks_direct_tnode(, %r11, 8), %r11
 	jmp	ks_direct_common
+.Lks_probe:
+	/* not alone in its home (the probe's gate passed): search */
+	cmpq	%r10, ks_direct_tip(, %r11, 8)
+	jne	.Lks_next
+	movq	ks_direct_tpcpu(, %r11, 8), %rax
+	decq	%gs:KS_PCPU_GATE(%rax)
+	js	.Lks_found
+	RET
 .Lks_next:
 	cmpq	$0, ks_direct_tip(, %r11, 8)
 	je	.Lks_none

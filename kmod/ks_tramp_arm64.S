@@ -51,6 +51,16 @@
 #include <asm/sysreg.h>
 #include "ks_direct.h"
 
+/*
+ * LSE atomics where the kernel patches them in: CONFIG_ARM64_LSE_ATOMICS
+ * until the kernel made them unconditional (7.x: neither that nor
+ * CONFIG_AS_HAS_LSE_ATOMICS is left).
+ */
+#if defined(CONFIG_ARM64_LSE_ATOMICS) || !defined(CONFIG_AS_HAS_LSE_ATOMICS)
+#define KS_LSE	1
+	.arch_extension lse
+#endif
+
 #define KS_FRAME	128
 #define KS_F_NODE	16
 #define KS_F_BODY	24
@@ -105,24 +115,71 @@ alternative_endif
 	str	\r, [x12, #\off]
 .endm
 
+/*
+ * The gate at [\pcpu] (this CPU's, or the one's it ran on a moment ago)
+ * down by one, its old value in \old: one LSE atomic where the CPU has
+ * them, else an exclusive load and store.  No ordering is needed: the
+ * gate is a count, and a call that moved to another CPU in between takes
+ * from that one's.
+ */
+.macro KS_GATE_DEC pcpu, old, tmp, status
+#ifdef KS_LSE
+alternative_if_not ARM64_HAS_LSE_ATOMICS
+	b	8f
+	nop
+alternative_else
+	mov	\tmp, #-1
+	ldadd	\tmp, \old, [\pcpu]
+alternative_endif
+9:
+	.subsection 1
+8:	ldxr	\old, [\pcpu]
+	sub	\tmp, \old, #1
+	stxr	\status, \tmp, [\pcpu]
+	cbnz	\status, 8b
+	b	9b
+	.subsection 0
+#else
+8:	ldxr	\old, [\pcpu]
+	sub	\tmp, \old, #1
+	stxr	\status, \tmp, [\pcpu]
+	cbnz	\status, 8b
+#endif
+.endm
+
 	.text
 SYM_CODE_START(ks_direct_tramp)
 #ifdef CONFIG_ARM64_BTI_KERNEL
 	bti	c
 #endif
-	/* x11 = &ks_direct_hash[home of x30] */
-	ldr	w12, .Lks_mul
-	mul	x11, x30, x12
-	ubfx	x11, x11, #KS_HASH_SHIFT, #KS_HASH_BITS
-	ldr	x12, .Lks_hash
-	add	x11, x12, x11, lsl #KS_HENT_SHIFT
-.Lks_probe:
-	ldr	x10, [x11, #KS_HENT_IP]
+	/* x11 = the home of x30 (ks_direct.h), x13 = this CPU's part of its gate's */
+	eor	x11, x30, x30, lsr #KS_HOME_FOLD
+	ubfx	x11, x11, #KS_HOME_LOW, #KS_HASH_BITS
+	ldr	x12, .Lks_thome
+	ldr	x13, [x12, x11, lsl #3]
+	get_this_cpu_offset x14
+	add	x13, x13, x14
+	/*
+	 * Open (below 0: a node that records, the probe's): on, and no store.
+	 * Shut (2^62 and above: stopped, or a home of no node): into the
+	 * body.  Else a sampled-out call, counted down, and into the body
+	 * unless it was the last call let by.
+	 */
+	ldr	x14, [x13, #KS_PCPU_GATE]
+	tbnz	x14, #63, .Lks_open
+	tbnz	x14, #62, .Lks_ret
+	KS_GATE_DEC x13, x14, x15, w16
+	cbnz	x14, .Lks_ret
+.Lks_open:
+	ldr	x12, .Lks_thkey
+	ldr	x10, [x12, x11, lsl #3]
 	cmp	x10, x30
-	b.ne	.Lks_next
-	/* found, x10 the body: not timed at all (no node, stopped) here */
-	ldr	x11, [x11, #KS_HENT_NODE]
-	cbz	x11, .Lks_body
+	b.ne	.Lks_search
+	/* alone in its home: its node (in each CPU's part) */
+	ldr	x11, [x13, #KS_PCPU_NODE]
+	cbz	x11, .Lks_search	/* the probe's, as the words change */
+.Lks_found:
+	/* x11 the node, x10 the body */
 	ldr	w12, [x11, #KS_NODE_ACTIVE]
 	tbz	w12, #KS_ACTIVE_BIT, .Lks_body
 	tbnz	w12, #KS_FAST_BIT, ks_direct_fast
@@ -166,6 +223,28 @@ SYM_CODE_START(ks_direct_tramp)
 	ldr	x10, [sp, #KS_F_BODY]
 	ldp	x29, x30, [sp], #KS_FRAME
 	ret	x10
+.Lks_search:
+	/* not alone in its home: search the table from there */
+	eor	x11, x30, x30, lsr #KS_HOME_FOLD
+	ubfx	x11, x11, #KS_HOME_LOW, #KS_HASH_BITS
+	ldr	x12, .Lks_hash
+	add	x11, x12, x11, lsl #KS_HENT_SHIFT
+.Lks_probe:
+	ldr	x10, [x11, #KS_HENT_IP]
+	cmp	x10, x30
+	b.ne	.Lks_next
+	/* found: its node's gate, as at the home's */
+	ldr	x11, [x11, #KS_HENT_NODE]
+	cbz	x11, .Lks_body
+	ldr	x13, [x11, #KS_NODE_PCPU]
+	get_this_cpu_offset x14
+	add	x13, x13, x14
+	ldr	x14, [x13, #KS_PCPU_GATE]
+	tbnz	x14, #63, .Lks_found
+	tbnz	x14, #62, .Lks_body
+	KS_GATE_DEC x13, x14, x15, w16
+	cbz	x14, .Lks_found
+	b	.Lks_body
 .Lks_next:
 	cbz	x10, .Lks_ret
 	add	x11, x11, #(1 << KS_HENT_SHIFT)
@@ -181,8 +260,10 @@ SYM_CODE_START(ks_direct_tramp)
 	.balign	8
 .Lks_hash:
 	.quad	ks_direct_hash
-.Lks_mul:
-	.word	KS_HASH_MUL
+.Lks_thome:
+	.quad	ks_direct_thome
+.Lks_thkey:
+	.quad	ks_direct_thkey
 SYM_CODE_END(ks_direct_tramp)
 
 /*
