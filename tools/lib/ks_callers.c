@@ -35,7 +35,7 @@ void ks_print_callers(FILE *f, const struct ks_view *node, int markdown)
 {
 	const struct ks_caller *by[KS_CALLERS_MAX + 1];
 	int ns = !strcmp(node->unit, "ns"), vw = ns ? 8 : 10;
-	int sw = 80 - (9 + 7 + 7 + 3 * (vw + 1));
+	int sw = 72 - (8 + 7 + 7 + 3 * (vw + 1));	/* 72 columns */
 	double calls = 0, time = 0;
 	char site[KS_SITE_MAX], cells[5][32];
 	__u32 h, k, seen = 0;
@@ -59,7 +59,7 @@ void ks_print_callers(FILE *f, const struct ks_view *node, int markdown)
 		fprintf(f, "%s: %.0f calls from %u call sites (callers %u), most total time first\n",
 			node->name, calls, seen, node->callers_n);
 		ks_units_line(f, node, markdown);
-		fprintf(f, "%-*s %8s %6s %6s %*s %*s %*s\n", sw, "site", "calls", "calls%",
+		fprintf(f, "%-*s %7s %6s %6s %*s %*s %*s\n", sw, "site", "calls", "calls%",
 			"time%", vw, "p50", vw, "p99", vw, "max");
 	}
 	for (h = 0; h < node->nr_callers; h++) {
@@ -86,7 +86,7 @@ void ks_print_callers(FILE *f, const struct ks_view *node, int markdown)
 			fputc('\n', f);
 			continue;
 		}
-		fprintf(f, "%-*s %8s %6s %6s", sw, ks_fmt_site(site, sizeof(site), c->site, sw),
+		fprintf(f, "%-*s %7s %6s %6s", sw, ks_fmt_site(site, sizeof(site), c->site, sw),
 			cells[0], cells[1], cells[2]);
 		for (k = 0; k < 3; k++) {
 			if (ns)
