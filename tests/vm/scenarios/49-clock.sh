@@ -31,6 +31,7 @@ aarch64)
 		want="local no_stable_counter"
 	fi ;;
 esac
+diag "available: $(cat $CS/available_clocksource 2>/dev/null); TSC marked unstable: $(tsc_gave_up && echo y || echo n)"
 diag "clocksource $cs; constant_tsc $(has constant_tsc && echo y) nonstop_tsc $(has nonstop_tsc && echo y); expect $want"
 
 check "trace ks_target_empty" ctl "trace ks_target_empty"
