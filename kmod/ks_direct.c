@@ -50,47 +50,6 @@ struct ks_dnode {
 	struct ks_hent *ent[];
 };
 
-/*
- * Written under ks_lock, read by ks_direct_tramp without a lock: an entry
- * gets its key before its node, and keeps its key for ever (a search goes
- * on past a tombstone, and ends at an entry never used).
- */
-struct ks_hent ks_direct_hash[KS_HASH_ENTRIES] __aligned(64);
-/* What ks_tramp.S reads of each entry, one array each (ks_direct.h). */
-unsigned long ks_direct_tip[KS_HASH_ENTRIES] __aligned(64);
-void __percpu *ks_direct_tpcpu[KS_HASH_ENTRIES] __aligned(64);
-struct ks_node *ks_direct_tnode[KS_HASH_ENTRIES] __aligned(64);
-
-static_assert(sizeof(struct ks_hent) == 1 << KS_HENT_SHIFT);
-static_assert(offsetof(struct ks_hent, ip) == KS_HENT_IP);
-static_assert(offsetof(struct ks_hent, node) == KS_HENT_NODE);
-/* What an entry that times nothing any more points at: never active. */
-static DEFINE_PER_CPU(struct ks_pcpu, ks_direct_idle_pcpu) = {
-	.gate = LONG_MAX,
-};
-
-struct ks_node ks_direct_idle = {
-	.pcpu = &ks_direct_idle_pcpu,
-};
-
-/*
- * The gate of a home whose keys are not alone: never shut, so that the
- * call compares its key (ks_direct_thkey 0: never equal) and searches.
- * Its calls go to C should one find its key there all the same (KS_FAST_C).
- */
-static DEFINE_PER_CPU(struct ks_pcpu, ks_direct_probe_pcpu) = {
-	.gate = LONG_MIN / 2,
-};
-
-/* and by home: the key alone there and its gate (ks_direct.h) */
-unsigned long ks_direct_thkey[KS_HASH_SIZE] __aligned(64);
-void __percpu *ks_direct_thome[KS_HASH_SIZE] __aligned(64) = {
-	[0 ... KS_HASH_SIZE - 1] = &ks_direct_idle_pcpu,
-};
-
-static_assert(offsetof(struct ks_pcpu, gate) == KS_PCPU_GATE);
-static_assert(sizeof_field(struct ks_pcpu, gate) == 8);
-
 static_assert(offsetof(struct ks_node, active) == KS_NODE_ACTIVE);
 static_assert(offsetof(struct ks_node, fast_sample) == KS_NODE_FAST_SAMPLE);
 static_assert(offsetof(struct ks_node, fast) == KS_NODE_FAST);
@@ -159,67 +118,6 @@ static void ks_direct_pcpu_init(struct ks_node *node)
 	ks_node_set_fast(node, node->fast || node->fast_extra);
 }
 
-/* Where ks_direct_tramp starts looking for @key (as it computes it). */
-static unsigned int ks_hhome(unsigned long key)
-{
-	if (IS_ENABLED(CONFIG_ARM64))
-		return ((key ^ key >> KS_HOME_FOLD) >> KS_HOME_LOW) &
-		       KS_HASH_MASK;
-	return (u32)((u32)key * KS_HASH_MUL) >> KS_HASH_SHIFT;
-}
-
-/*
- * Home @h's words for the trampoline's first step (ks_direct.h), after
- * the entries changed: the key alone there and its node's per-CPU part,
- * else no key and the gate of ks_direct_probe (or ks_direct_idle's, for
- * a home of no key).  A key that comes to share its home makes it
- * ks_direct_probe's here, before its call site is ever hooked.
- */
-static void ks_home_sync(unsigned int h)
-{
-	unsigned int i, n = 0;
-
-	for (i = h; i < h + KS_HASH_PROBE; i++)
-		if (ks_direct_tip[i] && ks_hhome(ks_direct_tip[i]) == h)
-			n++;
-	if (n == 1 && ks_direct_tip[h] && ks_hhome(ks_direct_tip[h]) == h) {
-		WRITE_ONCE(ks_direct_thkey[h], ks_direct_tip[h]);
-		WRITE_ONCE(ks_direct_thome[h], ks_direct_tpcpu[h]);
-		return;
-	}
-	WRITE_ONCE(ks_direct_thkey[h], 0);
-	smp_wmb();	/* a call that finds the probe's gate finds no key */
-	WRITE_ONCE(ks_direct_thome[h], n ?
-		   (void __percpu *)&ks_direct_probe_pcpu :
-		   (void __percpu *)&ks_direct_idle_pcpu);
-}
-
-/* Entry @e times @node (ks_direct_idle: nothing), for both trampolines. */
-static void ks_hent_set(struct ks_hent *e, struct ks_node *node)
-{
-	unsigned int i = e - ks_direct_hash;
-
-	WRITE_ONCE(e->node, node);
-	WRITE_ONCE(ks_direct_tnode[i], node);
-	WRITE_ONCE(ks_direct_tpcpu[i], (void __percpu *)node->pcpu);
-	if (i < KS_HASH_SIZE)
-		ks_home_sync(i);
-}
-
-/* Entry @e gets its key @key, idle (before it is ever found). */
-static void ks_hent_key(struct ks_hent *e, unsigned long key)
-{
-	unsigned long old = e->ip;
-
-	ks_hent_set(e, &ks_direct_idle);
-	smp_wmb();	/* node before key: a found key has a node */
-	WRITE_ONCE(e->ip, key);
-	WRITE_ONCE(ks_direct_tip[e - ks_direct_hash], key);
-	if (old)
-		ks_home_sync(ks_hhome(old));
-	ks_home_sync(ks_hhome(key));
-}
-
 /* @node's gate: open while it records, else shut. */
 static long ks_gate(const struct ks_node *node)
 {
@@ -251,32 +149,6 @@ static void ks_direct_acted(struct ks_node *node)
 		if (!cpu_online(cpu))
 			per_cpu_ptr(node->pcpu, cpu)->gate = ks_gate(node);
 	cpus_read_unlock();
-}
-
-/* The key of a call site: the return address of its fentry call. */
-static unsigned long ks_hkey(unsigned long ip)
-{
-	return ip + MCOUNT_INSN_SIZE;
-}
-
-/*
- * The entry for @key: its own (with or without a node), else the first
- * free or tombstoned one on its probe sequence, else NULL (crowded).
- */
-static struct ks_hent *ks_hslot(unsigned long key)
-{
-	struct ks_hent *e = &ks_direct_hash[ks_hhome(key)], *spare = NULL;
-	unsigned int i;
-
-	for (i = 0; i < KS_HASH_PROBE; i++, e++) {
-		if (e->ip == key)
-			return e;
-		if (!e->ip)
-			return spare ? spare : e;
-		if (!spare && e->node == &ks_direct_idle && !e->batch)
-			spare = e;
-	}
-	return spare;
 }
 
 /*

@@ -165,6 +165,11 @@ extern void __percpu *ks_direct_tpcpu[KS_HASH_ENTRIES];
 extern struct ks_node *ks_direct_tnode[KS_HASH_ENTRIES];
 extern unsigned long ks_direct_thkey[KS_HASH_SIZE];
 extern void __percpu *ks_direct_thome[KS_HASH_SIZE];
+/* the table's writers, ks_direct_table.c (under ks_lock) */
+unsigned long ks_hkey(unsigned long ip);
+struct ks_hent *ks_hslot(unsigned long key);
+void ks_hent_set(struct ks_hent *e, struct ks_node *node);
+void ks_hent_key(struct ks_hent *e, unsigned long key);
 /**
  * struct ks_centry - a call site in the trampoline's cache (KS_CTAB_*)
  * @ip: the site (0: free, or not yet published)
