@@ -122,8 +122,12 @@ test-arm64: deps-check vm-stage-arm64
 	KSTATS_ARCH=arm64 tests/vm/run.sh
 	KSTATS_ARCH=arm64 KS_VM_SCENARIO_TIMEOUT=600 KS_VM_TIMEOUT=900 $(STRESS_RUN)
 
+# and on an ARMv8.0 CPU (no LSE atomics: the trampoline's gate takes its
+# exclusive loop), sampling and the direct backend on the newest kernel
 vm-arm64-quick: vm-stage-arm64
 	KSTATS_ARCH=arm64 tests/vm/run.sh -s $(ARM64_QUICK)
+	KSTATS_ARCH=arm64 KS_VM_ARM64_CPU=cortex-a57 tests/vm/run.sh \
+		-k $(lastword $(ARM64_KVERS)) -s 30-options,50-direct
 
 .PHONY: vm-tools-arm64 vm-stage-arm64 test-arm64 vm-arm64-quick
 

@@ -31,6 +31,8 @@
 #                           vmlinux (see kernel_image)
 #   KS_VM_CPU               x86-64 CPU model (default max,+invtsc,...;
 #                           "default": QEMU's own, without invariant TSC)
+#   KS_VM_ARM64_CPU         arm64 CPU model (default max,pauth-impdef=on;
+#                           cortex-a57: ARMv8.0, no LSE atomics)
 #   KS_VM_TCG_THREAD        single (default) or multi: parallel TCG, which
 #                           can run stale patched text (tests/vm/mttcg.sh)
 
@@ -154,7 +156,8 @@ arch_setup() {
 	amd64)	QEMU=(qemu-system-x86_64) CONSOLE=ttyS0 ;;
 	# pauth-impdef: QEMU's cheap pointer authentication (the kernel signs
 	# every return address; the architected algorithm costs TCG dearly)
-	arm64)	QEMU=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on) CONSOLE=ttyAMA0 ;;
+	arm64)	QEMU=(qemu-system-aarch64 -M virt -cpu "${KS_VM_ARM64_CPU:-max,pauth-impdef=on}")
+		CONSOLE=ttyAMA0 ;;
 	*)	die "$1: no QEMU for $KARCH" ;;
 	esac
 	command -v "${QEMU[0]}" >/dev/null || die "${QEMU[0]} not found (scripts/deps.sh)"
