@@ -1041,11 +1041,11 @@ fails "check: a stopped node's sites must add up" 1 "samples 61 but the callers 
 r "$K" callers ks_target_site
 same "callers NAME: sites by total time, exact counts and shares, 72 columns" <<'EOF'
 ks_target_site: 61 calls from 4 call sites (callers 4), most total time first
-site                      calls calls%  time%      p50      p99      max
-kt_site_c+0x1c               30  49.2%  58.5%   321 us   321 us   321 us
-kt_site_slow+0x22             1   1.6%  30.5%  5.00 ms  5.00 ms  5.00 ms
-kt_site_b+0x1c               20  32.8%   9.8%  80.4 us  80.4 us  80.7 us
-kt_site_a+0x1c               10  16.4%   1.2%  20.2 us  20.2 us  20.3 us
+site                         calls calls%  time%     p50     p99     max
+kt_site_c+0x1c                  30  49.2%  58.5%  321 us  321 us  321 us
+kt_site_slow+0x22                1   1.6%  30.5% 5.00 ms 5.00 ms 5.00 ms
+kt_site_b+0x1c                  20  32.8%   9.8% 80.4 us 80.4 us 80.7 us
+kt_site_a+0x1c                  10  16.4%   1.2% 20.2 us 20.2 us 20.3 us
 calls%, time%: of all calls, of their total time (calls x mean)
 EOF
 r "$K" callers --markdown ks_target_site
@@ -1106,10 +1106,10 @@ check "check -f: a snapshot with callers" "$K" check -f "$tmp/callers.json"
 r "$K" callers -f "$tmp/long.txt"
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")
 if [ $rc = 0 ] && [ "$w" -le 72 ] &&
-   grep -q '^(other)  *7  46.7%  71.8%  4.04 us  4.04 us  4.07 us$' "$tmp/out" &&
-   grep -q '^short_one+0x10  *3  20.0%  15.4%  ' "$tmp/out" &&
-   grep -q '^a_function_whose_~+0x1c  *5  33.3%  12.8%  ' "$tmp/out"; then
-	ok "callers: $w columns (<= 72): other holds the third site, a site as FUNCTION+0xOFF, a long name cut before +0xOFF"
+   grep -q '^(other)  *7  46.7%  71.8% 4.04 us 4.04 us 4.07 us$' "$tmp/out" &&
+   grep -q '^short_one+0x10 \[a_module\]  *3  20.0%  15.4% ' "$tmp/out" &&
+   grep -q '^a_function_whose_nam~+0x1c  *5  33.3%  12.8% ' "$tmp/out"; then
+	ok "callers: $w columns (<= 72): other holds the third site, a site without /0xSIZE where the whole does not fit, a long name cut before +0xOFF"
 else
 	notok "callers: long names, other ($w columns)"; tap_diag "$tmp/out" "$tmp/err"
 fi

@@ -34,7 +34,7 @@ static void ks_units_line(FILE *f, const struct ks_view *node, int markdown)
 void ks_print_callers(FILE *f, const struct ks_view *node, int markdown)
 {
 	const struct ks_caller *by[KS_CALLERS_MAX + 1];
-	int ns = !strcmp(node->unit, "ns"), vw = ns ? 8 : 10;
+	int ns = !strcmp(node->unit, "ns"), vw = ns ? 7 : 10;	/* "1023 us" */
 	int sw = 72 - (8 + 7 + 7 + 3 * (vw + 1));	/* 72 columns */
 	double calls = 0, time = 0;
 	char site[KS_SITE_MAX], cells[5][32];
