@@ -133,18 +133,39 @@ alternative_else
 alternative_endif
 9:
 	.subsection 1
+#endif
 8:	ldxr	\old, [\pcpu]
 	sub	\tmp, \old, #1
 	stxr	\status, \tmp, [\pcpu]
 	cbnz	\status, 8b
+#ifdef KS_LSE
 	b	9b
 	.subsection 0
-#else
-8:	ldxr	\old, [\pcpu]
-	sub	\tmp, \old, #1
-	stxr	\status, \tmp, [\pcpu]
-	cbnz	\status, 8b
 #endif
+.endm
+
+/* x11 = the home of the call site in x30 (ks_direct.h) */
+.macro KS_HOME
+	eor	x11, x30, x30, lsr #KS_HOME_FOLD
+	ubfx	x11, x11, #KS_HOME_LOW, #KS_HASH_BITS
+.endm
+
+/*
+ * The gate of a node's per-CPU part (x13: its address, made this CPU's
+ * here), for a call about to be timed or not.  Open (below 0: a node
+ * that records, the probe's): on, and no store.  Shut (2^62 and above:
+ * stopped, or a home of no node): to \shut.  Else a sampled-out call,
+ * counted down, and to \shut unless it was the last call let by.  Goes
+ * on when open.  x14-x16 scratch.
+ */
+.macro KS_GATE open, shut
+	get_this_cpu_offset x14
+	add	x13, x13, x14
+	ldr	x14, [x13, #KS_PCPU_GATE]
+	tbnz	x14, #63, \open
+	tbnz	x14, #62, \shut
+	KS_GATE_DEC x13, x14, x15, w16
+	cbnz	x14, \shut
 .endm
 
 	.text
@@ -152,24 +173,11 @@ SYM_CODE_START(ks_direct_tramp)
 #ifdef CONFIG_ARM64_BTI_KERNEL
 	bti	c
 #endif
-	/* x11 = the home of x30 (ks_direct.h), x13 = this CPU's part of its gate's */
-	eor	x11, x30, x30, lsr #KS_HOME_FOLD
-	ubfx	x11, x11, #KS_HOME_LOW, #KS_HASH_BITS
+	/* the gate of the home's per-CPU part first (ks_direct.h) */
+	KS_HOME
 	ldr	x12, .Lks_thome
 	ldr	x13, [x12, x11, lsl #3]
-	get_this_cpu_offset x14
-	add	x13, x13, x14
-	/*
-	 * Open (below 0: a node that records, the probe's): on, and no store.
-	 * Shut (2^62 and above: stopped, or a home of no node): into the
-	 * body.  Else a sampled-out call, counted down, and into the body
-	 * unless it was the last call let by.
-	 */
-	ldr	x14, [x13, #KS_PCPU_GATE]
-	tbnz	x14, #63, .Lks_open
-	tbnz	x14, #62, .Lks_ret
-	KS_GATE_DEC x13, x14, x15, w16
-	cbnz	x14, .Lks_ret
+	KS_GATE .Lks_open, .Lks_ret
 .Lks_open:
 	ldr	x12, .Lks_thkey
 	ldr	x10, [x12, x11, lsl #3]
@@ -225,8 +233,7 @@ SYM_CODE_START(ks_direct_tramp)
 	ret	x10
 .Lks_search:
 	/* not alone in its home: search the table from there */
-	eor	x11, x30, x30, lsr #KS_HOME_FOLD
-	ubfx	x11, x11, #KS_HOME_LOW, #KS_HASH_BITS
+	KS_HOME
 	ldr	x12, .Lks_hash
 	add	x11, x12, x11, lsl #KS_HENT_SHIFT
 .Lks_probe:
@@ -237,14 +244,8 @@ SYM_CODE_START(ks_direct_tramp)
 	ldr	x11, [x11, #KS_HENT_NODE]
 	cbz	x11, .Lks_body
 	ldr	x13, [x11, #KS_NODE_PCPU]
-	get_this_cpu_offset x14
-	add	x13, x13, x14
-	ldr	x14, [x13, #KS_PCPU_GATE]
-	tbnz	x14, #63, .Lks_found
-	tbnz	x14, #62, .Lks_body
-	KS_GATE_DEC x13, x14, x15, w16
-	cbz	x14, .Lks_found
-	b	.Lks_body
+	KS_GATE .Lks_found, .Lks_body
+	b	.Lks_found
 .Lks_next:
 	cbz	x10, .Lks_ret
 	add	x11, x11, #(1 << KS_HENT_SHIFT)
