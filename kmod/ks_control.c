@@ -8,7 +8,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
-#include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -74,12 +73,25 @@ static int ks_last_open(struct inode *inode, struct file *file)
 	return single_open(file, ks_last_show_, NULL);
 }
 
-const struct file_operations ks_last_fops = {
+static const struct file_operations ks_last_fops = {
 	.owner = THIS_MODULE,
 	.open = ks_last_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = single_release,
+};
+
+static const struct proc_ops ks_last_pops = {
+	.proc_open = ks_last_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = single_release,
+};
+
+/* _last, in debugfs and in /proc/kstats (ks_files.c) */
+const struct ks_file_ops ks_last_file = {
+	.debugfs = &ks_last_fops,
+	.proc = &ks_last_pops,
 };
 
 /* Commands: see the grammar in ks_cmd.c. */
@@ -126,11 +138,25 @@ out:
 	return ret ? ret : count;
 }
 
-const struct file_operations ks_control_fops = {
+static const struct file_operations ks_control_fops = {
 	.owner = THIS_MODULE,
 	.open = ks_control_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = single_release,
 	.write = ks_control_write,
+};
+
+static const struct proc_ops ks_control_pops = {
+	.proc_open = ks_control_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = single_release,
+	.proc_write = ks_control_write,
+};
+
+/* _control, in debugfs and in /proc/kstats (ks_files.c) */
+const struct ks_file_ops ks_control_file = {
+	.debugfs = &ks_control_fops,
+	.proc = &ks_control_pops,
 };

@@ -30,7 +30,6 @@
 #include <linux/mutex.h>
 #include "ks_node.h"
 
-struct dentry;
 struct file;
 struct inode;
 struct notifier_block;
@@ -66,16 +65,15 @@ bool ks_clock_watched(const struct ks_node *node);
 void ks_clock_fall_back(struct ks_node *node);
 
 /* ks_show.c */
-extern struct dentry *ks_dir;
-extern const struct file_operations ks_node_fops;
+extern const struct ks_file_ops ks_node_file;
 char *ks_get_cmd(const char __user *ubuf, size_t count, loff_t *ppos,
 		 const char *who);
 int ks_node_open(struct inode *inode, struct file *file);
 int ks_control_open(struct inode *inode, struct file *file);
 
 /* ks_control.c */
-extern const struct file_operations ks_control_fops;
-extern const struct file_operations ks_last_fops;
+extern const struct ks_file_ops ks_control_file;
+extern const struct ks_file_ops ks_last_file;
 
 /* ks_trace.c */
 const char *ks_denied(const char *name);

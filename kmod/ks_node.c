@@ -8,7 +8,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
-#include <linux/debugfs.h>
 #include <linux/slab.h>
 #include <linux/mutex.h>
 #include <linux/smp.h>
@@ -157,12 +156,9 @@ static void ks_reap(struct work_struct *work)
 /* Remove a node's files and hooks, without waiting; was it hooked? */
 static bool ks_node_unhook(struct ks_node *node)
 {
-	debugfs_remove(node->dentry);	/* waits for readers in progress */
-	node->dentry = NULL;
-	if (node->gap) {
-		debugfs_remove(node->gap->dentry);
-		node->gap->dentry = NULL;
-	}
+	ks_file_remove(&node->file);	/* waits for readers in progress */
+	if (node->gap)
+		ks_file_remove(&node->gap->file);
 	if (!node->priv)
 		return false;
 	node->backend->detach(node);

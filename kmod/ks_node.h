@@ -18,6 +18,7 @@
 #include <kstats/cmd.h>
 #include "ks_arch.h"
 #include "ks_direct.h"
+#include "ks_files.h"
 
 struct ks_node;
 
@@ -188,7 +189,7 @@ struct ks_backend {
  *	calls' (ks_record_disturbed())
  * @callers: the call sites (cmd.callers), or NULL
  * @slowest: the slowest calls (cmd.slowest), or NULL
- * @dentry: the node's debugfs file
+ * @file: the node's file, in debugfs and /proc/kstats (ks_files.c)
  * @backend: the hooks in use
  * @priv: the backend's state
  * @floor: what the backend reports for an empty function (calibration)
@@ -236,7 +237,7 @@ struct ks_node {
 	u32 nhist;
 	struct ks_callers *callers;
 	struct ks_slowest *slowest;
-	struct dentry *dentry;
+	struct ks_file file;
 	const struct ks_backend *backend;
 	void *priv;
 	u64 floor;

@@ -12,13 +12,10 @@
 #include <linux/ctype.h>
 #include <linux/slab.h>
 #include <linux/mutex.h>
-#include <linux/debugfs.h>
 #include <linux/uaccess.h>
 #include "ks_core.h"
 
 static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* kstats/cmd.h, contract.h */
-
-struct dentry *ks_dir;		/* /sys/kernel/debug/kstats */
 
 /* The clock the node reads now: the counter or local_clock(). */
 static const char *ks_clock_name(const struct ks_node *node)
@@ -432,7 +429,7 @@ static int ks_node_show(struct seq_file *m, void *v)
 
 /**
  * ks_node_open() - open a node's file for reading its text
- * @inode: the file's inode, whose i_private is the node
+ * @inode: the file's inode, in debugfs or procfs (ks_file_data(): the node)
  * @file: the file
  *
  * Sizes the output buffer for what the node holds now, so seq_file formats
@@ -442,7 +439,7 @@ static int ks_node_show(struct seq_file *m, void *v)
  */
 int ks_node_open(struct inode *inode, struct file *file)
 {
-	struct ks_node *node = inode->i_private;
+	struct ks_node *node = ks_file_data(inode);
 	size_t rows = 0;
 	u32 s;
 	int cpu;
@@ -551,7 +548,7 @@ char *ks_get_cmd(const char __user *ubuf, size_t count, loff_t *ppos,
 static ssize_t ks_node_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
-	struct ks_node *node = file_inode(file)->i_private;
+	struct ks_node *node = ((struct seq_file *)file->private_data)->private;
 	enum ks_verb verb;
 	char *buf, *word;
 
@@ -580,11 +577,25 @@ static ssize_t ks_node_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
-const struct file_operations ks_node_fops = {
+static const struct file_operations ks_node_fops = {
 	.owner = THIS_MODULE,
 	.open = ks_node_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = single_release,
 	.write = ks_node_write,
+};
+
+static const struct proc_ops ks_node_pops = {
+	.proc_open = ks_node_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = single_release,
+	.proc_write = ks_node_write,
+};
+
+/* A node's file, in debugfs and in /proc/kstats (ks_files.c). */
+const struct ks_file_ops ks_node_file = {
+	.debugfs = &ks_node_fops,
+	.proc = &ks_node_pops,
 };

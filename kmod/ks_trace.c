@@ -11,7 +11,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
-#include <linux/debugfs.h>
 #include <linux/slab.h>
 #include <linux/mutex.h>
 #include <linux/error-injection.h>
@@ -259,35 +258,20 @@ static bool ks_backend_fallback(struct ks_node *node, int err)
 }
 
 /*
- * Give an attached @node (and its GAP- node) its debugfs file and list it;
+ * Give an attached @node (and its GAP- node) its files and list it;
  * caller holds ks_lock, and destroys @node on failure.
  */
 static noinline int ks_node_publish(struct ks_node *node)
 {
 	int ret;
 
-	node->dentry = debugfs_create_file(node->cmd.name, 0600, ks_dir, node,
-					   &ks_node_fops);
-	if (IS_ERR(node->dentry)) {
-		ret = PTR_ERR(node->dentry);
-		node->dentry = NULL;
-		pr_err("%s: cannot create debugfs file: error %d\n",
-		       node->cmd.name, ret);
+	ret = ks_file_add(&node->file, node->cmd.name, 0600, node,
+			  &ks_node_file);
+	if (!ret && node->gap)
+		ret = ks_file_add(&node->gap->file, node->gap->cmd.name, 0600,
+				  node->gap, &ks_node_file);
+	if (ret)
 		return ret;
-	}
-	if (node->gap) {
-		node->gap->dentry = debugfs_create_file(node->gap->cmd.name,
-							0600, ks_dir,
-							node->gap,
-							&ks_node_fops);
-		if (IS_ERR(node->gap->dentry)) {
-			ret = PTR_ERR(node->gap->dentry);
-			node->gap->dentry = NULL;
-			pr_err("%s: cannot create debugfs file: error %d\n",
-			       node->gap->cmd.name, ret);
-			return ret;
-		}
-	}
 	ks_node_list(node);
 	return 0;
 }

@@ -8,69 +8,54 @@
  *
  * Each traced function gets a node: a per-CPU log-linear histogram
  * (include/kstats/hist.h) fed by entry/exit hooks (a backend), and a
- * debugfs file that prints a summary header and the original kstats rows.
+ * file that prints a summary header and the original kstats rows, in
+ * debugfs and, for a locked-down kernel, in /proc/kstats (ks_files.c).
  * The command grammar is documented in ks_cmd.c; the output in
  * docs/format.md.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
-#include <linux/debugfs.h>
 #include <linux/mutex.h>
-#include <linux/security.h>
+#include <kstats/version.h>
 #include "ks_core.h"
 #include "ks_glob.h"
 
+static struct ks_file ks_control, ks_last;
+
 static int __init kstats_init(void)
 {
-	struct dentry *d;
 	int ret;
 
-	/*
-	 * A locked-down kernel (Secure Boot, lockdown=) lets nobody open a
-	 * writable debugfs file: _control could never be used.
-	 */
-	ret = security_locked_down(LOCKDOWN_DEBUGFS);
-	if (ret) {
-		pr_err("the kernel is locked down (/sys/kernel/security/lockdown): debugfs refuses kstats' files, not loading\n");
-		return ret;
-	}
 	ret = ks_slots_setup();
 	if (ret)
 		return ret;
 	ret = ks_backends_start();
-	if (ret) {
-		ks_slots_exit();
-		return ret;
-	}
-	ks_dir = debugfs_create_dir("kstats", NULL);
-	if (IS_ERR(ks_dir)) {
-		pr_err("cannot create debugfs directory: error %ld\n",
-		       PTR_ERR(ks_dir));
-		ks_backends_stop();
-		ks_slots_exit();
-		return PTR_ERR(ks_dir);
-	}
+	if (ret)
+		goto out_slots;
+	ret = ks_files_init();
+	if (ret)
+		goto out_backends;
 	ret = register_module_notifier(&ks_module_nb);
-	if (ret) {
-		debugfs_remove(ks_dir);
-		ks_backends_stop();
-		ks_slots_exit();
-		return ret;
-	}
-	d = debugfs_create_file("_control", 0600, ks_dir, NULL,
-				&ks_control_fops);
-	if (!IS_ERR(d))
-		d = debugfs_create_file("_last", 0400, ks_dir, NULL,
-					&ks_last_fops);
-	if (IS_ERR(d)) {
-		unregister_module_notifier(&ks_module_nb);
-		debugfs_remove(ks_dir);
-		ks_backends_stop();
-		ks_slots_exit();
-		return PTR_ERR(d);
-	}
+	if (ret)
+		goto out_files;
+	ret = ks_file_add(&ks_control, "_control", 0600, NULL,
+			  &ks_control_file);
+	if (!ret)
+		ret = ks_file_add(&ks_last, "_last", 0400, NULL, &ks_last_file);
+	if (ret)
+		goto out_notifier;
 	return 0;
+
+out_notifier:
+	unregister_module_notifier(&ks_module_nb);
+out_files:
+	ks_files_exit();
+out_backends:
+	ks_backends_stop();
+out_slots:
+	ks_slots_exit();
+	return ret;
 }
 
 static void __exit kstats_exit(void)
@@ -80,7 +65,7 @@ static void __exit kstats_exit(void)
 	ks_nodes_remove(NULL, true);
 	ks_last_free();
 	mutex_unlock(&ks_lock);
-	debugfs_remove(ks_dir);
+	ks_files_exit();
 	ks_reap_wait();
 	ks_backends_stop();
 	ks_slowest_exit();
@@ -93,3 +78,4 @@ module_init(kstats_init);
 module_exit(kstats_exit);
 MODULE_DESCRIPTION("kstats: latency histograms of kernel functions");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(KS_VERSION);

@@ -243,7 +243,50 @@ fails "ENOENT on remove: no such node" 1 "no node named 'zz'" env KSTATS_TEST_ER
 fails "EEXIST" 1 "a node named 'find_vma' already exists (kstats remove find_vma)" \
 	env KSTATS_TEST_ERRNO=17 "$KT" trace find_vma
 fails "EINVAL" 1 "refused by the module as invalid (dmesg says why" env KSTATS_TEST_ERRNO=22 "$KT" trace find_vma --via fprobe
-fails "EPERM: needs root" 1 "kstats needs root" env KSTATS_TEST_ERRNO=1 "$KT" reset all
+fails "EPERM as a user: needs root" 1 "kstats needs root" env KSTATS_TEST_EUID=1000 KSTATS_TEST_ERRNO=1 "$KT" reset all
+printf 'none integrity [confidentiality]\n' > "$tmp/lockdown"
+printf 'N\n' > "$tmp/sig_enforce"
+fails "EPERM as root on debugfs, locked down: names lockdown, never root" 1 \
+	"the kernel is locked down (confidentiality): debugfs refuses kstats' files, and this kstats module has no /proc/kstats" \
+	env KSTATS_TEST_EUID=0 KSTATS_TEST_LOCKDOWN="$tmp/lockdown" KSTATS_TEST_ERRNO=1 "$KT" reset all
+r env KSTATS_TEST_EUID=0 KSTATS_TEST_LOCKDOWN="$tmp/lockdown" KSTATS_TEST_ERRNO=13 "$KT" reset all
+expect "EACCES as root, locked down: no 'needs root'" "$(grep -c 'needs root' "$tmp/err")" 0
+fails "EPERM as root, no lockdown: a security module, and doctor" 1 \
+	"permission denied although root: a security module (SELinux, AppArmor) refuses it; kstats doctor tells more" \
+	env KSTATS_TEST_EUID=0 KSTATS_TEST_LOCKDOWN="$tmp/nope" KSTATS_TEST_ERRNO=1 "$KT" reset all
+# where the files are: debugfs's where its _control opens, else /proc/kstats
+mkdir -p "$tmp/root/dfs" "$tmp/root/proc"
+cp "$dbg/_control" "$tmp/root/proc/_control"
+r "$KT" list
+cp "$tmp/out" "$tmp/list.dbg"
+r env -u KSTATS_DEBUGFS KSTATS_TEST_DEBUGFS="$tmp/root/dfs" KSTATS_TEST_PROCFS="$tmp/root/proc" "$KT" list
+expect "no debugfs _control: the CLI lists /proc/kstats ($rc, $(wc -l < "$tmp/out") lines)" "$(cat "$tmp/out")" "$(cat "$tmp/list.dbg")"
+: > "$tmp/root/dfs/_control"
+r env -u KSTATS_DEBUGFS KSTATS_TEST_DEBUGFS="$tmp/root/dfs" KSTATS_TEST_PROCFS="$tmp/root/proc" "$KT" trace find_vma
+expect "debugfs's _control opens: the command goes there" "$(cat "$tmp/root/dfs/_control") | $(tail -n 1 "$tmp/root/proc/_control")" "trace find_vma | $(tail -n 1 "$dbg/_control")"
+chmod 000 "$tmp/root/dfs/_control"
+if [ "$(id -u)" = 0 ]; then
+	skip "unreadable debugfs _control: /proc/kstats" "root opens any file"
+else
+	r env -u KSTATS_DEBUGFS KSTATS_TEST_DEBUGFS="$tmp/root/dfs" KSTATS_TEST_PROCFS="$tmp/root/proc" "$KT" trace vma_merge
+	expect "a debugfs _control that does not open (lockdown): /proc/kstats takes the command" "$(tail -n 1 "$tmp/root/proc/_control")" "trace vma_merge"
+fi
+rm -f "$tmp/root/dfs/_control"
+r env -u KSTATS_DEBUGFS KSTATS_TEST_DEBUGFS="$tmp/root/none" KSTATS_TEST_PROCFS="$tmp/root/none2" \
+	KSTATS_TEST_EUID=0 KSTATS_TEST_LOCKDOWN="$tmp/lockdown" "$KT" list
+case $(cat "$tmp/err") in
+*"the kernel is locked down (confidentiality): it loads only signed modules"*) ok "no module, locked down: names lockdown and signing" ;;
+*"the kstats module is loaded but"*) skip "no module, locked down" "a kstats module is loaded here" ;;
+*) notok "no module, locked down: names lockdown and signing"; tap_diag "$tmp/err" ;;
+esac
+printf 'Y\n' > "$tmp/sig_enforce"
+r env -u KSTATS_DEBUGFS KSTATS_TEST_DEBUGFS="$tmp/root/none" KSTATS_TEST_PROCFS="$tmp/root/none2" \
+	KSTATS_TEST_EUID=0 KSTATS_TEST_LOCKDOWN="$tmp/nope" KSTATS_TEST_SIG_ENFORCE="$tmp/sig_enforce" "$KT" list
+case $(cat "$tmp/err") in
+*"the kernel requires signed modules (sig_enforce)"*) ok "no module, sig_enforce: names the signature" ;;
+*"the kstats module is loaded but"*) skip "no module, sig_enforce" "a kstats module is loaded here" ;;
+*) notok "no module, sig_enforce: names the signature"; tap_diag "$tmp/err" ;;
+esac
 fails "ENOMEM" 1 "out of memory" env KSTATS_TEST_ERRNO=12 "$KT" trace find_vma --bits 8
 fails "EBUSY on remove: a node made by kstats_new()" 1 "only the code that made it removes it, with kstats_delete()" \
 	env KSTATS_TEST_ERRNO=16 "$KT" remove my_section

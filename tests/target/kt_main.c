@@ -60,6 +60,9 @@
 
 #include <linux/module.h>
 #include <linux/debugfs.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <uapi/linux/magic.h>
 #include <linux/delay.h>
 #include <linux/sched/clock.h>
 #include <linux/math64.h>
@@ -73,6 +76,8 @@
 #include "ks_arch.h"	/* the counter kstats reads: ks_cycles() */
 
 static struct dentry *kt_dir;
+/* the same files in /proc/kstats_target, which lockdown leaves open */
+static struct proc_dir_entry *kt_proc;
 static int kt_sink;
 
 /* Does nothing, but is a real call. */
@@ -444,7 +449,10 @@ enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP, KT_SECTION,
 static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			size_t count, loff_t *ppos)
 {
-	unsigned long what = (unsigned long)file_inode(file)->i_private;
+	struct inode *inode = file_inode(file);
+	unsigned long what = (unsigned long)
+		(inode->i_sb->s_magic == PROC_SUPER_MAGIC ? pde_data(inode) :
+							    inode->i_private);
 	unsigned int n, arg = 0, i;
 	char buf[32];
 	int ret;
@@ -564,6 +572,16 @@ static const struct file_operations kt_fops = {
 	.write = kt_write,
 };
 
+static const struct proc_ops kt_pops = {
+	.proc_write = kt_write,
+};
+
+static int kt_sleeping_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%d\n", atomic_read(&kt_sleeping));
+	return 0;
+}
+
 static int __init kt_init(void)
 {
 	static const char * const names[] = {
@@ -580,15 +598,20 @@ static int __init kt_init(void)
 	kt_dir = debugfs_create_dir("kstats_target", NULL);
 	if (IS_ERR(kt_dir))
 		return PTR_ERR(kt_dir);
-	for (i = 0; i < ARRAY_SIZE(names); i++)
+	kt_proc = proc_mkdir_mode("kstats_target", 0500, NULL);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		debugfs_create_file(names[i], 0200, kt_dir, (void *)i, &kt_fops);
+		proc_create_data(names[i], 0200, kt_proc, &kt_pops, (void *)i);
+	}
 	debugfs_create_atomic_t("sleeping", 0400, kt_dir, &kt_sleeping);
+	proc_create_single("sleeping", 0400, kt_proc, kt_sleeping_show);
 	return 0;
 }
 
 static void __exit kt_exit(void)
 {
 	debugfs_remove(kt_dir);
+	proc_remove(kt_proc);
 	kt_hold(false);
 	kt_patch(false);
 }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ks_ctl: talk to /sys/kernel/debug/kstats (or $KSTATS_DEBUGFS).
+ * ks_ctl: talk to kstats' files: /sys/kernel/debug/kstats where debugfs
+ * opens, else /proc/kstats (a locked-down kernel), or $KSTATS_DIR.
  *
  * The module reports a failed command as the errno of the write():
  * ENOENT unknown symbol or node (or a glob matching none), EINVAL bad
  * verb/option/value, EEXIST the node exists, EBUSY a node made in the
  * kernel (remove) or a busy function, E2BIG a glob matching more than
- * glob_max functions, ENOSPC a limit reached, ENOMEM, EPERM/EACCES not root.  Each becomes one line that
+ * glob_max functions, ENOSPC a limit reached, ENOMEM, EPERM/EACCES not root (or lockdown, ks_denied()).  Each becomes one line that
  * says what to do.
  */
 #include <errno.h>
@@ -19,14 +20,123 @@
 
 #include <kstats/cmd.h>
 #include <kstats/contract.h>
+#include <kstats/version.h>
 #include "ks_ctl.h"
 #include "ks_parse.h"
 
+/* $KSTATS_DIR, or its older name $KSTATS_DEBUGFS: a directory given */
+static const char *ks_root_env(void)
+{
+	const char *r = getenv("KSTATS_DIR");
+
+	if (!r || !*r)
+		r = getenv("KSTATS_DEBUGFS");
+	return r && *r ? r : NULL;
+}
+
+/* A test build reads its fake files where the environment says. */
+static const char *ks_test_path(const char *var, const char *path)
+{
+#ifdef KS_TEST
+	const char *p = getenv(var);
+
+	if (p && *p)
+		return p;
+#else
+	(void)var;
+#endif
+	return path;
+}
+
+/* The effective uid; a test build takes $KSTATS_TEST_EUID. */
+static unsigned int ks_euid(void)
+{
+	const char *u = ks_test_path("KSTATS_TEST_EUID", NULL);
+
+	return u ? (unsigned int)atoi(u) : (unsigned int)geteuid();
+}
+
+/* Can @dir's _control be opened (debugfs under lockdown: EPERM)? */
+static int ks_dir_opens(const char *dir)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/_control", dir);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
 const char *ks_root(void)
 {
-	const char *r = getenv("KSTATS_DEBUGFS");
+	static const char *root;
+	const char *dfs = ks_test_path("KSTATS_TEST_DEBUGFS", KSTATS_DEBUGFS_DEFAULT);
+	const char *proc = ks_test_path("KSTATS_TEST_PROCFS", KSTATS_PROCFS_DEFAULT);
+	struct stat st;
 
-	return r && *r ? r : KSTATS_DEBUGFS_DEFAULT;
+	if (root)
+		return root;
+	root = ks_root_env();
+	if (root)
+		return root;
+	/* debugfs where it opens; else /proc/kstats, which lockdown leaves open */
+	if (ks_dir_opens(dfs) || stat(proc, &st) || !S_ISDIR(st.st_mode))
+		root = dfs;
+	else
+		root = proc;
+	return root;
+}
+
+const char *ks_iface(void)
+{
+	const char *r = ks_root();
+
+	if (ks_root_env())
+		return "KSTATS_DIR";
+	return strcmp(r, ks_test_path("KSTATS_TEST_PROCFS", KSTATS_PROCFS_DEFAULT)) ?
+	       "debugfs" : "procfs";
+}
+
+const char *ks_lockdown(char *buf, size_t len)
+{
+	FILE *f = fopen(ks_test_path("KSTATS_TEST_LOCKDOWN",
+				     "/sys/kernel/security/lockdown"), "r");
+	char line[256], *o, *c;
+
+	if (!f)
+		return NULL;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	o = strchr(line, '[');
+	c = o ? strchr(o, ']') : NULL;
+	if (!c)
+		return NULL;
+	*c = '\0';
+	snprintf(buf, len, "%s", o + 1);
+	return buf;
+}
+
+int ks_sig_required(void)
+{
+	char lk[64], v[8] = "";
+	FILE *f;
+
+	if (ks_lockdown(lk, sizeof(lk)) && strcmp(lk, "none"))
+		return 1;
+	f = fopen(ks_test_path("KSTATS_TEST_SIG_ENFORCE",
+			       "/sys/module/module/parameters/sig_enforce"), "r");
+	if (!f)
+		return 0;
+	if (!fgets(v, sizeof(v), f))
+		*v = '\0';
+	fclose(f);
+	return *v == 'Y';
 }
 
 /* Whether a debugfs is mounted on @dir, from /proc/self/mounts. */
@@ -46,34 +156,70 @@ static int ks_debugfs_mounted(const char *dir)
 	return found;
 }
 
+/* Why root cannot use kstats' files (EPERM/EACCES), in one line. */
+static void ks_denied(const char *what, char *err, size_t errlen)
+{
+	char lk[64];
+
+	if (ks_euid()) {
+		snprintf(err, errlen, "%s: permission denied: kstats needs root (sudo kstats ...)",
+			 what);
+		return;
+	}
+	if (ks_lockdown(lk, sizeof(lk)) && strcmp(lk, "none") &&
+	    strcmp(ks_iface(), "procfs")) {
+		snprintf(err, errlen,
+			 "%s: the kernel is locked down (%s): debugfs refuses kstats' files, and this kstats module has no /proc/kstats: update the module to kstats " KS_VERSION "'s, which serves /proc/kstats too",
+			 what, lk);
+		return;
+	}
+	snprintf(err, errlen,
+		 "%s: permission denied although root: a security module (SELinux, AppArmor) refuses it; kstats doctor tells more",
+		 what);
+}
+
 int ks_ctl_ready(char *err, size_t errlen)
 {
 	const char *root = ks_root();
 	struct stat st;
+	char lk[64];
 
-	if (!stat(root, &st) && S_ISDIR(st.st_mode))
+	if (!stat(root, &st) && S_ISDIR(st.st_mode)) {
+		if (ks_euid() && access(root, R_OK | X_OK)) {
+			ks_denied(root, err, errlen);
+			return -1;
+		}
 		return 0;
-	if (getenv("KSTATS_DEBUGFS") && *getenv("KSTATS_DEBUGFS")) {
-		snprintf(err, errlen, "KSTATS_DEBUGFS=%s: %s", root,
+	}
+	if (ks_root_env()) {
+		snprintf(err, errlen, "%s=%s: %s",
+			 getenv("KSTATS_DIR") && *getenv("KSTATS_DIR") ?
+			 "KSTATS_DIR" : "KSTATS_DEBUGFS", root,
 			 errno ? strerror(errno) : "not a directory");
 		return -1;
 	}
-	if (errno == EACCES || (geteuid() && access("/sys/kernel/debug", X_OK))) {
-		snprintf(err, errlen, "%s: permission denied: kstats needs root (sudo kstats ...)",
-			 root);
-		return -1;
-	}
-	if (!ks_debugfs_mounted("/sys/kernel/debug")) {
-		snprintf(err, errlen,
-			 "debugfs is not mounted: mount -t debugfs none /sys/kernel/debug");
+	if (errno == EACCES || (ks_euid() && access("/sys/kernel/debug", X_OK))) {
+		ks_denied(root, err, errlen);
 		return -1;
 	}
 	if (!access("/sys/module/kstats", F_OK)) {
-		snprintf(err, errlen, "the kstats module is loaded but %s is missing", root);
+		if (!ks_debugfs_mounted("/sys/kernel/debug"))
+			snprintf(err, errlen,
+				 "debugfs is not mounted and this kstats module has no /proc/kstats: mount -t debugfs none /sys/kernel/debug");
+		else
+			snprintf(err, errlen, "the kstats module is loaded but %s is missing", root);
 		return -1;
 	}
-	snprintf(err, errlen,
-		 "the kstats module is not loaded: modprobe kstats (from a built tree: insmod kmod/kstats.ko)");
+	if (ks_lockdown(lk, sizeof(lk)) && strcmp(lk, "none"))
+		snprintf(err, errlen,
+			 "the kstats module is not loaded, and the kernel is locked down (%s): it loads only signed modules: modprobe kstats as DKMS built and signed it (docs/install.md, Secure Boot)",
+			 lk);
+	else if (ks_sig_required())
+		snprintf(err, errlen,
+			 "the kstats module is not loaded, and the kernel requires signed modules (sig_enforce): modprobe kstats as DKMS built and signed it (docs/install.md)");
+	else
+		snprintf(err, errlen,
+			 "the kstats module is not loaded: modprobe kstats (from a built tree: insmod kmod/kstats.ko)");
 	return -1;
 }
 
@@ -131,10 +277,13 @@ static void ks_explain(int e, const char *file, const char *cmd, char *err,
 	sym = sym ? sym + 1 : name;
 	switch (e) {
 	case EPERM:
-	case EACCES:
-		snprintf(err, errlen, "'%s': permission denied: kstats needs root (sudo kstats ...)",
-			 cmd);
+	case EACCES: {
+		char what[KS_CMD_MAX + 3];
+
+		snprintf(what, sizeof(what), "'%s'", cmd);
+		ks_denied(what, err, errlen);
 		break;
+	}
 	case ENOENT:
 		if (!strcmp(file, "_control") && ks_glob_valid(name)) {
 			snprintf(err, errlen, is_trace ?

@@ -11,13 +11,39 @@
 #include <kstats/contract.h>
 
 #define KSTATS_DEBUGFS_DEFAULT	"/sys/kernel/debug/kstats"
+#define KSTATS_PROCFS_DEFAULT	"/proc/kstats"
 
 /**
- * ks_root() - the kstats debugfs directory ($KSTATS_DEBUGFS or the default)
+ * ks_root() - the kstats directory: $KSTATS_DIR (or $KSTATS_DEBUGFS), else
+ * debugfs's where its _control opens, else /proc/kstats where it is (the
+ * module makes both; a locked-down kernel refuses debugfs's)
  *
- * Return: a path, never NULL.
+ * Return: a path, never NULL; chosen once.
  */
 const char *ks_root(void);
+
+/**
+ * ks_iface() - which directory ks_root() chose
+ *
+ * Return: "debugfs", "procfs" or "KSTATS_DIR".
+ */
+const char *ks_iface(void);
+
+/**
+ * ks_lockdown() - the kernel's lockdown level
+ * @buf: where to put it ("none", "integrity", "confidentiality")
+ * @len: size of @buf
+ *
+ * Return: @buf, or NULL when it cannot be read (no securityfs, no LSM).
+ */
+const char *ks_lockdown(char *buf, size_t len);
+
+/**
+ * ks_sig_required() - does the kernel load only signed modules?
+ *
+ * Return: 1 under lockdown or with module.sig_enforce, else 0.
+ */
+int ks_sig_required(void);
 
 /**
  * ks_ctl_ready() - check that the kstats directory can be used

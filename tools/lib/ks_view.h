@@ -11,10 +11,10 @@
 
 #include <linux/types.h>
 #include <kstats/hist.h>		/* and kstats/contract.h: KS_NAME_MAX... */
+#include <kstats/version.h>	/* KS_VERSION: meta.tool of a snapshot */
 
 #define KS_META_MAX	128	/* kernel release, host name, label */
 #define KS_WORD_MAX	64
-#define KS_VERSION	"0.1"		/* meta.tool of a snapshot */
 #define KS_ERR_MAX	1024		/* an error message, with its source */
 #define KS_TIMING_ICOUNT "qemu-icount"	/* meta.timing of an -icount guest */
 /*

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kstats files (ks_files.c): where _control, _last and each node's text
+ * are.  Every file is made twice, with the same text and the same verbs:
+ * in debugfs (/sys/kernel/debug/kstats, the contract of docs/format.md)
+ * and in procfs (/proc/kstats), which a locked-down kernel leaves open.
+ */
+#ifndef _KSTATS_KS_FILES_H
+#define _KSTATS_KS_FILES_H
+
+#include <linux/fs.h>
+#include <linux/proc_fs.h>
+
+/* A file's operations in each place; its data is the same in both. */
+struct ks_file_ops {
+	const struct file_operations *debugfs;
+	const struct proc_ops *proc;
+};
+
+/* One kstats file: its two entries (NULL when not made). */
+struct ks_file {
+	struct dentry *dentry;
+	struct proc_dir_entry *pde;
+};
+
+int ks_files_init(void);
+void ks_files_exit(void);
+int ks_file_add(struct ks_file *f, const char *name, umode_t mode, void *data,
+		const struct ks_file_ops *ops);
+void ks_file_remove(struct ks_file *f);
+void *ks_file_data(const struct inode *inode);
+
+#endif /* _KSTATS_KS_FILES_H */
