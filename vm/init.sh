@@ -33,6 +33,7 @@ for arg in $(cat /proc/cmdline); do
 	ks.slack=*)		export KS_SLACK=${arg#*=} ;;
 	ks.faults=*)		export KS_FAULT_SWEEPS=${arg#*=} ;;
 	ks.collect=*)		export KS_COLLECT_ON=${arg#*=} ;;
+	ks.lockdown=*)		export KS_LOCKDOWN_PASS=${arg#*=} ;;
 	esac
 done
 

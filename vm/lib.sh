@@ -12,7 +12,17 @@
 # scenario need not stop at the first failure.
 
 KS_DEBUGFS_MNT=/sys/kernel/debug
-KS_DIR=$KS_DEBUGFS_MNT/kstats
+# KS_LOCKDOWN=1: the lockdown pass (vm/runner.sh): the kernel is locked
+# down (integrity), debugfs refuses every writable file, so kstats' files
+# and the test target's are read and written in /proc; the modules were
+# loaded before the lockdown and cannot be loaded again (unsigned).
+if [ "${KS_LOCKDOWN:-0}" = 1 ]; then
+	KS_DIR=/proc/kstats
+	KS_TDIR=/proc/kstats_target
+else
+	KS_DIR=$KS_DEBUGFS_MNT/kstats
+	KS_TDIR=$KS_DEBUGFS_MNT/kstats_target
+fi
 KS_CTL=$KS_DIR/_control
 KS_MODDIR=/modules
 KS_STATE=/tmp/.ks		# counters shared by all scenarios of one boot
@@ -32,7 +42,7 @@ KS_SLACK=${KS_SLACK:-30000}
 
 # The checks of vm/tap.sh, each line prefixed "KVER: SCENARIO: " (ks-run
 # sets it again for each scenario it runs).
-TAP_PREFIX="$KS_KVER: $KS_SCENARIO: "
+TAP_PREFIX="$KS_KVER: ${KS_PASS:+$KS_PASS: }$KS_SCENARIO: "
 
 # ok DESC: record a pass (vm/tap.sh's).
 
@@ -229,6 +239,13 @@ set_backends() {
 # load_modules: insmod /modules/kstats.ko (required) then
 # /modules/kstats_target.ko (if present); reports one check each.
 load_modules() {
+	if [ "${KS_LOCKDOWN:-0}" = 1 ]; then
+		check "kstats loaded before the lockdown, its files in /proc" \
+			'grep -q "^kstats " /proc/modules && test -e "$KS_CTL"' || return 1
+		expect_eq "no node left by the scenario before" \
+			"$(grep -vc '^#' "$KS_CTL")" 0
+		return 0
+	fi
 	if [ ! -f "$KS_MODDIR/kstats.ko" ]; then
 		fail "load kstats.ko" "no $KS_MODDIR/kstats.ko in the initramfs" \
 			"(make vm-stage-$KS_KVER fills vm/out/$KS_KVER/modules/)"
@@ -243,9 +260,23 @@ load_modules() {
 	return 0
 }
 
+# lockdown_skip DESC: in the lockdown pass, record DESC as skipped (the
+# modules cannot be loaded again there) and succeed; else fail, silently.
+#   if ! lockdown_skip "rmmod with nodes attached"; then ...; fi
+lockdown_skip() {
+	[ "${KS_LOCKDOWN:-0}" = 1 ] || return 1
+	skip "$1" "a locked-down kernel loads no unsigned module again"
+	return 0
+}
+
 # unload_modules: rmmod the modules load_modules inserted (reverse order),
 # one check each, for those that are loaded.
 unload_modules() {
+	if [ "${KS_LOCKDOWN:-0}" = 1 ]; then	# kept: no reload under lockdown
+		echo "remove all" > "$KS_CTL"
+		expect_eq "remove all leaves no node" "$(grep -vc '^#' "$KS_CTL")" 0
+		return
+	fi
 	_ks_rc=0
 	for _ks_m in kstats_target kstats; do
 		if grep -q "^$_ks_m " /proc/modules; then

@@ -33,14 +33,15 @@ done
 echo
 echo "KSTATS-VM-BEGIN kver=$KS_KVER cpus=$(nproc) uptime=$(cut -d' ' -f1 /proc/uptime)"
 
-for name in $names; do
-	export KS_SCENARIO=$name
-	TAP_PREFIX="$KS_KVER: $name: "
+# run_one NAME: one scenario, under the timeout, its results checked.
+run_one() {
+	export KS_SCENARIO=$1
+	TAP_PREFIX="$KS_KVER: ${KS_PASS:+$KS_PASS: }$1: "
 	before=$(($(count ok) + $(count notok) + $(count skip)))
 	fails=$(count notok)
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	echo "# scenario $name (uptime $t0)"
-	timeout "$timeout" sh "/scenarios/$name.sh" < /dev/null
+	echo "# scenario ${KS_PASS:+$KS_PASS: }$1 (uptime $t0)"
+	timeout "$timeout" sh "/scenarios/$1.sh" < /dev/null
 	rc=$?
 	after=$(($(count ok) + $(count notok) + $(count skip)))
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ] || [ $rc -eq 143 ]; then
@@ -50,9 +51,45 @@ for name in $names; do
 	elif [ $rc -ne 0 ] && [ "$(count notok)" -eq "$fails" ]; then
 		fail "exited with status $rc"
 	fi
-	echo "# scenario $name done (status $rc, uptime $(cut -d' ' -f1 /proc/uptime))"
+	echo "# scenario $1 done (status $rc, uptime $(cut -d' ' -f1 /proc/uptime))"
 	[ "${KS_COLLECT_ON:-0}" = 1 ] && ks_publish
+}
+
+for name in $names; do
+	run_one "$name"
 done
+
+# The lockdown pass: the scenarios that say "# ks-lockdown: again" run
+# once more with the kernel locked down (integrity, as Secure Boot does),
+# the modules loaded before it (unsigned, they could not be after) and
+# kstats' files in /proc (vm/lib.sh, KS_LOCKDOWN).  Last in the boot: a
+# lockdown is never lifted.  ks.lockdown=0 leaves it out.
+again=""
+for name in $names; do
+	grep -q '^# ks-lockdown: again' "/scenarios/$name.sh" && again="$again $name"
+done
+if [ -n "$again" ] && [ "${KS_LOCKDOWN_PASS:-1}" = 1 ]; then
+	TAP_PREFIX="$KS_KVER: lockdown: "
+	L=/sys/kernel/security
+	grep -q " $L securityfs" /proc/mounts || mount -t securityfs securityfs $L
+	if [ ! -e $L/lockdown ]; then
+		skip "the lockdown pass" "this kernel has no lockdown LSM"
+	elif load_modules; then
+		check "echo integrity > $L/lockdown" 'echo integrity > '$L/lockdown
+		expect_eq "lockdown level" "$(cat $L/lockdown)" "none [integrity] confidentiality"
+		expect_errno "debugfs refuses _control now" EPERM \
+			'echo "trace find_vma" > /sys/kernel/debug/kstats/_control'
+		check "the kernel says why" 'dmesg | grep -q "Lockdown: .*debugfs access is restricted"'
+		[ -f "$KS_MODDIR/kstats_api_sample.ko" ] &&
+			expect_errno "an unsigned module is refused now" EPERM \
+				insmod "$KS_MODDIR/kstats_api_sample.ko"
+		export KS_LOCKDOWN=1 KS_PASS=lockdown
+		for name in $again; do
+			run_one "$name"
+		done
+		unset KS_LOCKDOWN KS_PASS
+	fi
+fi
 
 TAP_PREFIX="$KS_KVER: "
 if bad=$(dmesg_bad); then

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Compiler clones, module-qualified names, self-tracing refusal, the floor.
+# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
 load_modules || exit 0
-T=/sys/kernel/debug/kstats_target
+T=$KS_TDIR
 clone=$(awk '$3 ~ /^ks_target_clone\./ { print $3; exit }' /proc/kallsyms)
 check "the target module has a gcc clone ($clone)" '[ -n "$clone" ]'
 

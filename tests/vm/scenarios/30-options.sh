@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Filters, sampling, clocks and missed events, with exact expectations,
 # on every backend the kernel has.
+# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
 load_modules || exit 0
-T=/sys/kernel/debug/kstats_target
+T=$KS_TDIR
 E=ks_target_empty
 ncpu=$(nproc)
 

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Section timing between two functions, a function and a tracepoint, two
 # tracepoints; GAP- histograms of the time between calls.
+# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
 load_modules || exit 0
-T=/sys/kernel/debug/kstats_target
+T=$KS_TDIR
 
 # kprobe -> kprobe: exactly one sample per section, at least the spin.
 check "trace sec start A end B" ctl "trace sec start ks_target_mark_a end ks_target_mark_b bits 5"

@@ -4,11 +4,12 @@
 # "kstats top -n 1" over one interval in which the family was called:
 # every row's calls exact (kt_gen_I: 2 * (I + 1) for "2" written to gen),
 # every row there, ranked as asked; list and remove by glob.
+# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
 command -v kstats >/dev/null || { skip "kstats top" "no kstats in /usr/bin"; exit 0; }
 load_modules || exit 0
-T=/sys/kernel/debug/kstats_target
+T=$KS_TDIR
 out=/tmp/top.out
 err=/tmp/top.err
 

@@ -8,9 +8,10 @@
 #    its first calls count; only past mem_max are they missed
 #    (unslotted), every call landing in samples or in missed;
 #  - the memory line agrees with the formula of ks_slots.c.
+# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
-T=/sys/kernel/debug/kstats_target
+T=$KS_TDIR
 P=/sys/module/kstats/parameters
 load_modules || exit 0
 

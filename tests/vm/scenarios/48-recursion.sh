@@ -6,9 +6,10 @@
 # survives, the counts of the function that made the claims stay exact,
 # and the nested calls are timed or counted in missed, never lost
 # (kmod/ks_direct.c's recursion guard; kprobes' and fprobe's own).
+# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
-T=/sys/kernel/debug/kstats_target
+T=$KS_TDIR
 AFF=/sys/kernel/debug/tracing/available_filter_functions
 [ -r $AFF ] || AFF=/sys/kernel/tracing/available_filter_functions
 load_modules || exit 0

@@ -5,9 +5,10 @@
 # model: tests/vm/cpu-default.sh boots it), local_clock() elsewhere; and
 # the fall back the moment the kernel changes its mind (its clocksource
 # leaves the TSC, or counter_unstable).
+# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
-T=/sys/kernel/debug/kstats_target
+T=$KS_TDIR
 CS=/sys/devices/system/clocksource/clocksource0
 load_modules || exit 0
 

@@ -4,10 +4,11 @@
 # trace falls back to the next cheapest backend and counts exactly; an
 # asked-for direct attach says EBUSY; and the other way round, kstats'
 # hold makes the other one fail, until kstats lets go.
+# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
 load_modules || exit 0
-T=/sys/kernel/debug/kstats_target
+T=$KS_TDIR
 
 backend() {
 	awk -v n="$1" '$1 == n { print $2 }' "$KS_CTL"

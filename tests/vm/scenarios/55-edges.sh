@@ -6,7 +6,7 @@
 . /ks/lib.sh
 
 load_modules || exit 0
-T=/sys/kernel/debug/kstats_target
+T=$KS_TDIR
 
 # Compiler clones that need not keep the prototype never go direct.
 check "the target module has BTF" test -e /sys/kernel/btf/kstats_target

@@ -3,11 +3,12 @@
 # the test-target module, the module's errors as the CLI words them; and a
 # capture of real node text (between "=== node BEGIN/END" markers) for the
 # parser fixtures.
+# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
 command -v kstats >/dev/null || { skip "kstats CLI" "no kstats in /usr/bin"; exit 0; }
 load_modules || exit 0
-T=/sys/kernel/debug/kstats_target
+T=$KS_TDIR
 K=kstats
 KT=kstats-test		# the test build: watch --test-tick
 out=/tmp/cli.out

@@ -26,7 +26,7 @@ if [ "$ncpu" -lt 4 ]; then
 	exit 0
 fi
 load_modules || exit 0
-T=/sys/kernel/debug/kstats_target
+T=$KS_TDIR
 S=/tmp/stress
 rm -rf $S
 mkdir -p $S
