@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest scenario (tests/kbuild/run.sh boots the tiny kernel with it and
-# lockdown=integrity): the kernel refuses an unsigned module itself; a
-# kstats.ko signed with the kernel's own key passes the signature check,
-# then refuses to load with its one line, EPERM, and leaves nothing.
+# lockdown=integrity, as Secure Boot does): the kernel refuses an
+# unsigned module itself, and the CLI names the signature; kstats.ko and
+# kstats_target.ko signed with the kernel's own key load, debugfs refuses
+# kstats' files, and the CLI traces the ground-truth target with exact
+# counts through /proc/kstats.
 . /ks/lib.sh
 
 L=/sys/kernel/security
@@ -10,20 +12,49 @@ grep -q " $L securityfs" /proc/mounts || mount -t securityfs securityfs $L
 expect_eq "lockdown level" "$(cat $L/lockdown 2>&1)" "none [integrity] confidentiality"
 dmesg -c > /dev/null
 
-expect_errno "unsigned kstats_target.ko: the kernel refuses it" EPERM insmod $KS_MODDIR/kstats_target.ko
+# before kstats is loaded: what the CLI says
+kstats list > /tmp/out 2> /tmp/err
+expect_eq "kstats list without the module: status 1" $? 1
+check "the CLI names lockdown and signing, not root" \
+	'grep -qF "the kstats module is not loaded, and the kernel is locked down (integrity): it loads only signed modules" /tmp/err && ! grep -q "needs root" /tmp/err'
+
+expect_errno "unsigned kstats_target.ko: the kernel refuses it" EPERM insmod $KS_FILES/kstats_target-unsigned.ko
 check "the kernel says why" 'dmesg | grep -q "Lockdown: insmod: unsigned module loading is restricted"'
 check "kstats_target not loaded" '! grep -q "^kstats_target " /proc/modules'
 
 dmesg -c > /dev/null
-expect_errno "signed kstats.ko under lockdown: kstats refuses to load" EPERM insmod $KS_MODDIR/kstats.ko
-expect_eq "the signature was accepted: no refusal of an unsigned module" \
+check "signed kstats.ko loads under lockdown" insmod $KS_MODDIR/kstats.ko
+check "signed kstats_target.ko loads" insmod $KS_MODDIR/kstats_target.ko
+expect_eq "the signatures were accepted: no refusal" \
 	"$(dmesg | grep -c "unsigned module loading is restricted")" 0
-# busybox insmod tries finit_module(), then init_module(): one line each
-# (besides the kernel's own "kstats: loading out-of-tree module taints")
-expect_eq "kstats' one line (per load attempt)" \
-	"$(dmesg | grep -o 'kstats: .*' | grep -v 'out-of-tree module taints' | sort -u | wc -l)" 1
-check "kstats says the kernel is locked down" \
-	'dmesg | grep -qF "kstats: the kernel is locked down (/sys/kernel/security/lockdown): debugfs refuses kstats'"'"' files, not loading"'
-check "kstats not loaded" '! grep -q "^kstats " /proc/modules'
-check "no kstats directory in debugfs" test ! -e /sys/kernel/debug/kstats
+check "kstats says where its files are" \
+	'dmesg | grep -qF "kstats: the kernel is locked down: debugfs refuses kstats'"'"' files, use /proc/kstats"'
+expect_eq "not tainted as unsigned (no E in /proc/modules)" \
+	"$(grep '^kstats ' /proc/modules | grep -c '(.*E.*)')" 0
+expect_errno "debugfs's _control is refused" EPERM 'echo "trace find_vma" > /sys/kernel/debug/kstats/_control'
+check "/proc/kstats/_control is there, root's only" \
+	'[ "$(stat -c %a /proc/kstats/_control)" = 600 ] && [ "$(stat -c %a /proc/kstats)" = 500 ]'
+
+# the ground truth, through the CLI (which finds /proc/kstats itself)
+check "kstats trace ks_target_empty" kstats trace ks_target_empty
+check "kstats trace ks_target_delay" kstats trace ks_target_delay
+echo 1000 > /proc/kstats_target/empty
+echo "300 2000" > /proc/kstats_target/delay
+kstats check ks_target_empty > /tmp/out 2>&1
+expect_eq "ks_target_empty: 1000 calls, exactly" "$(grep -o ': [0-9]* samples' /tmp/out)" ": 1000 samples"
+check "the CLI read /proc/kstats" 'grep -q "^ok /proc/kstats/ks_target_empty" /tmp/out'
+kstats check ks_target_delay > /tmp/out 2>&1
+expect_eq "ks_target_delay: 300 calls, exactly" "$(grep -o ': [0-9]* samples' /tmp/out)" ": 300 samples"
+p50=$(node_field /proc/kstats/ks_target_delay p50)
+expect_range "ks_target_delay p50 >= its 2000 ns delay (ns)" "$p50" 2000 $((2000 * 9 / 8 + KS_SLACK))
+kstats save ks_target_empty -o /tmp/empty.json > /dev/null 2>&1
+check "kstats save under lockdown" 'grep -q "\"samples\": *1000" /tmp/empty.json'
+check "kstats stop all" kstats stop all
+echo 5 > /proc/kstats_target/empty
+expect_eq "stopped: still 1000" "$(node_field /proc/kstats/ks_target_empty samples)" 1000
+check "kstats remove all" kstats remove all
+expect_eq "no node left" "$(grep -vc '^#' /proc/kstats/_control)" 0
+check "rmmod kstats_target" rmmod kstats_target
+check "rmmod kstats" rmmod kstats
+check "/proc/kstats gone" test ! -e /proc/kstats
 if bad=$(dmesg_bad); then fail "dmesg clean" "$bad"; else ok "dmesg clean"; fi
