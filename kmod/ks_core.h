@@ -23,6 +23,7 @@
  *   ks_syms.c     symbols and clones, ftrace's filter API
  *   ks_slots.c    each CPU's slots, allocated when it first records
  *   ks_btf.c, ks_cmd.c  prototypes; the command grammar
+ *   ks_files.c    each file in debugfs and in /proc/kstats (ks_files.h)
  */
 #ifndef _KSTATS_CORE_H
 #define _KSTATS_CORE_H
@@ -68,7 +69,6 @@ void ks_clock_fall_back(struct ks_node *node);
 extern const struct ks_file_ops ks_node_file;
 char *ks_get_cmd(const char __user *ubuf, size_t count, loff_t *ppos,
 		 const char *who);
-int ks_node_open(struct inode *inode, struct file *file);
 int ks_control_open(struct inode *inode, struct file *file);
 
 /* ks_control.c */

@@ -427,17 +427,12 @@ static int ks_node_show(struct seq_file *m, void *v)
 #define KS_ROW_BYTES	96	/* one "slot ... n ..." row, with room */
 #define KS_HEADER_BYTES	1024
 
-/**
- * ks_node_open() - open a node's file for reading its text
- * @inode: the file's inode, in debugfs or procfs (ks_file_data(): the node)
- * @file: the file
- *
- * Sizes the output buffer for what the node holds now, so seq_file formats
- * it once instead of retrying with doubled buffers.
- *
- * Return: 0 or a negative errno.
+/*
+ * Open a node's file (in debugfs or procfs: ks_file_data()) for its text:
+ * the buffer sized for what the node holds now, so seq_file formats it
+ * once instead of retrying with doubled buffers.
  */
-int ks_node_open(struct inode *inode, struct file *file)
+static int ks_node_open(struct inode *inode, struct file *file)
 {
 	struct ks_node *node = ks_file_data(inode);
 	size_t rows = 0;
