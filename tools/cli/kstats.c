@@ -15,6 +15,7 @@
  *   kstats compare A... -- B...       runs a side: verdicts with intervals
  *   kstats export --json|--csv|--prometheus
  *   kstats check FUNC|-f FILE         verify a node's text or a snapshot
+ *   kstats doctor [--json]            what this machine allows kstats
  *
  * This file holds main, the help texts and the command table; kstats.h
  * says where each subcommand lives.  The node text is parsed by
@@ -170,6 +171,20 @@ static const struct ks_help {
 	{ "check", "usage: kstats check [NAME...] [-f FILE]...\n"
 	  "Parse node text strictly (every invariant of docs/format.md) or read a\n"
 	  "snapshot, and say whether it is consistent.\n" },
+	{ "doctor", "usage: kstats doctor [--json] [--no-attach]\n"
+	  "What this machine allows kstats: one line per fact (kernel, module and\n"
+	  "its signature, lockdown, the control files, debugfs, tracefs, ftrace,\n"
+	  "kprobes, direct calls, fprobe, BTF, each backend tried, the TSC, CPUs,\n"
+	  "VM or emulator) with a verdict: ok; no, kstats cannot do that here;\n"
+	  "warn, it works but numbers or features are affected; -, information.\n"
+	  "Under no and warn, the fix.  The last line says whether kstats can\n"
+	  "trace here.  Each backend is tried on hrtimer_nanosleep (trace, a\n"
+	  "100 ms nanosleep, remove; skipped when such a node exists): its clock\n"
+	  "and the node's time over CLOCK_MONOTONIC's, warn outside 0.95..1.05.\n"
+	  "Exit status 0 when kstats can trace here, else 1.\n"
+	  "  --json        one JSON object: facts (fact, value, verdict, fix),\n"
+	  "                can_trace\n"
+	  "  --no-attach   try no backend; judge by what the kernel offers\n" },
 };
 
 /*
@@ -235,6 +250,7 @@ static void ks_usage(FILE *f)
 	      "  compare A... -- B...          runs a side: verdicts (--json)\n"
 	      "  export --json|--csv|--prometheus [NAME|all] [-f FILE] [-o OUT]\n"
 	      "  check NAME | -f FILE          verify node text or a snapshot\n"
+	      "  doctor [--json] [--no-attach] what this machine allows, the fixes\n"
 	      "Environment: KSTATS_DEBUGFS (default " KSTATS_DEBUGFS_DEFAULT ")\n", f);
 }
 
@@ -345,6 +361,7 @@ int main(int argc, char **argv)
 		{ "run", cmd_run },
 		{ "save", cmd_save }, { "compare", cmd_compare },
 		{ "export", cmd_export }, { "check", cmd_check },
+		{ "doctor", cmd_doctor },
 	};
 	const char *near = NULL;
 	size_t i, best = (size_t)-1;
