@@ -1188,13 +1188,110 @@ fi
 r "$K" compare "$tmp/callers.txt" "$hand" --force
 if [ $rc = 0 ] && ! grep -q 'per call site' "$tmp/out"; then ok "compare: no per-site table unless both have sites"; else notok "compare: per-site table with one side only"; tap_diag "$tmp/out" "$tmp/err"; fi
 
+# ---- doctor: what this machine allows, against fake files ----
+# the test build reads /sys/module/kstats, /proc/modules, /proc/kallsyms,
+# the lockdown and sig_enforce files where KSTATS_TEST_* say
+fake
+mkdir -p "$tmp/doc/mod"
+printf 'none [integrity] confidentiality\n' >"$tmp/doc/lockdown"
+printf 'N\n' >"$tmp/doc/sig_enforce"
+printf 'kstats 40960 0 - Live 0xffffffffc0a00000 (OE)\n' >"$tmp/doc/modules"
+printf '%s\n' "ffffffff81000000 T register_ftrace_direct" "ffffffff81000010 T register_fprobe" \
+	"ffffffff81000020 T register_kretprobe" >"$tmp/doc/kallsyms"
+doc() { env KSTATS_TEST_LOCKDOWN="$tmp/doc/lockdown" KSTATS_TEST_SIG_ENFORCE="$tmp/doc/sig_enforce" \
+	KSTATS_TEST_MODULES="$tmp/doc/modules" KSTATS_KALLSYMS="$tmp/doc/kallsyms" "$@"; }
+# doc_fact FIELD FACT: that field (value, verdict, fix) of fact FACT in $tmp/out (JSON)
+doc_fact() {
+	/usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print([f for f in d["facts"] if f["fact"] == sys.argv[3]][0][sys.argv[2]])' "$tmp/out" "$1" "$2" 2>&1
+}
+# doc_cols WHAT: every line of $tmp/out fits 72 columns
+doc_cols() {
+	if [ -s "$tmp/out" ] && ! awk 'length > 72 { bad = 1 } END { exit !bad }' "$tmp/out"; then
+		ok "$1: every line within 72 columns"
+	else
+		notok "$1: a line over 72 columns"; tap_diag "$tmp/out"
+	fi
+}
+r doc "$KT" doctor --no-attach --json
+if [ $rc -le 1 ] && /usr/bin/python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["can_trace"] in (True, False) and d["facts"]' <"$tmp/out"; then
+	ok "doctor --no-attach --json: one JSON object, facts and can_trace"
+else
+	notok "doctor --no-attach --json parses"; tap_diag "$tmp/out" "$tmp/err"
+fi
+expect "doctor: lockdown read from the file" "$(doc_fact value lockdown) $(doc_fact verdict lockdown)" \
+	"integrity (debugfs closed: /proc/kstats) ok"
+case "$(doc_fact verdict 'sig required') $(doc_fact value 'sig required'): $(doc_fact fix 'sig required')" in
+"no yes, no signed kstats found: mokutil --import /var/lib/dkms/mok.pub, reboot, enroll (docs/install.md)" | \
+"- yes (lockdown): None") ok "doctor: signatures required under lockdown: DKMS's MOK key, not loaded" ;;
+*) notok "doctor: signatures required under lockdown"; tap_diag "$tmp/out" ;;
+esac
+expect "doctor: direct calls from kallsyms" "$(doc_fact value 'direct calls') $(doc_fact verdict fprobe)" \
+	"register_ftrace_direct ok"
+r doc "$KT" doctor --no-attach
+doc_cols "doctor, the fake directory"
+if [ -e /sys/module/kstats ]; then
+	skip "doctor: exit 1 without the module" "a kstats module is loaded here"
+else
+	expect "doctor without the module: exit 1" "$rc" 1
+	expect "doctor without the module: the module line and the last" \
+		"$(grep '^module ' "$tmp/out" | tr -s ' ') | $(grep -A1 '^module ' "$tmp/out" | tail -n 1) | $(tail -n 1 "$tmp/out")" \
+		"module not loaded no |   fix: modprobe kstats (from a built tree: insmod kmod/kstats.ko) | kstats cannot trace here: the module is not loaded"
+fi
+expect "doctor: a header line naming the command" "$(head -n 1 "$tmp/out")" "kstats doctor: what this machine allows (kstats $(sed -n 's/.*KS_VERSION[^"]*"\(.*\)"/\1/p' "$here/../../include/kstats/version.h"))"
+# a module "loaded": its version, its signature, the attach test written and removed
+ver=$(sed -n 's/.*KS_VERSION[^"]*"\(.*\)"/\1/p' "$here/../../include/kstats/version.h")
+echo "$ver" >"$tmp/doc/mod/version"
+r doc KSTATS_TEST_MODULE="$tmp/doc/mod" "$KT" doctor --no-attach --json
+expect "doctor: a loaded module of the CLI's version" "$(doc_fact value module) $(doc_fact verdict module)" "loaded, version $ver ok"
+expect "doctor: (OE) in /proc/modules is unsigned" "$(doc_fact value signature)" "unsigned"
+expect "doctor --no-attach: can trace on what kallsyms offers" \
+	"$(/usr/bin/python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["can_trace"], d["backends"])' <"$tmp/out" | sed 's/direct, fprobe, //')" \
+	"True kretprobe"
+printf 'kstats 40960 0 - Live 0xffffffffc0a00000 (O)\n' >"$tmp/doc/modules"
+echo 0.0 >"$tmp/doc/mod/version"
+r doc KSTATS_TEST_MODULE="$tmp/doc/mod" "$KT" doctor --no-attach --json
+expect "doctor: another module version warns, with the fix" "$(doc_fact verdict module): $(doc_fact fix module)" \
+	"warn: install the module and the CLI of one kstats (the CLI is $ver)"
+expect "doctor: no E taint, signing kernel: signed" "$(doc_fact value signature)" "signed"
+rm "$tmp/doc/mod/version"
+r doc KSTATS_TEST_MODULE="$tmp/doc/mod" "$KT" doctor --no-attach
+expect "doctor: no version file: an older module" "$(grep '^module ' "$tmp/out" | tr -s ' ')" "module loaded, version unknown (older) warn"
+doc_cols "doctor, a module loaded"
+printf 'none integrity [confidentiality]\n' >"$tmp/doc/lockdown"
+r doc KSTATS_TEST_MODULE="$tmp/doc/mod" "$KT" doctor --no-attach
+expect "doctor: confidentiality cannot trace ($rc)" "$(grep '^lockdown ' "$tmp/out" | tr -s ' ') | $(tail -n 1 "$tmp/out")" \
+	"lockdown confidentiality (kprobes, ftrace closed) no | kstats cannot trace here: lockdown=confidentiality"
+printf 'none\n' >"$tmp/doc/lockdown"
+# the attach test: each backend traced and removed again, nothing left behind
+fake
+r doc KSTATS_TEST_MODULE="$tmp/doc/mod" "$KT" doctor
+expect "doctor: each backend written to _control, then removed ($rc)" "$(sed 's/ pid [0-9]*$/ pid N/' "$dbg/_control" | tr '\n' '|')" \
+	"trace hrtimer_nanosleep via direct pid N|remove hrtimer_nanosleep|trace hrtimer_nanosleep via fprobe pid N|remove hrtimer_nanosleep|trace hrtimer_nanosleep via kretprobe pid N|remove hrtimer_nanosleep|"
+expect "doctor: no node appeared: no backend attached, exit 1" "$rc $(grep -c '^backend .*attached, node unreadable *no$' "$tmp/out") $(tail -n 1 "$tmp/out")" \
+	"1 3 kstats cannot trace here: no backend attached"
+doc_cols "doctor with the attach test"
+r doc KSTATS_TEST_MODULE="$tmp/doc/mod" KSTATS_TEST_ERRNO=1 KSTATS_TEST_EUID=1000 "$KT" doctor --json
+case "$(doc_fact verdict 'backend direct') $(doc_fact value 'backend direct'): $(doc_fact fix 'backend direct')" in
+"no does not attach: 'trace hrtimer_nanosleep via direct pid "*"': permission denied: kstats needs root (sudo kstats ...)")
+	ok "doctor: a refused trace: the CLI's explanation as the fix" ;;
+*)	notok "doctor: a refused trace: the CLI's explanation as the fix"; tap_diag "$tmp/out" ;;
+esac
+fake hrtimer_nanosleep "$hand"
+r doc KSTATS_TEST_MODULE="$tmp/doc/mod" "$KT" doctor
+expect "doctor: a node hrtimer_nanosleep exists: untouched, skipped" "$(wc -c <"$dbg/_control") $(grep -c 'skipped: a node hrtimer_nanosleep exists *-$' "$tmp/out")" "0 3"
+onefails "doctor: arguments refused" 2 "kstats: doctor: no arguments expected" "$K" doctor now
+onefails "doctor: an unknown option" 2 "kstats: doctor: unknown option '--frob' (kstats doctor --help lists them)" "$K" doctor --frob
+fake
+
 # ---- check, help, man page ----
 fake find_vma "$hand"
 check "check NAME: strict parse of the live node" "$K" check find_vma
 cp "$hand" "$dbg/broken"
 sed -i 's/# samples 13/# samples 12/' "$dbg/broken"
 fails "check NAME: an inconsistent node" 1 "samples 12 but the CPUS rows count 13" "$K" check broken
-for c in trace remove start stop reset list show callers watch top run save compare export check; do
+for c in trace remove start stop reset list show callers watch top run save compare export check doctor; do
 	r "$K" "$c" --help
 	if [ $rc = 0 ] && head -1 "$tmp/out" | grep -q "^usage: kstats $c"; then ok "$c --help"; else notok "$c --help"; tap_diag "$tmp/out" "$tmp/err"; fi
 done

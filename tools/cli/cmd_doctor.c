@@ -188,7 +188,7 @@ static void ks_doc_lockdown(struct ks_doctor *d)
 	if (req && !d->loaded && d->signed_ != 1)
 		ks_fact(d, "sig required", "no",
 			"mokutil --import /var/lib/dkms/mok.pub, reboot, enroll (docs/install.md)",
-			"yes, and kstats is not signed");
+			d->signed_ ? "yes, no signed kstats found" : "yes, and kstats is not signed");
 	else
 		ks_fact(d, "sig required", "-", NULL, !req ? "no" :
 			lk && strcmp(lk, "none") ? "yes (lockdown)" : "yes (sig_enforce)");
@@ -301,8 +301,8 @@ static void ks_doc_measure(struct ks_doctor *d, const char *fact, int b)
 		req = rem;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	mono = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
-	if (ks_load_live(KS_DOC_PROBE, 0, &v)) {	/* says why on stderr */
-		ks_fact(d, fact, "no", "the node's text could not be read (stderr says why)",
+	if (ks_load_live(KS_DOC_PROBE, 0, &v)) {	/* the error is printed */
+		ks_fact(d, fact, "no", "the node's text could not be read (the error is printed)",
 			"attached, node unreadable");
 		return;
 	}
