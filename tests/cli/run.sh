@@ -279,6 +279,18 @@ case $(cat "$tmp/err") in
 *"the kstats module is loaded but"*) skip "no module, locked down" "a kstats module is loaded here" ;;
 *) notok "no module, locked down: names lockdown and signing"; tap_diag "$tmp/err" ;;
 esac
+# switched off: the node attaches and would count nothing; trace says so
+mkdir -p "$tmp/sw"
+printf '# name backend state samples missed\nks_target_empty kretprobe active 0 0\nvma_merge direct active 0 0\n' > "$tmp/sw/_control"
+echo 0 > "$tmp/zero"; echo 1 > "$tmp/one"
+r env KSTATS_DEBUGFS="$tmp/sw" KSTATS_TEST_KPROBES_ENABLED="$tmp/zero" KSTATS_TEST_FTRACE_ENABLED="$tmp/one" "$KT" trace ks_target_empty
+expect "kprobes off: trace of a kretprobe node warns, and says how to turn them on" "$rc $(cat "$tmp/err")" \
+	"0 kstats: warning: kprobes are switched off ($tmp/zero is 0): kretprobe counts no call until echo 1 > $tmp/zero"
+r env KSTATS_DEBUGFS="$tmp/sw" KSTATS_TEST_KPROBES_ENABLED="$tmp/zero" KSTATS_TEST_FTRACE_ENABLED="$tmp/one" "$KT" trace vma_merge
+expect "kprobes off: a direct node is not warned of" "$rc $(cat "$tmp/err")" "0 "
+r env KSTATS_DEBUGFS="$tmp/sw" KSTATS_TEST_KPROBES_ENABLED="$tmp/one" KSTATS_TEST_FTRACE_ENABLED="$tmp/zero" "$KT" trace vma_merge
+expect "ftrace off: every backend is warned of" "$(cat "$tmp/err")" \
+	"kstats: warning: ftrace is switched off ($tmp/zero is 0): direct counts no call until sysctl kernel.ftrace_enabled=1"
 printf 'Y\n' > "$tmp/sig_enforce"
 r env -u KSTATS_DEBUGFS KSTATS_TEST_DEBUGFS="$tmp/root/none" KSTATS_TEST_PROCFS="$tmp/root/none2" \
 	KSTATS_TEST_EUID=0 KSTATS_TEST_LOCKDOWN="$tmp/nope" KSTATS_TEST_SIG_ENFORCE="$tmp/sig_enforce" "$KT" list

@@ -6,6 +6,7 @@
  * with the module's words.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +192,33 @@ static void ks_print_last(FILE *f, const char *cmd)
 }
 
 /* Send "trace NAME OPTS", checked first; prints the error. */
+/*
+ * After "trace @name": a line on stderr for each backend of the nodes
+ * @name made whose switch is off (ftrace_enabled, kprobes' enabled): they
+ * attached, and would count nothing.
+ */
+static void ks_warn_switched_off(const char *name)
+{
+	char err[KS_ERR_MAX], why[512], seen[256] = " ";
+	char *text = ks_ctl_read_control(err, sizeof(err)), *line, *next;
+	struct ks_list_row r;
+
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (ks_list_row(line, &r) || fnmatch(name, r.name, 0))
+			continue;
+		snprintf(why, sizeof(why), " %s ", r.backend);
+		if (strstr(seen, why) || strlen(seen) + strlen(why) >= sizeof(seen))
+			continue;
+		strcat(seen, why + 1);
+		if (ks_ctl_switched_off(r.backend, why, sizeof(why)))
+			ks_err("warning: %s", why);
+	}
+	free(text);
+}
+
 int ks_do_trace(const char *name, const struct ks_trace_opts *to)
 {
 	char cmd[2 * KS_CMD_MAX], err[KS_ERR_MAX];
@@ -207,6 +235,7 @@ int ks_do_trace(const char *name, const struct ks_trace_opts *to)
 	}
 	if (glob)
 		ks_print_last(stdout, cmd);
+	ks_warn_switched_off(name);
 	return 0;
 }
 

@@ -7,7 +7,7 @@
  * ENOENT unknown symbol or node (or a glob matching none), EINVAL bad
  * verb/option/value, EEXIST the node exists, EBUSY a node made in the
  * kernel (remove) or a busy function, E2BIG a glob matching more than
- * glob_max functions, ENOSPC a limit reached, ENOMEM, EPERM/EACCES not root (or lockdown, ks_denied()).  Each becomes one line that
+ * glob_max functions, ENOSPC a limit reached, ENOMEM, EPERM/EACCES not root (or lockdown, ks_ctl_denied()).  Each becomes one line that
  * says what to do.
  */
 #include <errno.h>
@@ -156,8 +156,7 @@ static int ks_debugfs_mounted(const char *dir)
 	return found;
 }
 
-/* Why root cannot use kstats' files (EPERM/EACCES), in one line. */
-static void ks_denied(const char *what, char *err, size_t errlen)
+void ks_ctl_denied(const char *what, char *err, size_t errlen)
 {
 	char lk[64];
 
@@ -178,6 +177,45 @@ static void ks_denied(const char *what, char *err, size_t errlen)
 		 what);
 }
 
+/* The first character of file @path, or '\0' when it cannot be read. */
+static char ks_first_char(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int c;
+
+	if (!f)
+		return '\0';
+	c = fgetc(f);
+	fclose(f);
+	return c == EOF ? '\0' : (char)c;
+}
+
+int ks_ctl_switched_off(const char *backend, char *why, size_t len)
+{
+	const char *ft = ks_test_path("KSTATS_TEST_FTRACE_ENABLED",
+				      "/proc/sys/kernel/ftrace_enabled");
+	const char *kp = ks_test_path("KSTATS_TEST_KPROBES_ENABLED",
+				      "/sys/kernel/debug/kprobes/enabled");
+
+	if (!strcmp(backend, "api") || !strcmp(backend, "gap"))
+		return 0;	/* recorded by kernel code; a GAP- node's parent says */
+	/* every backend hooks through ftrace (kprobes on a function's entry too) */
+	if (ks_first_char(ft) == '0') {
+		snprintf(why, len,
+			 "ftrace is switched off (%s is 0): %s counts no call until sysctl kernel.ftrace_enabled=1",
+			 ft, backend);
+		return 1;
+	}
+	if ((!strcmp(backend, "kretprobe") || !strcmp(backend, "section")) &&
+	    ks_first_char(kp) == '0') {
+		snprintf(why, len,
+			 "kprobes are switched off (%s is 0): %s counts no call until echo 1 > %s",
+			 kp, backend, kp);
+		return 1;
+	}
+	return 0;
+}
+
 int ks_ctl_ready(char *err, size_t errlen)
 {
 	const char *root = ks_root();
@@ -186,7 +224,7 @@ int ks_ctl_ready(char *err, size_t errlen)
 
 	if (!stat(root, &st) && S_ISDIR(st.st_mode)) {
 		if (ks_euid() && access(root, R_OK | X_OK)) {
-			ks_denied(root, err, errlen);
+			ks_ctl_denied(root, err, errlen);
 			return -1;
 		}
 		return 0;
@@ -199,7 +237,7 @@ int ks_ctl_ready(char *err, size_t errlen)
 		return -1;
 	}
 	if (errno == EACCES || (ks_euid() && access("/sys/kernel/debug", X_OK))) {
-		ks_denied(root, err, errlen);
+		ks_ctl_denied(root, err, errlen);
 		return -1;
 	}
 	if (!access("/sys/module/kstats", F_OK)) {
@@ -281,7 +319,7 @@ static void ks_explain(int e, const char *file, const char *cmd, char *err,
 		char what[KS_CMD_MAX + 3];
 
 		snprintf(what, sizeof(what), "'%s'", cmd);
-		ks_denied(what, err, errlen);
+		ks_ctl_denied(what, err, errlen);
 		break;
 	}
 	case ENOENT:
@@ -458,9 +496,10 @@ char *ks_ctl_read_control(char *err, size_t errlen)
 		return NULL;
 	snprintf(path, sizeof(path), "%s/_control", ks_root());
 	text = ks_text_read(path, NULL);
-	if (!text)
-		snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
-			 errno == EACCES || errno == EPERM ? ": kstats needs root" : "");
+	if (!text && (errno == EACCES || errno == EPERM))
+		ks_ctl_denied(path, err, errlen);
+	else if (!text)
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 	return text;
 }
 

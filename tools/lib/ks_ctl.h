@@ -39,6 +39,28 @@ const char *ks_iface(void);
 const char *ks_lockdown(char *buf, size_t len);
 
 /**
+ * ks_ctl_denied() - why kstats' files refuse us (EPERM/EACCES), in one line
+ * @what:   the file or command, to name first
+ * @err:    the line: not root, lockdown, or a security module
+ * @errlen: size of @err
+ */
+void ks_ctl_denied(const char *what, char *err, size_t errlen);
+
+/**
+ * ks_ctl_switched_off() - is a switch that @backend needs off?
+ * @backend: a node's backend (direct, fprobe, kretprobe, section)
+ * @why:     the line saying which and how to turn it on
+ * @len:     size of @why
+ *
+ * ftrace_enabled (every backend) and kprobes' enabled (kretprobe and
+ * sections): with either off a node attaches and counts nothing.  An
+ * unreadable switch (debugfs under lockdown) is taken as on.
+ *
+ * Return: 1 when one is off, 0 otherwise.
+ */
+int ks_ctl_switched_off(const char *backend, char *why, size_t len);
+
+/**
  * ks_sig_required() - does the kernel load only signed modules?
  *
  * Return: 1 under lockdown or with module.sig_enforce, else 0.

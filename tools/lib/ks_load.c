@@ -80,8 +80,7 @@ int ks_load_live(const char *name, unsigned int flags, struct ks_view *node)
 				 "no node named '%s' (kstats list shows them; kstats trace %s adds it)",
 				 name, name);
 		else if (errno == EACCES || errno == EPERM)
-			snprintf(err, sizeof(err), "%s: permission denied: kstats needs root",
-				 path);
+			ks_ctl_denied(path, err, sizeof(err));
 		else
 			snprintf(err, sizeof(err), "%s: %s", path, strerror(errno));
 		goto out;
