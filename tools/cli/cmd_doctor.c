@@ -286,7 +286,7 @@ static void ks_doc_btf(struct ks_doctor *d)
 		n += e->d_name[0] != '.' && strcmp(e->d_name, "vmlinux");
 	if (dir)
 		closedir(dir);
-	ks_fact(d, "modules' BTF", "-", NULL, n ? "%d modules" : "none", n);
+	ks_fact(d, "modules' BTF", "-", NULL, n ? "%d module%s" : "none", n, n > 1 ? "s" : "");
 }
 
 /* Sleep 100 ms under the node of backend @b; its verdict as fact @fact. */
