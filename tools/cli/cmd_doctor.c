@@ -55,17 +55,6 @@ struct ks_doctor {
 	const char *reason;		/* why kstats cannot trace, or NULL */
 };
 
-#ifdef KS_TEST
-/* A test build reads its fake files where the environment says. */
-static const char *ks_doc_path(const char *var, const char *path)
-{
-	const char *p = getenv(var);
-
-	return p && *p ? p : path;
-}
-#else
-#define ks_doc_path(var, path)	(path)
-#endif
 
 /* Add fact @name: @verdict, the value printf'ed, @fix kept for no and warn. */
 static void ks_fact(struct ks_doctor *d, const char *name, const char *verdict,
@@ -99,23 +88,6 @@ static int ks_first_line(const char *path, char *buf, size_t len)
 	return got ? 0 : -1;
 }
 
-/* Is a file system of @type mounted on @dir (/proc/self/mounts)? 1, 0, -1. */
-static int ks_mounted(const char *dir, const char *type)
-{
-	FILE *f = fopen("/proc/self/mounts", "r");
-	char line[1024], mnt[512], t[64];
-	int found = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%*s %511s %63s", mnt, t) == 2 &&
-		    !strcmp(mnt, dir) && !strcmp(t, type))
-			found = 1;
-	fclose(f);
-	return found;
-}
-
 /* Append backend @b to the comma-separated list. */
 static void ks_add_backend(struct ks_doctor *d, int b)
 {
@@ -128,7 +100,7 @@ static void ks_add_backend(struct ks_doctor *d, int b)
 /* Facts 1-3: the kernel, the CLI, the module and its version. */
 static void ks_doc_versions(struct ks_doctor *d)
 {
-	const char *mod = ks_doc_path("KSTATS_TEST_MODULE", "/sys/module/kstats");
+	const char *mod = ks_ctl_path("KSTATS_TEST_MODULE", "/sys/module/kstats");
 	char path[512], ver[64];
 	struct utsname u = { .machine = "" };
 	struct stat st;
@@ -158,14 +130,14 @@ static void ks_doc_signature(struct ks_doctor *d)
 
 	d->signed_ = -1;
 	if (d->loaded) {
-		f = fopen(ks_doc_path("KSTATS_TEST_MODULES", "/proc/modules"), "r");
+		f = fopen(ks_ctl_path("KSTATS_TEST_MODULES", "/proc/modules"), "r");
 		while (f && fgets(line, sizeof(line), f))	/* taint letters: (OE) */
 			if (!strncmp(line, "kstats ", 7))
 				d->signed_ = !strchr(line + strcspn(line, "("), 'E');
 		if (f)
 			fclose(f);
 		ks_fact(d, "signature", "-", NULL, d->signed_ < 0 ? "unknown" : !d->signed_ ?
-			"unsigned" : access(ks_doc_path("KSTATS_TEST_SIG_ENFORCE", KS_DOC_SIG), F_OK) ?
+			"unsigned" : access(ks_ctl_path("KSTATS_TEST_SIG_ENFORCE", KS_DOC_SIG), F_OK) ?
 			"not checked (no module signing)" : "signed");
 		return;
 	}
@@ -233,11 +205,13 @@ static void ks_doc_switches(struct ks_doctor *d)
 
 	t = ks_mounted(t, "tracefs") > 0 ? t : ks_mounted(old, "tracefs") > 0 ? old : NULL;
 	ks_fact(d, "tracefs", t ? "ok" : "-", NULL, "%s", t ? t : "not mounted");
-	on = ks_first_line("/proc/sys/kernel/ftrace_enabled", v, sizeof(v)) ? -1 : !!atoi(v);
+	on = ks_first_line(ks_ctl_path("KSTATS_TEST_FTRACE_ENABLED",
+				   "/proc/sys/kernel/ftrace_enabled"), v, sizeof(v)) ? -1 : !!atoi(v);
 	d->ftrace_on = on;
 	ks_fact(d, "ftrace_enabled", on < 0 ? "-" : on ? "ok" : "no",
 		"sysctl kernel.ftrace_enabled=1", "%s", on < 0 ? "unknown" : v);
-	on = ks_first_line("/sys/kernel/debug/kprobes/enabled", v, sizeof(v)) ? -1 : !!atoi(v);
+	on = ks_first_line(ks_ctl_path("KSTATS_TEST_KPROBES_ENABLED",
+				   "/sys/kernel/debug/kprobes/enabled"), v, sizeof(v)) ? -1 : !!atoi(v);
 	d->kprobes_on = on;
 	ks_fact(d, "kprobes", on < 0 ? "-" : on ? "ok" : "no",
 		"echo 1 > /sys/kernel/debug/kprobes/enabled",
@@ -253,7 +227,7 @@ static void ks_doc_kallsyms(struct ks_doctor *d)
 	};
 	int seen[4] = { 0 }, i;
 	char line[512], sym[256];
-	FILE *f = fopen(ks_doc_path("KSTATS_KALLSYMS", "/proc/kallsyms"), "r");
+	FILE *f = fopen(ks_ctl_path("KSTATS_KALLSYMS", "/proc/kallsyms"), "r");
 
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "%*s %*s %255s", sym) == 1)
@@ -311,10 +285,17 @@ static void ks_doc_measure(struct ks_doctor *d, const char *fact, int b)
 	if (!strcmp(v.unit, "cycles"))
 		ns = v.hz ? ns * 1e9 / (double)v.hz : 0;
 	ratio = ns / mono;
-	if (!v.samples || !ns)
-		ks_fact(d, fact, "no", "the node missed a 100 ms nanosleep(): dmesg may say why",
+	if (!v.samples || !ns) {	/* a switch off, or a call missed */
+		char why[512];
+
+		ks_fact(d, fact, "no",
+			ks_ctl_switched_off(ks_doc_backends[b], why, sizeof(why)) ? why :
+			"the node missed a 100 ms nanosleep(): dmesg may say why",
 			"attached, no call counted");
-	else if (ks_timing_note(&v.meta))
+		ks_view_free(&v);
+		return;
+	}
+	if (ks_timing_note(&v.meta))
 		ks_fact(d, fact, "-", NULL, "clock %s, QEMU -icount: instructions", v.clock);
 	else
 		ks_fact(d, fact, ratio < 0.95 || ratio > 1.05 ? "warn" : "ok",

@@ -34,8 +34,7 @@ static const char *ks_root_env(void)
 	return r && *r ? r : NULL;
 }
 
-/* A test build reads its fake files where the environment says. */
-static const char *ks_test_path(const char *var, const char *path)
+const char *ks_ctl_path(const char *var, const char *path)
 {
 #ifdef KS_TEST
 	const char *p = getenv(var);
@@ -51,7 +50,7 @@ static const char *ks_test_path(const char *var, const char *path)
 /* The effective uid; a test build takes $KSTATS_TEST_EUID. */
 static unsigned int ks_euid(void)
 {
-	const char *u = ks_test_path("KSTATS_TEST_EUID", NULL);
+	const char *u = ks_ctl_path("KSTATS_TEST_EUID", NULL);
 
 	return u ? (unsigned int)atoi(u) : (unsigned int)geteuid();
 }
@@ -73,8 +72,8 @@ static int ks_dir_opens(const char *dir)
 const char *ks_root(void)
 {
 	static const char *root;
-	const char *dfs = ks_test_path("KSTATS_TEST_DEBUGFS", KSTATS_DEBUGFS_DEFAULT);
-	const char *proc = ks_test_path("KSTATS_TEST_PROCFS", KSTATS_PROCFS_DEFAULT);
+	const char *dfs = ks_ctl_path("KSTATS_TEST_DEBUGFS", KSTATS_DEBUGFS_DEFAULT);
+	const char *proc = ks_ctl_path("KSTATS_TEST_PROCFS", KSTATS_PROCFS_DEFAULT);
 	struct stat st;
 
 	if (root)
@@ -96,13 +95,13 @@ const char *ks_iface(void)
 
 	if (ks_root_env())
 		return "KSTATS_DIR";
-	return strcmp(r, ks_test_path("KSTATS_TEST_PROCFS", KSTATS_PROCFS_DEFAULT)) ?
+	return strcmp(r, ks_ctl_path("KSTATS_TEST_PROCFS", KSTATS_PROCFS_DEFAULT)) ?
 	       "debugfs" : "procfs";
 }
 
 const char *ks_lockdown(char *buf, size_t len)
 {
-	FILE *f = fopen(ks_test_path("KSTATS_TEST_LOCKDOWN",
+	FILE *f = fopen(ks_ctl_path("KSTATS_TEST_LOCKDOWN",
 				     "/sys/kernel/security/lockdown"), "r");
 	char line[256], *o, *c;
 
@@ -129,7 +128,7 @@ int ks_sig_required(void)
 
 	if (ks_lockdown(lk, sizeof(lk)) && strcmp(lk, "none"))
 		return 1;
-	f = fopen(ks_test_path("KSTATS_TEST_SIG_ENFORCE",
+	f = fopen(ks_ctl_path("KSTATS_TEST_SIG_ENFORCE",
 			       "/sys/module/module/parameters/sig_enforce"), "r");
 	if (!f)
 		return 0;
@@ -139,18 +138,17 @@ int ks_sig_required(void)
 	return *v == 'Y';
 }
 
-/* Whether a debugfs is mounted on @dir, from /proc/self/mounts. */
-static int ks_debugfs_mounted(const char *dir)
+int ks_mounted(const char *dir, const char *type)
 {
 	FILE *f = fopen("/proc/self/mounts", "r");
-	char line[1024], mnt[512], type[64];
+	char line[1024], mnt[512], t[64];
 	int found = 0;
 
 	if (!f)
-		return 1;	/* cannot tell: do not claim it is missing */
+		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%*s %511s %63s", mnt, type) == 2 &&
-		    !strcmp(mnt, dir) && !strcmp(type, "debugfs"))
+		if (sscanf(line, "%*s %511s %63s", mnt, t) == 2 &&
+		    !strcmp(mnt, dir) && !strcmp(t, type))
 			found = 1;
 	fclose(f);
 	return found;
@@ -192,9 +190,9 @@ static char ks_first_char(const char *path)
 
 int ks_ctl_switched_off(const char *backend, char *why, size_t len)
 {
-	const char *ft = ks_test_path("KSTATS_TEST_FTRACE_ENABLED",
+	const char *ft = ks_ctl_path("KSTATS_TEST_FTRACE_ENABLED",
 				      "/proc/sys/kernel/ftrace_enabled");
-	const char *kp = ks_test_path("KSTATS_TEST_KPROBES_ENABLED",
+	const char *kp = ks_ctl_path("KSTATS_TEST_KPROBES_ENABLED",
 				      "/sys/kernel/debug/kprobes/enabled");
 
 	if (!strcmp(backend, "api") || !strcmp(backend, "gap"))
@@ -241,7 +239,7 @@ int ks_ctl_ready(char *err, size_t errlen)
 		return -1;
 	}
 	if (!access("/sys/module/kstats", F_OK)) {
-		if (!ks_debugfs_mounted("/sys/kernel/debug"))
+		if (!ks_mounted("/sys/kernel/debug", "debugfs"))
 			snprintf(err, errlen,
 				 "debugfs is not mounted and this kstats module has no /proc/kstats: mount -t debugfs none /sys/kernel/debug");
 		else

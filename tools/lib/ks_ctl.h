@@ -39,6 +39,24 @@ const char *ks_iface(void);
 const char *ks_lockdown(char *buf, size_t len);
 
 /**
+ * ks_ctl_path() - @path, or in a test build the file $@var names
+ * @var:  the test's environment variable (KSTATS_TEST_...)
+ * @path: the real file
+ *
+ * Return: the file to read.
+ */
+const char *ks_ctl_path(const char *var, const char *path);
+
+/**
+ * ks_mounted() - is a file system of @type mounted on @dir?
+ * @dir:  the mount point
+ * @type: "debugfs", "tracefs", "securityfs"...
+ *
+ * Return: 1 or 0 from /proc/self/mounts, -1 when it cannot be read.
+ */
+int ks_mounted(const char *dir, const char *type);
+
+/**
  * ks_ctl_denied() - why kstats' files refuse us (EPERM/EACCES), in one line
  * @what:   the file or command, to name first
  * @err:    the line: not root, lockdown, or a security module

@@ -7,6 +7,8 @@
 # ks-lockdown: again
 . /ks/lib.sh
 
+T=$KS_TDIR
+
 load_modules || exit 0
 out=/tmp/doctor.out
 kstats doctor >$out 2>/tmp/doctor.err
@@ -70,6 +72,32 @@ check "doctor --json: one object" 'echo "$r" | head -n 1 | grep -qx "{" && echo 
 expect_eq "doctor --json: the lockdown fact" "$(echo "$r" | grep '"fact": "lockdown"' | sed 's/.*"value": "\([a-z]*\).*/\1/')" \
 	"$([ "${KS_LOCKDOWN:-0}" = 1 ] && echo integrity || echo none)"
 [ -n "${umount_sfs:-}" ] && umount $L
+# kprobes switched off: the kretprobe node attaches and counts nothing;
+# doctor and trace say which switch and how to turn it on (debugfs's
+# switch is closed under lockdown: not in the lockdown pass)
+KP=/sys/kernel/debug/kprobes/enabled
+if [ "${KS_LOCKDOWN:-0}" != 1 ] && [ -w $KP ]; then
+	check "kprobes off" "echo 0 > $KP"
+	kstats doctor >$out 2>&1
+	expect_eq "kprobes off: doctor's kprobes line, its fix" \
+		"$(fact kprobes 2) $(fact kprobes last) $(grep -A1 '^kprobes ' $out | tail -n 1)" \
+		"disabled no   fix: echo 1 > $KP"
+	expect_eq "kprobes off: backend kretprobe attached, counted nothing: no" \
+		"$(grep '^backend kretprobe ' $out | awk '{ print $3, $4, $NF }')" "attached, no no"
+	check "kprobes off: the fix names the switch" \
+		"grep -A1 '^backend kretprobe ' $out | grep -qF 'kprobes are switched off'"
+	check "kprobes off: kretprobe is not among the backends that can trace" \
+		"tail -n 1 $out | grep -v kretprobe | grep -q '^kstats can trace here'"
+	kstats trace ks_target_empty --via kretprobe 2>/tmp/doctor.err
+	expect_eq "kprobes off: trace --via kretprobe warns, one line" "$(cat /tmp/doctor.err)" \
+		"kstats: warning: kprobes are switched off ($KP is 0): kretprobe counts no call until echo 1 > $KP"
+	echo 100 > $T/empty
+	expect_eq "kprobes off: the node counted none of 100 calls" "$(node_field ks_target_empty samples)" 0
+	check "kprobes on" "echo 1 > $KP"
+	echo 100 > $T/empty
+	expect_eq "kprobes on again: 100 of 100 calls" "$(node_field ks_target_empty samples)" 100
+	ctl "remove ks_target_empty"
+fi
 if lockdown_skip "doctor without the module"; then
 	exit 0
 fi
