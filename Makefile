@@ -114,9 +114,10 @@ vm-stage-arm64:
 
 # The whole VM suite on the arm64 kernels (about 10 minutes here, 2
 # cores) and the SMP stress with CPU hotplug on 4 vCPUs (12.5), and the part that
-# make test runs (about 3): the selftest, and the exact counts of each
-# backend, of compiler clones, of sections and of the annotation API.
-ARM64_QUICK = 00-selftest,10-trace,20-clones,40-sections,70-api
+# make test runs (about 3): the selftest, doctor, and the exact counts of
+# each backend, of compiler clones, of sections and of the annotation API,
+# the last three again under lockdown (vm/runner.sh's lockdown pass).
+ARM64_QUICK = 00-selftest,05-doctor,10-trace,20-clones,40-sections,70-api
 test-arm64: DEPS = arm64
 test-arm64: deps-check vm-stage-arm64
 	KSTATS_ARCH=arm64 tests/vm/run.sh
