@@ -19,8 +19,8 @@
  *
  * This file holds main, the help texts and the command table; kstats.h
  * says where each subcommand lives.  The node text is parsed by
- * ks_parse.c only; snapshots by ks_snap.c.  $KSTATS_DEBUGFS overrides
- * /sys/kernel/debug/kstats (used by the tests).
+ * ks_parse.c only; snapshots by ks_snap.c.  $KSTATS_DIR ($KSTATS_DEBUGFS)
+ * overrides the directory ks_ctl.c chooses (used by the tests).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -251,7 +251,8 @@ static void ks_usage(FILE *f)
 	      "  export --json|--csv|--prometheus [NAME|all] [-f FILE] [-o OUT]\n"
 	      "  check NAME | -f FILE          verify node text or a snapshot\n"
 	      "  doctor [--json] [--no-attach] what this machine allows, the fixes\n"
-	      "Environment: KSTATS_DEBUGFS (default " KSTATS_DEBUGFS_DEFAULT ")\n", f);
+	      "Environment: KSTATS_DIR (default " KSTATS_DEBUGFS_DEFAULT ", else\n"
+	      "  " KSTATS_PROCFS_DEFAULT " where the kernel is locked down)\n", f);
 }
 
 /* Bad usage of @cmd: "kstats: CMD: WHAT" (@what NULL: said already), exit 2. */
