@@ -276,7 +276,7 @@ static int ks_node_show(struct seq_file *m, void *v)
 	/*
 	 * One copy of every CPU's slots, so the CPU rows and their merge (the
 	 * CPUS rows and the header) agree even while the node records.  No
-	 * ks_lock: removal waits for this read to end (debugfs), and the
+	 * ks_lock: removal waits for this read to end (ks_files.c), and the
 	 * slots are read racily on purpose, like any per-CPU counter.
 	 */
 	copy = kvcalloc((size_t)nr_cpu_ids * n, sizeof(*copy), GFP_KERNEL);
