@@ -88,15 +88,15 @@ static const struct proc_ops ks_last_pops = {
 	.proc_release = single_release,
 };
 
-/* _last, in debugfs and in /proc/kstats (ks_files.c) */
+/* _last, read only, in debugfs and in /proc/kstats (ks_files.c) */
 const struct ks_file_ops ks_last_file = {
 	.debugfs = &ks_last_fops,
 	.proc = &ks_last_pops,
 };
 
 /* Commands: see the grammar in ks_cmd.c. */
-static ssize_t ks_control_write(struct file *file, const char __user *ubuf,
-				size_t count, loff_t *ppos)
+static ssize_t ks_control_file_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
 {
 	struct ks_cmd *cmd;
 	const char *why = "";
@@ -138,25 +138,5 @@ out:
 	return ret ? ret : count;
 }
 
-static const struct file_operations ks_control_fops = {
-	.owner = THIS_MODULE,
-	.open = ks_control_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = ks_control_write,
-};
-
-static const struct proc_ops ks_control_pops = {
-	.proc_open = ks_control_open,
-	.proc_read = seq_read,
-	.proc_lseek = seq_lseek,
-	.proc_release = single_release,
-	.proc_write = ks_control_write,
-};
-
 /* _control, in debugfs and in /proc/kstats (ks_files.c) */
-const struct ks_file_ops ks_control_file = {
-	.debugfs = &ks_control_fops,
-	.proc = &ks_control_pops,
-};
+DEFINE_KS_FILE(ks_control_file);

@@ -69,7 +69,7 @@ void ks_clock_fall_back(struct ks_node *node);
 extern const struct ks_file_ops ks_node_file;
 char *ks_get_cmd(const char __user *ubuf, size_t count, loff_t *ppos,
 		 const char *who);
-int ks_control_open(struct inode *inode, struct file *file);
+int ks_control_file_open(struct inode *inode, struct file *file);
 
 /* ks_control.c */
 extern const struct ks_file_ops ks_control_file;

@@ -17,6 +17,32 @@ struct ks_file_ops {
 	const struct proc_ops *proc;
 };
 
+/*
+ * DEFINE_KS_FILE(name): struct ks_file_ops @name for a seq_file opened by
+ * name_open() (single_open()) and written by name_write(), in debugfs and
+ * in procfs alike.
+ */
+#define DEFINE_KS_FILE(name)						\
+static const struct file_operations name##_fops = {			\
+	.owner = THIS_MODULE,						\
+	.open = name##_open,						\
+	.read = seq_read,						\
+	.llseek = seq_lseek,						\
+	.release = single_release,					\
+	.write = name##_write,						\
+};									\
+static const struct proc_ops name##_pops = {				\
+	.proc_open = name##_open,					\
+	.proc_read = seq_read,						\
+	.proc_lseek = seq_lseek,					\
+	.proc_release = single_release,					\
+	.proc_write = name##_write,					\
+};									\
+const struct ks_file_ops name = {					\
+	.debugfs = &name##_fops,					\
+	.proc = &name##_pops,						\
+}
+
 /* One kstats file: its two entries (NULL when not made). */
 struct ks_file {
 	struct dentry *dentry;

@@ -432,7 +432,7 @@ static int ks_node_show(struct seq_file *m, void *v)
  * the buffer sized for what the node holds now, so seq_file formats it
  * once instead of retrying with doubled buffers.
  */
-static int ks_node_open(struct inode *inode, struct file *file)
+static int ks_node_file_open(struct inode *inode, struct file *file)
 {
 	struct ks_node *node = ks_file_data(inode);
 	size_t rows = 0;
@@ -483,13 +483,13 @@ static int ks_control_show(struct seq_file *m, void *v)
 }
 
 /**
- * ks_control_open() - open _control for reading the listing
+ * ks_control_file_open() - open _control for reading the listing
  * @inode: the file's inode
  * @file: the file
  *
  * Return: 0 or a negative errno.
  */
-int ks_control_open(struct inode *inode, struct file *file)
+int ks_control_file_open(struct inode *inode, struct file *file)
 {
 	return single_open(file, ks_control_show, NULL);
 }
@@ -540,8 +540,8 @@ char *ks_get_cmd(const char __user *ubuf, size_t count, loff_t *ppos,
 }
 
 /* Writing "start", "stop" or "reset" to a node file acts on that node. */
-static ssize_t ks_node_write(struct file *file, const char __user *ubuf,
-			     size_t count, loff_t *ppos)
+static ssize_t ks_node_file_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
 {
 	struct ks_node *node = ((struct seq_file *)file->private_data)->private;
 	enum ks_verb verb;
@@ -572,25 +572,5 @@ static ssize_t ks_node_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
-static const struct file_operations ks_node_fops = {
-	.owner = THIS_MODULE,
-	.open = ks_node_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = ks_node_write,
-};
-
-static const struct proc_ops ks_node_pops = {
-	.proc_open = ks_node_open,
-	.proc_read = seq_read,
-	.proc_lseek = seq_lseek,
-	.proc_release = single_release,
-	.proc_write = ks_node_write,
-};
-
 /* A node's file, in debugfs and in /proc/kstats (ks_files.c). */
-const struct ks_file_ops ks_node_file = {
-	.debugfs = &ks_node_fops,
-	.proc = &ks_node_pops,
-};
+DEFINE_KS_FILE(ks_node_file);

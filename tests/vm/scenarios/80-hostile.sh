@@ -134,8 +134,8 @@ check "no kernel address in the node text or _control" \
 diag "hostile writes: $rows rows, $refused refused"
 
 # -- what kstats, kprobes and ftrace refuse --
-row EINVAL "kstats' own write handler" ctl 'trace ks_control_write'
-row EINVAL "kstats' own write handler, module-qualified" ctl 'trace kstats:ks_control_write'
+row EINVAL "kstats' own write handler" ctl 'trace ks_control_file_write'
+row EINVAL "kstats' own write handler, module-qualified" ctl 'trace kstats:ks_control_file_write'
 row EINVAL "kstats' own command parser via kretprobe" ctl 'trace ks_cmd_parse via kretprobe'
 for f in native_sched_clock irqentry_nmi_enter; do
 	if grep -qw "$f" /proc/kallsyms; then
