@@ -316,6 +316,14 @@ else
 fi
 fails "missing debugfs directory" 1 "KSTATS_DEBUGFS=$tmp/nope" env KSTATS_DEBUGFS="$tmp/nope" "$K" list
 fails "show of a missing node" 1 "no node named 'nope'" "$K" show nope
+# a file given without -f is read as the file (a node name has no '/' or .json)
+r "$K" show -f "$here/fixtures/find_vma-6.12.txt"
+cp "$tmp/out" "$tmp/with-f"
+r "$K" show "$here/fixtures/find_vma-6.12.txt"
+expect "show FILE without -f: the file's text, as with -f ($rc)" "$(cat "$tmp/out")" "$(cat "$tmp/with-f")"
+cp "$here/fixtures/find_vma-6.12.txt" "$tmp/find_vma-m16.json"
+r sh -c "cd '$tmp' && '$K' show find_vma-m16.json"
+expect "show NAME.json in this folder without -f: the file" "$rc $(head -n 1 "$tmp/out")" "0 $(head -n 1 "$tmp/with-f")"
 
 # ---- list ----
 fake find_vma "$hand"

@@ -205,12 +205,31 @@ static int ks_set_push(struct ks_set *set, struct ks_view *node, const char *src
 	return 0;
 }
 
+/*
+ * Is @src, given as a node name, a file instead (forgotten -f)?  A regular
+ * file by that name, named as no node is: with a '/', or ending in .json
+ * or .txt (snapshots, captured node text).
+ */
+static int ks_looks_like_file(const char *src)
+{
+	size_t n = strlen(src);
+	struct stat st;
+
+	if (stat(src, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	return strchr(src, '/') || !ks_name_valid(src) ||
+	       (n > 5 && !strcmp(src + n - 5, ".json")) ||
+	       (n > 4 && !strcmp(src + n - 4, ".txt"));
+}
+
 int ks_set_add(struct ks_set *set, const char *src, int live,
 		      unsigned int flags)
 {
 	struct ks_view *node, *nodes;
 	int n, i, ret = 0;
 
+	if (live && ks_looks_like_file(src))
+		live = 0;	/* a file given without -f */
 	if (live) {
 		node = calloc(1, sizeof(*node));
 		if (!node)
