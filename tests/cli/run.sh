@@ -1163,6 +1163,9 @@ assert c["sites"][3]["site"] == "kt_site_slow+0x22/0x40 [kstats_target]" and c["
 r "$K" callers -f "$tmp/callers.json"
 if [ $rc = 0 ] && cmp -s "$tmp/out" "$tmp/callers.live"; then ok "callers -f SNAPSHOT: the live node's table"; else notok "callers -f SNAPSHOT"; tap_diag "$tmp/out" "$tmp/err"; fi
 check "check -f: a snapshot with callers" "$K" check -f "$tmp/callers.json"
+sed 's/"samples": *\([0-9][0-9]*\)/"samples": 12345/' "$tmp/callers.json" > "$tmp/callers-bad.json"
+fails "check -f: a snapshot whose samples disagree with its slots" 1 \
+	"node ks_target_site: samples 12345 but its slots count 61" "$K" check -f "$tmp/callers-bad.json"
 # a site beyond N, long names: other, the shortened sites, 72 columns
 "$MC" long_fn 2 "5:1000:a_function_whose_name_goes_on_and_on_for_ever+0x1c/0x30 [a_module]" \
 	"3:2000:short_one+0x10/0x20 [a_module]" "7:4000:third+0x8/0x10" >"$tmp/long.txt"

@@ -107,6 +107,28 @@ char *ks_load_control(void)
 }
 
 /* Every node of @path: a snapshot of one or several, or node text. */
+/*
+ * check's strictness for a snapshot: each node's samples against its
+ * slots, as the node text's parser checks them against the CPUS rows.
+ */
+static int ks_snap_consistent(const struct ks_view *nodes, int n, const char *path,
+			      char *err, size_t len)
+{
+	__u64 total;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		total = kstats_total(nodes[i].total, nodes[i].nr_slots);
+		if (nodes[i].samples != total) {
+			snprintf(err, len, "%s: node %s: samples %llu but its slots count %llu",
+				 path, nodes[i].name, (unsigned long long)nodes[i].samples,
+				 (unsigned long long)total);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int ks_load_file_many(const char *path, unsigned int flags,
 			     struct ks_view **nodes, int *n)
 {
@@ -128,6 +150,14 @@ static int ks_load_file_many(const char *path, unsigned int flags,
 		;
 	if (*p == '{') {
 		ret = ks_snap_read_many(text, path, nodes, n, err, sizeof(err));
+		if (!ret && (flags & KS_PARSE_STRICT) &&
+		    ks_snap_consistent(*nodes, *n, path, err, sizeof(err))) {
+			while (*n)
+				ks_view_free(&(*nodes)[--*n]);
+			free(*nodes);
+			*nodes = NULL;
+			ret = -1;
+		}
 	} else if (!*p) {
 		snprintf(err, sizeof(err), "%s: empty file", path);
 		ret = -1;
