@@ -41,15 +41,19 @@ for _d in (os.path.join(_HERE, "..", "share", "kstats"), _HERE):
     if os.path.exists(os.path.join(_d, "kstats_snapshot.py")):
         sys.path.insert(0, _d)
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-from matplotlib import ticker  # noqa: E402
-from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
-from matplotlib.colors import LogNorm  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-import numpy as np  # noqa: E402
+# Without matplotlib (python3-matplotlib) --help still works and a figure
+# is refused in one line (main()).
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib import ticker
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.colors import LogNorm
+    from matplotlib.figure import Figure
+    import numpy as np
+    NO_MATPLOTLIB = None
+except ImportError as _e:
+    NO_MATPLOTLIB = "%s (apt-get install python3-matplotlib)" % _e
 
 import kstats_snapshot  # noqa: E402
 from kstats_snapshot import (  # noqa: E402
@@ -756,6 +760,9 @@ def main(argv=None):
                         "the node(s) to draw, by name; each NAME of each "
                         "such file is one capture")
     args = p.parse_args(argv)
+    if NO_MATPLOTLIB:
+        sys.stderr.write("%s: error: %s\n" % (PROG, NO_MATPLOTLIB))
+        return 2
 
     try:
         formats = [f.strip().lower() for f in

@@ -175,3 +175,21 @@ def test_icount_words_are_the_clis():
         m = re.search(r'#define KS_ICOUNT_NOTE "((?:[^"\\]|\\.)*)"', f.read())
     assert m, "no KS_ICOUNT_NOTE in tools/lib/ks_view.h"
     assert m.group(1).replace('\\"', '"') == ks.ICOUNT_NOTE
+
+
+def test_without_matplotlib_help_works_and_a_figure_is_one_line(tmp_path):
+    """A machine without python3-matplotlib: --help, then one line, exit 2."""
+    (tmp_path / "matplotlib.py").write_text(
+        'raise ImportError("No module named \'matplotlib\'")\n')
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    f = os.path.join(HERE, "fixtures", "vm-6.1-find_vma-m16.json")
+
+    def run(*args):
+        return subprocess.run([sys.executable, os.path.join(PLOTS, "kstats_plot.py")]
+                              + list(args), capture_output=True, text=True, env=env)
+    r = run("--help")
+    assert r.returncode == 0 and r.stdout.startswith("usage: ") and r.stderr == ""
+    r = run("cdf", f, "-o", str(tmp_path / "x"))
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == ("kstats_plot: error: No module named 'matplotlib' "
+                        "(apt-get install python3-matplotlib)\n")
