@@ -28,7 +28,9 @@
 #                        bench-arm64: the arm64 kernels)
 #   make deps            install what the above need (Debian packages, root)
 #   make checkpatch      checkpatch.pl --strict on the kernel code
-#   make clean
+#   make clean           build products only (modules, CLI, tests' objects)
+#   make distclean       that, and the VM staging cache (vm/out), the results
+#                        of bench, demo and deb, and .cache
 
 # Cross-building for arm64 on another machine (make ARCH=arm64): Debian's
 # cross compiler, and by default the newest arm64 headers that
@@ -306,6 +308,10 @@ clean:
 	-$(MAKE) -s -C tools clean
 	-$(MAKE) -s -C tests/cli clean
 	-$(MAKE) -s -C tools/workloads clean
+
+# What make clean keeps: the staged kernels and modules of the VM suites
+# (hundreds of MB), and the results of bench, demo and deb.
+distclean: clean
 	rm -rf $(VMOUT) bench-out demo-out deb-out .cache
 
-.PHONY: all module tools deps deps-check vm-stage vm-tools unit vm test checkpatch clean
+.PHONY: all module tools deps deps-check vm-stage vm-tools unit vm test checkpatch clean distclean
