@@ -59,7 +59,7 @@ import kstats_snapshot  # noqa: E402
 from kstats_snapshot import (  # noqa: E402
     NS_SCALES, PCT_FRACTION, PCT_NAMES, U64_MAX, Snapshot, SnapshotError,
     check_units, display_unit, fmt_precision, fmt_value, is_many,
-    load_snapshot, timing_note, unit_words)
+    load_snapshot, not_comparable, timing_note, unit_words)
 
 PROG = "kstats_plot"
 
@@ -759,6 +759,10 @@ def main(argv=None):
                    help="in files of several nodes (kstats save GLOB|all): "
                         "the node(s) to draw, by name; each NAME of each "
                         "such file is one capture")
+    p.add_argument("--force", action="store_true",
+                   help="draw QEMU -icount beside clock snapshots, or "
+                        "different functions, as kstats compare --force; "
+                        "the first line printed says so")
     args = p.parse_args(argv)
     if NO_MATPLOTLIB:
         sys.stderr.write("%s: error: %s\n" % (PROG, NO_MATPLOTLIB))
@@ -772,6 +776,11 @@ def main(argv=None):
             raise SnapshotError("unsupported output format %s (use %s)"
                                 % (",".join(bad) or "''", ",".join(FORMATS)))
         snaps = load_captures(args.snapshots, args.node)
+        why = not_comparable(snaps, not (args.node and len(args.node) > 1))
+        if why and not args.force:
+            raise SnapshotError("%s (--force draws them anyway)" % why[0])
+        if why:
+            print("forced: " + "; ".join(why))
         fig = KINDS[args.kind](snaps, args.label)
         for path in output_paths(args.output, formats, args.kind, snaps,
                                  args.format is not None):

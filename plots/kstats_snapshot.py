@@ -312,6 +312,24 @@ def short_site(site):
     return head.split("/")[0] + (" " + mod if mod else "")
 
 
+def not_comparable(snaps, functions=True):
+    """Why @snaps do not belong side by side, as kstats compare says it:
+    QEMU -icount instructions beside clock ns, and (@functions) different
+    functions; [] when they do.
+    """
+    why = []
+    ic = [s for s in snaps if s.icount]
+    clock = [s for s in snaps if not s.icount]
+    if ic and clock:
+        why.append("%s counts QEMU -icount instructions, %s clock ns: "
+                   "not comparable" % (ic[0].path, clock[0].path))
+    other = [s for s in snaps if s.name != snaps[0].name]
+    if functions and other:
+        why.append("%s is %s but %s is %s: different functions"
+                   % (snaps[0].path, snaps[0].name, other[0].path, other[0].name))
+    return why
+
+
 def check_units(snaps):
     """Return the unit all @snaps share; SnapshotError if they differ."""
     first = snaps[0]

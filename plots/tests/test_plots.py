@@ -445,24 +445,56 @@ def run_cli(*args, env=None, cwd=None):
                           capture_output=True, text=True, env=env, cwd=cwd)
 
 
+def _paths(res):
+    """The files a run printed, after its "forced:" line if any."""
+    return [l for l in res.stdout.splitlines() if not l.startswith("forced: ")]
+
+
+def test_cli_refuses_what_compare_refuses(tmp_path):
+    """Different functions, or QEMU -icount beside a clock: refused in one
+    line, exit 2, unless --force, whose first line says so."""
+    fns = {}
+    for f in FIXTURES:
+        fns.setdefault(kp.load_snapshot(f).name, f)
+    a, b = sorted(fns.values())[:2]
+    res = run_cli("cdf", a, b, "-o", str(tmp_path / "x"))
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.count("\n") == 1 and res.stderr.endswith(
+        ": different functions (--force draws them anyway)\n"), res.stderr
+    res = run_cli("cdf", a, b, "-o", str(tmp_path / "x"), "--force")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[0].startswith("forced: ")
+    data = json.loads(open(a).read())
+    data["meta"]["timing"] = "qemu-icount"
+    ic = write_json(tmp_path / "icount.json", data)
+    res = run_cli("pct", a, ic, "-o", str(tmp_path / "y"))
+    assert res.returncode == 2 and res.stderr == (
+        "kstats_plot: error: %s counts QEMU -icount instructions, %s clock ns: "
+        "not comparable (--force draws them anyway)\n" % (ic, a))
+    res = run_cli("pct", a, ic, "-o", str(tmp_path / "y"), "--force")
+    assert res.returncode == 0 and res.stdout.splitlines()[0] == (
+        "forced: %s counts QEMU -icount instructions, %s clock ns: "
+        "not comparable" % (ic, a))
+
+
 def test_cli_writes_png_and_svg_stably(tmp_path):
     outs = []
     for seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
         out = tmp_path / ("run" + seed)
-        res = run_cli("cdf", *GROUPS[0], "-o", str(out), env=env)
+        res = run_cli("cdf", *GROUPS[0], "-o", str(out), "--force", env=env)
         assert res.returncode == 0, res.stderr
-        assert res.stdout.split() == [str(out) + ".png", str(out) + ".svg"]
+        assert _paths(res) == [str(out) + ".png", str(out) + ".svg"]
         outs.append([open(str(out) + e, "rb").read() for e in (".png", ".svg")])
     assert outs[0] == outs[1]
 
 
 def test_cli_single_format_and_labels(tmp_path):
     out = tmp_path / "h.svg"
-    res = run_cli("pct", *GROUPS[0], "-o", str(out),
+    res = run_cli("pct", *GROUPS[0], "-o", str(out), "--force",
                   "--label", *["L%d" % i for i in range(len(GROUPS[0]))])
     assert res.returncode == 0, res.stderr
-    assert res.stdout.split() == [str(out)]
+    assert _paths(res) == [str(out)]
     assert not os.path.exists(tmp_path / "h.png")
     res = run_cli("hist", FIXTURES[0], "--format", "png", cwd=str(tmp_path))
     assert res.returncode == 0, res.stderr

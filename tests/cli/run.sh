@@ -1067,8 +1067,18 @@ r "$K" compare "$tmp/rr-1.json" "$tmp/rr-2.json"
 if tail -1 "$tmp/out" | grep -qxF '# instructions, QEMU -icount: a "ns" is one guest instruction'; then ok "compare A B says instructions, QEMU -icount"; else notok "compare A B: -icount footer"; tap_diag "$tmp/out"; fi
 r "$K" compare "$tmp/rr-1.json" -- "$tmp/rr-2.json"
 if tail -1 "$tmp/out" | grep -qxF '# instructions, QEMU -icount: a "ns" is one guest instruction'; then ok "compare A -- B says instructions, QEMU -icount"; else notok "compare A -- B: -icount footer"; tap_diag "$tmp/out"; fi
-r "$K" compare "$tmp/rr-1.json" -- "$hand"
-if grep -qF '# warning: only base ran under QEMU -icount' "$tmp/out"; then ok "compare of -icount against real time warns"; else notok "-icount against real time"; tap_diag "$tmp/out"; fi
+fails "compare A -- B: -icount against real time is refused" 1 \
+	"compare: $tmp/rr-1.json was timed under QEMU -icount (instructions) but $hand by a clock (ns): not comparable (--force compares them)" \
+	"$K" compare "$tmp/rr-1.json" -- "$hand"
+r "$K" compare "$tmp/rr-1.json" -- "$hand" --force
+expect "compare A -- B --force: the first line says the numbers are not comparable" "$rc $(head -n 1 "$tmp/out")" \
+	"0 forced: $tmp/rr-1.json counts QEMU -icount instructions, $hand clock ns: not comparable"
+if grep -qF '# warning: only base ran under QEMU -icount' "$tmp/out"; then ok "compare --force of -icount against real time warns"; else notok "-icount against real time"; tap_diag "$tmp/out"; fi
+fails "compare A B: -icount against real time is refused" 1 "not comparable (--force compares them)" \
+	"$K" compare "$hand" "$tmp/rr-1.json"
+r "$K" compare "$hand" "$tmp/rr-1.json" --force
+expect "compare A B --force: said first" "$rc $(head -n 1 "$tmp/out")" \
+	"0 forced: $tmp/rr-1.json counts QEMU -icount instructions, $hand clock ns: not comparable"
 # every output of an -icount snapshot says so, in the same words (ks_timing_note)
 icnote='instructions, QEMU -icount: a "ns" is one guest instruction'
 "$K" save -f "$hand" --icount -o "$tmp/ic.json" 2>/dev/null

@@ -543,6 +543,14 @@ int cmd_compare(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
+	for (i = 1; i < set.n; i++)	/* one kind of time, or --force said first */
+		if (ks_timing_note(&set.nodes[i]->meta) != ks_timing_note(&set.nodes[0]->meta)) {
+			ret = !ks_cmp_same_timing(stdout, set.nodes[0], set.srcs[0], set.nodes[i],
+						  set.srcs[i], force);
+			break;
+		}
+	if (ret)
+		goto out;
 	for (i = 1; i < set.n; i++) {
 		const struct ks_view *a = set.nodes[0], *b = set.nodes[i];
 

@@ -654,6 +654,28 @@ int ks_cmp_same_fn(const struct ks_view *a, const char *sa, const struct ks_view
 	return 0;
 }
 
+int ks_cmp_same_timing(FILE *f, const struct ks_view *a, const char *sa,
+		       const struct ks_view *b, const char *sb, int force)
+{
+	int ia = ks_timing_note(&a->meta) != NULL, ib = ks_timing_note(&b->meta) != NULL;
+	const char *ni = ia ? sa : sb, *nc = ia ? sb : sa;
+
+	if (ia == ib)
+		return 1;
+	if (!force) {
+		ks_err("compare: %s was timed under QEMU -icount (instructions) but %s by a clock (ns): not comparable (--force compares them)",
+		       ni, nc);
+		return 0;
+	}
+	if (f)
+		fprintf(f, "forced: %s counts QEMU -icount instructions, %s clock ns: not comparable\n",
+			ni, nc);
+	else
+		ks_err("forced: %s counts QEMU -icount instructions, %s clock ns: not comparable",
+		       ni, nc);
+	return 1;
+}
+
 /* The one function every node of @s is, or NULL when several. */
 static const char *ks_cmp_one_fn(const struct ks_cmp_side *s)
 {
@@ -673,6 +695,18 @@ int ks_cmp_print(FILE *f, const struct ks_cmp_side *a, const struct ks_cmp_side 
 	struct ks_fn *fns;
 	int i, j, n = 0, ret = 0, common = 0;
 
+	/* one kind of time (or --force, said first) */
+	for (i = 1; i < a->n + b->n; i++) {
+		const struct ks_view *o = i < a->n ? a->nodes[i] : b->nodes[i - a->n];
+
+		if (ks_timing_note(&o->meta) != ks_timing_note(&a->nodes[0]->meta)) {
+			if (!ks_cmp_same_timing(fmt == KS_CMP_JSON ? NULL : f,
+						a->nodes[0], a->srcs[0], o,
+						i < a->n ? a->srcs[i] : b->srcs[i - a->n], force))
+				return -1;
+			break;
+		}
+	}
 	/* one function a side, two names: the same one (or --force) */
 	if (fa && fb && strcmp(fa, fb)) {
 		if (!ks_cmp_same_fn(a->nodes[0], a->srcs[0], b->nodes[0], b->srcs[0], force))

@@ -61,6 +61,24 @@ int ks_cmp_table(FILE *f, struct ks_view *const *nodes, const char *const *label
 int ks_cmp_verdict(struct ks_view *a, struct ks_view *b, char *buf, size_t len);
 
 /**
+ * ks_cmp_same_timing() - may @a and @b be compared: one kind of time?
+ * @f:     where a forced comparison says so, first (NULL: stderr, beside JSON)
+ * @a:     a node
+ * @sa:    its file
+ * @b:     the other
+ * @sb:    its file
+ * @force: compare them anyway (--force)
+ *
+ * A snapshot of QEMU -icount (a "ns" is one instruction) against one of
+ * a real clock is refused; with --force, one line on @f says what the
+ * numbers are before anything else is printed.
+ *
+ * Return: 1 when they may be compared, 0 when not (printed, one line).
+ */
+int ks_cmp_same_timing(FILE *f, const struct ks_view *a, const char *sa,
+		       const struct ks_view *b, const char *sb, int force);
+
+/**
  * ks_cmp_same_fn() - may @a and @b be compared: one function?
  * @a:     a node
  * @sa:    its file
