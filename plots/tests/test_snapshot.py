@@ -193,3 +193,25 @@ def test_without_matplotlib_help_works_and_a_figure_is_one_line(tmp_path):
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr == ("kstats_plot: error: No module named 'matplotlib' "
                         "(apt-get install python3-matplotlib)\n")
+
+
+@pytest.mark.parametrize("scale", [("ns", 1), ("us", 1000), ("ms", 1000000)])
+def test_icount_unit_words_are_the_clis(tmp_path, scale):
+    """compare's heading names an -icount unit as the figures' axes do."""
+    kstats = os.path.join(REPO, "tools", "kstats")
+    if not os.access(kstats, os.X_OK):
+        pytest.skip("tools/kstats not built (make tools)")
+    f = os.path.join(HERE, "fixtures", "vm-6.1-find_vma-m16.json")
+    data = json.loads(open(f).read())
+    data["meta"]["timing"] = "qemu-icount"
+    node = data["node"]
+    for k in node["percentiles"]:		# p50 picks compare's display unit
+        node["percentiles"][k] = node["percentiles"][k] * scale[1]
+    paths = []
+    for i in range(2):
+        p = tmp_path / ("s%d.json" % i)
+        p.write_text(json.dumps(data))
+        paths.append(str(p))
+    r = subprocess.run([kstats, "compare"] + paths, capture_output=True, text=True)
+    words = ks.unit_words(scale[0], scale[1], True)
+    assert r.returncode == 0 and ("latency in %s;" % words) in r.stdout.replace("\n# ", " ")

@@ -31,6 +31,26 @@ void ks_scale_pick(struct ks_scale *sc, __u64 v, const char *unit)
 			*sc = ks_ns_scales[i];
 }
 
+const char *ks_unit_words(char *buf, size_t len, const struct ks_scale *sc, int icount)
+{
+	const char *ns_unit = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(ks_ns_scales) / sizeof(ks_ns_scales[0]); i++)
+		if (!strcmp(sc->name, ks_ns_scales[i].name))
+			ns_unit = sc->name;
+	if (!icount)
+		snprintf(buf, len, "%s", sc->name);
+	else if (!ns_unit)
+		snprintf(buf, len, "%s, QEMU -icount", sc->name);
+	else if (sc->div == 1)
+		snprintf(buf, len, "ns = 1 instruction, QEMU -icount");
+	else	/* 1,000 1,000,000 1,000,000,000 */
+		snprintf(buf, len, "%s = 1,%s instructions, QEMU -icount", sc->name,
+			 sc->div == 1000 ? "000" : sc->div == 1000000 ? "000,000" : "000,000,000");
+	return buf;
+}
+
 char *ks_fmt_scaled(char *buf, size_t len, __u64 v, const struct ks_scale *sc)
 {
 	double x = (double)v / (double)sc->div;
@@ -483,7 +503,7 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 				width[k] = (int)strlen(chg[i][k]);
 		}
 	}
-	snprintf(unitdesc, sizeof(unitdesc), "%s", sc.name);
+	ks_unit_words(unitdesc, sizeof(unitdesc), &sc, ks_all_icount(nodes, n));
 
 	if (style == KS_PRINT_MARKDOWN) {
 		fprintf(f, "**%s**: latency in %s; percentiles are slot means, within %.1f%% (bits %u)",

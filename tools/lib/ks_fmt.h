@@ -16,6 +16,20 @@ struct ks_scale {
 };
 
 /**
+ * ks_unit_words() - the display unit as a heading names it
+ * @buf:    the words: "us", or under QEMU -icount the instructions it
+ *          stands for, "us = 1,000 instructions, QEMU -icount"
+ * @len:    size of @buf
+ * @sc:     the display unit
+ * @icount: the values are QEMU -icount's (a "ns" is one instruction)
+ *
+ * plots/kstats_snapshot.py's unit_words() says the same (checked there).
+ *
+ * Return: @buf.
+ */
+const char *ks_unit_words(char *buf, size_t len, const struct ks_scale *sc, int icount);
+
+/**
  * ks_scale_pick() - display unit for values around @v
  * @sc:   result
  * @v:    a typical value (e.g. the median) in @unit
