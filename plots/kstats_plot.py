@@ -137,11 +137,26 @@ def slot_span(row):
 
 def _labels(snaps, labels):
     if not labels:
-        return [s.label for s in snaps]
+        return _labels_apart(snaps)
     if len(labels) != len(snaps):
         raise SnapshotError("%d labels given for %d snapshots"
                             % (len(labels), len(snaps)))
     return list(labels)
+
+
+def _labels_apart(snaps):
+    """Each snapshot's label; those that say the same (two captures of one
+    configuration) are named by their file instead, its base name, or the
+    path where base names are the same too (kstats compare does the same).
+    """
+    labels = [s.label for s in snaps]
+    twice = [labels.count(l) > 1 for l in labels]
+    for i, s in enumerate(snaps):
+        if twice[i]:
+            base = os.path.basename(s.path)
+            labels[i] = base[:-len(".json")] if base.endswith(".json") else base
+    twice = [t and labels.count(l) > 1 for t, l in zip(twice, labels)]
+    return [s.path if t else l for s, t, l in zip(snaps, twice, labels)]
 
 
 def _as_list(snaps):

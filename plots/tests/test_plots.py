@@ -233,12 +233,19 @@ def test_cdf_curves(paths):
             approx(1 - kp.PCT_FRACTION[p]) for p in marked]
 
 
+def legend_labels(snaps):
+    """Each label; one that two snapshots share, their file names."""
+    labels = [s.label for s in snaps]
+    return [l if labels.count(l) == 1 else fixture_id(s.path)
+            for l, s in zip(labels, snaps)]
+
+
 @pytest.mark.parametrize("paths", GROUPS, ids=GROUP_IDS)
 def test_cdf_legend(paths):
     snaps = load_all(paths)
     fig = kp.cdf_figure(snaps)
     assert [t.get_text() for t in fig.legends[0].get_texts()] == \
-        [s.label for s in snaps]
+        legend_labels(snaps)
     labels = ["L%d" % i for i in range(len(snaps))]
     fig = kp.cdf_figure(snaps, labels)
     assert [t.get_text() for t in fig.legends[0].get_texts()] == labels
@@ -253,7 +260,7 @@ def test_pct_bars(paths):
     div = DIVISOR[unit_of(axes[0].get_ylabel())]
     assert [ax.get_title() for ax in axes] == list(kp.PCT_NAMES)
     assert [t.get_text() for t in fig.legends[0].get_texts()] == \
-        [s.label for s in snaps]
+        legend_labels(snaps)
     for ax, p in zip(axes, kp.PCT_NAMES):
         assert ax.get_yscale() == "linear" and ax.get_ylim()[0] == 0
         heights = [b.get_height() for b in ax.containers[0].patches]
@@ -820,3 +827,17 @@ def test_undisturbed_snapshot_refused_by_cpu(tmp_path):
     write_json(tmp_path / "bad.json", data)
     with pytest.raises(kp.SnapshotError, match="undisturbed must be"):
         kp.load_snapshot(str(tmp_path / "bad.json"))
+
+
+def test_identical_labels_are_told_apart_by_file(tmp_path):
+    """Two captures labelled alike get their file's name, or its path."""
+    data = fixture_data()
+    data["meta"]["label"] = "43 VMAs"
+    (tmp_path / "tcg").mkdir()
+    a = kp.load_snapshot(write_json(tmp_path / "run1.json", data))
+    b = kp.load_snapshot(write_json(tmp_path / "run2.json", data))
+    c = kp.load_snapshot(write_json(tmp_path / "tcg" / "run1.json", data))
+    assert a.label == b.label
+    assert kp._labels([a, b], None) == ["run1", "run2"]
+    assert kp._labels([a, c], None) == [a.path, c.path]
+    assert kp._labels([a, b], ["x", "y"]) == ["x", "y"]

@@ -1074,6 +1074,14 @@ r "$K" compare "$tmp/rr-1.json" -- "$hand" --force
 expect "compare A -- B --force: the first line says the numbers are not comparable" "$rc $(head -n 1 "$tmp/out")" \
 	"0 forced: $tmp/rr-1.json counts QEMU -icount instructions, $hand clock ns: not comparable"
 if grep -qF '# warning: only base ran under QEMU -icount' "$tmp/out"; then ok "compare --force of -icount against real time warns"; else notok "-icount against real time"; tap_diag "$tmp/out"; fi
+# two captures labelled alike: told apart by their files
+mkdir -p "$tmp/lab/tcg"
+cp "$tmp/rr-1.json" "$tmp/lab/m16.json"; cp "$tmp/rr-1.json" "$tmp/lab/again.json"; cp "$tmp/rr-1.json" "$tmp/lab/tcg/m16.json"
+r "$K" compare "$tmp/lab/m16.json" "$tmp/lab/again.json"
+expect "compare: identical labels become the files' names" "$(grep -E '^(m16|again) ' "$tmp/out" | awk '{ print $1 }' | tr '\n' ' ')" "m16 again "
+r "$K" compare "$tmp/lab/m16.json" "$tmp/lab/tcg/m16.json"
+expect "compare: identical labels and base names: the paths, in the legend" "$(grep '^# [AB]: /' "$tmp/out" | tr '\n' '|')" \
+	"# A: $tmp/lab/m16.json|# B: $tmp/lab/tcg/m16.json|"
 fails "compare A B: -icount against real time is refused" 1 "not comparable (--force compares them)" \
 	"$K" compare "$hand" "$tmp/rr-1.json"
 r "$K" compare "$hand" "$tmp/rr-1.json" --force

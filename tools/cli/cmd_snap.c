@@ -375,6 +375,48 @@ static void ks_label_of(char *buf, size_t len, const struct ks_view *node,
 	snprintf(buf, len, "%.*s", (int)n, base);
 }
 
+/* Is @labels[@i] one of @labels[0..@n) but itself? */
+static int ks_label_twice(const char **labels, int n, int i)
+{
+	int j;
+
+	for (j = 0; j < n; j++)
+		if (j != i && !strcmp(labels[i], labels[j]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Rows @from on whose labels came from their snapshots and say the same
+ * (two captures of one configuration): named by their file instead, its
+ * base name, or the path where base names are the same too.
+ */
+static void ks_labels_apart(char names[][KS_META_MAX], const char **labels,
+			    const struct ks_set *set, int from)
+{
+	int i, twice[64] = { 0 };
+	const char *base;
+	size_t n;
+
+	for (i = from; i < set->n; i++)
+		twice[i] = ks_label_twice(labels, set->n, i);
+	for (i = from; i < set->n; i++) {
+		if (!twice[i])
+			continue;
+		base = strrchr(set->srcs[i], '/');
+		base = base ? base + 1 : set->srcs[i];
+		n = strlen(base);
+		if (n > 5 && !strcmp(base + n - 5, ".json"))
+			n -= 5;
+		snprintf(names[i], KS_META_MAX, "%.*s", (int)n, base);
+	}
+	for (i = from; i < set->n; i++)
+		twice[i] = twice[i] && ks_label_twice(labels, set->n, i);
+	for (i = from; i < set->n; i++)
+		if (twice[i])
+			snprintf(names[i], KS_META_MAX, "%s", set->srcs[i]);
+}
+
 /* Label of a side: --label, else its first snapshot's label or file name. */
 static void ks_side_label(char *buf, size_t len, const struct ks_set *set, int from,
 			  const char *label)
@@ -572,6 +614,7 @@ int cmd_compare(int argc, char **argv)
 		ks_label_of(names[i], sizeof(names[i]), set.nodes[i], set.srcs[i]);
 		labels[i] = names[i];
 	}
+	ks_labels_apart(names, labels, &set, nl);
 	if (ks_cmp_table(stdout, set.nodes, labels, set.n, wide ? KS_PRINT_WIDE :
 			 fmt == KS_CMP_MARKDOWN ? KS_PRINT_MARKDOWN : KS_PRINT_PLAIN))
 		ret = 1;
