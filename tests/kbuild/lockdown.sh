@@ -35,6 +35,21 @@ expect_errno "debugfs's _control is refused" EPERM 'echo "trace find_vma" > /sys
 check "/proc/kstats/_control is there, root's only" \
 	'[ "$(stat -c %a /proc/kstats/_control)" = 600 ] && [ "$(stat -c %a /proc/kstats)" = 500 ]'
 
+# what doctor says of this machine: signed, required, locked down, /proc
+kstats doctor --no-attach > /tmp/doctor 2>&1
+expect_eq "doctor: kstats can trace here (exit 0)" $? 0
+# fact FACT: "VALUE | VERDICT" of FACT's line
+fact() {
+	awk -v f="$1" 'index($0, f "  ") == 1 {
+		v = substr($0, length(f) + 1); n = split(v, w, " ")
+		sub(/^ +/, "", v); sub(/ +[^ ]+$/, "", v); print v " | " w[n]; exit }' /tmp/doctor
+}
+expect_eq "doctor: the module is signed" "$(fact signature)" "signed | -"
+expect_eq "doctor: signatures required, by lockdown" "$(fact 'sig required')" "yes (lockdown) | -"
+expect_eq "doctor: lockdown integrity" "$(fact lockdown)" "integrity (debugfs closed: /proc/kstats) | ok"
+expect_eq "doctor: control through /proc/kstats" "$(fact control)" "/proc/kstats (procfs) | ok"
+while IFS= read -r line; do diag "$line"; done < /tmp/doctor
+
 # the ground truth, through the CLI (which finds /proc/kstats itself)
 check "kstats trace ks_target_empty" kstats trace ks_target_empty
 check "kstats trace ks_target_delay" kstats trace ks_target_delay
