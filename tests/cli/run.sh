@@ -563,7 +563,7 @@ same "compare --markdown" <<'EOF'
 | configuration | count | p10 | p50 | p90 | p95 | p98 | p99 | p99.9 | verdict |
 |:--|--:|--:|--:|--:|--:|--:|--:|--:|:--|
 | no-debug | 200000 | 75 | 115 | 151 | 220 | 269 | 1240 | 3142 | - |
-| debug | 200000 | 230 (+206.7%) | 368 (+220.0%) | 521 (+245.0%) | 726 (+230.0%) | 924 (+243.5%) | 4362 (+251.8%) | 10441 (+232.3%) | worse? |
+| debug | 200000 | 230 (+207%) | 368 (+220%) | 521 (+245%) | 726 (+230%) | 924 (+243%) | 4362 (+252%) | 10441 (+232%) | worse? |
 
 verdict: p50, one run a side; better?, worse?: the 95% intervals do not overlap, run-to-run noise unknown; every figure: compare A -- B  
 EOF

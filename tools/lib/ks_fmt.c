@@ -489,7 +489,7 @@ void ks_print_compare(FILE *f, struct ks_view *const *nodes,
 				strcpy(val[i][2 + k], "-");
 			if (nodes[0]->samples && nodes[i]->samples)
 				ks_fmt_change(chg[i][2 + k], 32, nodes[i]->pct[k],
-					      nodes[0]->pct[k], style == KS_PRINT_PLAIN);
+					      nodes[0]->pct[k], style != KS_PRINT_WIDE);
 			else
 				strcpy(chg[i][2 + k], "-");
 		}
