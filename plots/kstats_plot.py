@@ -58,7 +58,7 @@ except ImportError as _e:
 import kstats_snapshot  # noqa: E402
 from kstats_snapshot import (  # noqa: E402
     NS_SCALES, PCT_FRACTION, PCT_NAMES, U64_MAX, Snapshot, SnapshotError,
-    check_units, display_unit, fmt_precision, fmt_value, is_many,
+    check_units, display_unit, fmt_duration, fmt_precision, fmt_value, is_many,
     load_snapshot, not_comparable, timing_note, unit_words)
 
 PROG = "kstats_plot"
@@ -201,7 +201,7 @@ def caption_line(snap, label, dunit, div, with_label):
         "slot precision %s" % fmt_precision(n["precision_ppm"]),
         "{:,} samples".format(n["samples"]),
         "{:,} missed".format(n["missed"]),
-        ("floor %s %s" % (fmt_value(floor, div), dunit)) if floor
+        ("floor %s" % fmt_duration(floor, snap.unit)) if floor
         else "floor not calibrated",
         "attach %s" % _attach_text(n),
         "clock %s" % n["clock"],

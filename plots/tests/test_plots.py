@@ -162,6 +162,20 @@ def test_hist_caption(path):
     assert "clock %s" % n["clock"] in text
 
 
+def test_floor_has_its_own_unit(tmp_path):
+    """A 12 ns floor under a figure in ms reads 12 ns, not 0.00 ms."""
+    data = fixture_data()
+    node = data["node"]
+    node["floor"] = 12
+    if node["unit"] != "ns":
+        pytest.skip("the first fixture is not in ns")
+    for k in node["percentiles"]:
+        node["percentiles"][k] *= 100000
+    s = kp.load_snapshot(write_json(tmp_path / "ms.json", data))
+    text = by_gid(kp.hist_figure([s]), "caption0").get_text()
+    assert "floor 12 ns" in text and "0.00 ms" not in text
+
+
 def test_precision_text():
     assert kp.fmt_precision(125000) == "±12.5%"
     assert kp.fmt_precision(62500) == "±6.25%"
