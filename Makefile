@@ -142,8 +142,11 @@ unit:
 fuzz:
 	$(MAKE) -s -C tests/fuzz run $(if $(FUZZ_TIME),FUZZ_TIME=$(FUZZ_TIME))
 
+# The VM suite, VM_JOBS kernels at a time: each boot is one host thread
+# (single-threaded TCG), so two keep both cores busy (tests/vm/run-jobs.sh).
+VM_JOBS ?= 2
 vm: vm-stage
-	tests/vm/run.sh
+	tests/vm/run-jobs.sh $(VM_JOBS) $(KVERS)
 
 # SMP stress (tests/vm/stress/85-stress.sh) on 4 vCPUs: make test runs it
 # once per kernel; test-stress with STRESS times the iterations (default

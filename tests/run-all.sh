@@ -54,9 +54,11 @@
 # on a terminal, stderr says when each starts and ends.  Which suites may
 # run side by side (alone, after and holds below):
 #   vm, stress and deb run alone.  vm builds with make -j2 and then runs
-#   the whole suite; stress keeps both cores busy by design (its VM and two
-#   CPU hogs), so a partner would only take the hogs' place, and slow its
-#   7.x boot (270-280 s of its 300 s scenario limit in CI) past the limit;
+#   the whole suite, two kernels at a time (a boot is one host thread, so
+#   both cores are busy: tests/vm/run-jobs.sh); stress keeps both cores
+#   busy by design (its VM and two CPU hogs), so a partner would only take
+#   the hogs' place, and slow its 7.x boot (270-280 s of its 300 s
+#   scenario limit in CI) past the limit;
 #   deb builds the packages and DKMS in every Debian root.
 #   cpu-default, stress and sweep run after vm (the modules it staged);
 #   layers after vm and arm64 (their objects); plots after cli (it builds
