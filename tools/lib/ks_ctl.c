@@ -7,8 +7,9 @@
  * ENOENT unknown symbol or node (or a glob matching none), EINVAL bad
  * verb/option/value, EEXIST the node exists, EBUSY a node made in the
  * kernel (remove) or a busy function, E2BIG a glob matching more than
- * glob_max functions, ENOSPC a limit reached, ENOMEM, EPERM/EACCES not root (or lockdown, ks_ctl_denied()).  Each becomes one line that
- * says what to do.
+ * glob_max functions, ENOSPC a limit reached, ENOMEM, EPERM/EACCES not
+ * root, or root refused (lockdown, a security module: ks_ctl_denied()).
+ * Each becomes one line that says what to do.
  */
 #include <errno.h>
 #include <fcntl.h>
