@@ -300,7 +300,9 @@ const struct ks_cmd_opt ks_cmd_opts[] = {
 	  KS_BAD("end", "not a function or tp:NAME") },
 	{ "gap", "yes|no", "also GAP-NAME: time between consecutive calls",
 	  ks_set_gap, KS_BAD("gap", "not yes or no") },
-	{ "clock", "CLOCK", "local (ns, default) or tsc (cycles)", ks_set_clock,
+	{ "clock", "CLOCK", "local (default, any backend): ns, counted by the\n"
+	  "TSC or arm64's counter where it keeps time, else\n"
+	  "by local_clock() (show says which); tsc: cycles", ks_set_clock,
 	  KS_BAD("clock", "not one of local, tsc") },
 	{ "pid", "N", NULL, ks_set_pid,
 	  KS_BAD("pid", "not in 0.." KS_STR(KS_PID_MAX)) },
