@@ -60,12 +60,26 @@ static void ks_meta_here(struct ks_meta *m)
 		snprintf(m->timing, sizeof(m->timing), "%s", KS_TIMING_ICOUNT);
 }
 
+/* Does @name read as a file's (a '/', or .json or .txt at its end)? */
+static int ks_snapshot_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return strchr(name, '/') || (n > 5 && !strcmp(name + n - 5, ".json")) ||
+	       (n > 4 && !strcmp(name + n - 4, ".txt"));
+}
+
 int ks_load_live(const char *name, unsigned int flags, struct ks_view *node)
 {
 	char path[4096], err[sizeof(path) + KS_ERR_MAX];
 	char *text;
 	int ret = -1;
 
+	if (ks_snapshot_name(name)) {	/* a file that is not there, without -f */
+		snprintf(err, sizeof(err), "%s: no such file (a snapshot is read with -f FILE)",
+			 name);
+		goto out;
+	}
 	if (!ks_name_valid(name)) {
 		snprintf(err, sizeof(err), "'%s' is not a node name", name);
 		goto out;
@@ -242,14 +256,11 @@ static int ks_set_push(struct ks_set *set, struct ks_view *node, const char *src
  */
 static int ks_looks_like_file(const char *src)
 {
-	size_t n = strlen(src);
 	struct stat st;
 
 	if (stat(src, &st) || !S_ISREG(st.st_mode))
 		return 0;
-	return strchr(src, '/') || !ks_name_valid(src) ||
-	       (n > 5 && !strcmp(src + n - 5, ".json")) ||
-	       (n > 4 && !strcmp(src + n - 4, ".txt"));
+	return ks_snapshot_name(src) || !ks_name_valid(src);
 }
 
 int ks_set_add(struct ks_set *set, const char *src, int live,
