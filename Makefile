@@ -295,7 +295,7 @@ figures:
 		demo/figures/data/find_vma-m2048.json --format png -o demo/figures/find_vma-pct-6.1
 	$(PYTHON) plots/kstats_plot.py pct demo/figures/data/find_vma-m16-tcg.json \
 		demo/figures/data/find_vma-m2048-tcg.json --format png -o demo/figures/find_vma-pct-tcg-6.1 \
-		--label "42 VMAs, plain TCG" "4106 VMAs, plain TCG"
+		--label "42 VMAs, plain TCG" --label "4106 VMAs, plain TCG"
 
 .PHONY: figures
 

@@ -182,7 +182,7 @@ def plots(d, jobs):
         buf, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
             rc = kstats_plot.main([kind] + paths + ["-o", os.path.join(d, out)] +
-                                  (["--label"] + labels if labels else []))
+                                  [a for l in labels for a in ("--label", l)])
         if rc:
             written.append("(figure %s failed: %s)" % (out, err.getvalue().strip()))
         else:

@@ -15,7 +15,7 @@ through kstats_snapshot.py) and draws one of four figures as PNG (1200x700) and 
         total time first, with their tails (`kstats callers` as a figure)
 
   kstats_plot.py {hist,cdf,pct,cpu,callers} SNAPSHOT... [-o OUT] [--format png,svg]
-                 [--label L ...] [--node NAME ...]
+                 [--label L]... [--node NAME ...]
 
 The same input gives byte-identical files.  Errors (unreadable, truncated
 or invalid snapshots, empty histograms, mixed units) end the program with
@@ -767,9 +767,9 @@ def main(argv=None):
                         "format only")
     p.add_argument("--format", metavar="FMT",
                    help="comma-separated formats (default png,svg)")
-    p.add_argument("--label", action="extend", nargs="+", metavar="L",
-                   help="label per snapshot, in order (default meta.label, "
-                        "else the file name)")
+    p.add_argument("--label", action="append", metavar="L",
+                   help="a snapshot's label: once per snapshot, in order "
+                        "(default meta.label, else the file name)")
     p.add_argument("--node", action="extend", nargs="+", metavar="NAME",
                    help="in files of several nodes (kstats save GLOB|all): "
                         "the node(s) to draw, by name; each NAME of each "

@@ -513,7 +513,8 @@ def test_cli_writes_png_and_svg_stably(tmp_path):
 def test_cli_single_format_and_labels(tmp_path):
     out = tmp_path / "h.svg"
     res = run_cli("pct", *GROUPS[0], "-o", str(out), "--force",
-                  "--label", *["L%d" % i for i in range(len(GROUPS[0]))])
+                  *[a for i in range(len(GROUPS[0]))
+                    for a in ("--label", "L%d" % i)])
     assert res.returncode == 0, res.stderr
     assert _paths(res) == [str(out)]
     assert not os.path.exists(tmp_path / "h.png")
@@ -521,6 +522,25 @@ def test_cli_single_format_and_labels(tmp_path):
     assert res.returncode == 0, res.stderr
     name = kp.load_snapshot(FIXTURES[0]).name
     assert os.path.exists(tmp_path / ("hist-%s.png" % name))
+
+
+def test_cli_label_once_per_snapshot(tmp_path, monkeypatch):
+    """--label takes one value and is given once per snapshot: the files
+    after it stay snapshots, and a wrong count is one line, exit 2."""
+    drawn = []
+    monkeypatch.setattr(kp, "save_figure",
+                        lambda fig, path, fmt=None: drawn.append(fig) or path)
+    out = str(tmp_path / "c")
+    rc = kp.main(["cdf", "--label", "no debug", "--label", "debug",
+                  FIXTURES[0], FIXTURES[0], "-o", out + ".png"])
+    assert rc == 0
+    assert [t.get_text() for t in drawn[0].legends[0].get_texts()] == \
+        ["no debug", "debug"]
+    res = run_cli("cdf", "--label", "a", FIXTURES[0], FIXTURES[0],
+                  "-o", out)
+    assert res.returncode == 2
+    assert res.stderr.splitlines() == [
+        "kstats_plot: error: 1 labels given for 2 snapshots"]
 
 
 def test_default_label_is_file_name(tmp_path):
