@@ -17,6 +17,8 @@ through kstats_snapshot.py) and draws one of four figures as PNG (1200x700) and 
   kstats_plot.py {hist,cdf,pct,cpu,callers} SNAPSHOT... [-o OUT] [--format png,svg]
                  [--label L]... [--node NAME ...]
 
+`kstats_plot.py KIND --help` says what KIND draws (KIND_HELP).
+
 The same input gives byte-identical files.  Errors (unreadable, truncated
 or invalid snapshots, empty histograms, mixed units) end the program with
 one line on stderr and exit status 2.  Every figure function returns the
@@ -746,29 +748,67 @@ def load_captures(paths, nodes=None):
     return snaps
 
 
+# What each kind draws: a line for `kstats_plot.py --help`, and the
+# description of `kstats_plot.py KIND --help` (kept to 72 columns).
+KIND_HELP = {
+    "hist": ("latency histogram of each snapshot, p50/p90/p99 marked", """\
+A latency histogram of each snapshot, one panel each: a bar per slot
+over its value range on a log x axis, its height the calls in the
+slot, and p50, p90 and p99 marked with their values where enough
+calls stand behind them (p99: 100)."""),
+    "cdf": ("CDF overlay of the snapshots, with their tails (1 - CDF)", """\
+The CDF of the snapshots overlaid (left) and their tails, 1 - CDF on
+a log y axis (right), where p99 and p99.9 differences show; dots mark
+p99 (100 calls or more) and p99.9 (1,000 or more)."""),
+    "pct": ("p10..p99.9, a bar per snapshot (kstats compare)", """\
+One panel per percentile, p10 to p99.9, a bar per snapshot on a
+linear axis from 0 (a bar twice as tall is twice the time), with its
+value and its change against the first snapshot: kstats compare as a
+figure.  A percentile with too few calls behind it reads n<N."""),
+    "cpu": ("per-CPU heatmap, CPU x slot, log colour scale", """\
+A per-CPU heatmap of each snapshot: a row per CPU, a column per slot
+on a log x axis, the calls in each cell on a log colour scale, to
+find a CPU that behaves differently.  A snapshot saved with
+--undisturbed has no per-CPU rows and is refused."""),
+    "callers": ("a CDF per call site of one node traced with --callers", """\
+For one snapshot of a node traced with --callers N: a CDF per call
+site (FUNCTION+0xOFF [MODULE], its calls and p50 in the legend) and
+their tails, the site with the most total time first: kstats callers
+as a figure.  Sites without calls are left out."""),
+}
+
+HELP_WIDTH = 72
+
+
+def _formatter(prog):
+    return argparse.RawDescriptionHelpFormatter(prog, width=HELP_WIDTH,
+                                                max_help_position=20)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
-        self.exit(2, "%s: error: %s (see --help)\n" % (PROG, message))
+        self.exit(2, "%s: error: %s (see %s --help)\n"
+                  % (PROG, message, self.prog))
 
 
-def main(argv=None):
-    """Command-line entry point; returns the exit status."""
-    p = _Parser(prog="kstats_plot.py",
-                description="Draw review figures from kstats snapshots.")
-    p.add_argument("kind", choices=sorted(KINDS),
-                   help="hist: histogram; cdf: CDF + tail; pct: percentile "
-                        "bars; cpu: per-CPU heatmap; callers: a CDF per call "
-                        "site of one node")
+def _add_options(p, kind):
+    """The options of @kind's subcommand @p (all kinds take the same)."""
+    one = kind == "callers"
     p.add_argument("snapshots", nargs="+", metavar="SNAPSHOT",
-                   help="snapshot JSON file written by `kstats save`")
+                   help="the snapshot file (kstats save) of the node "
+                        "traced with --callers N" if one else
+                        "snapshot file written by kstats save; each is "
+                        "one capture")
     p.add_argument("-o", "--output", metavar="OUT",
-                   help="output path without extension (default "
-                        "KIND-FUNCTION); OUT.png or OUT.svg writes that "
-                        "format only")
+                   help="output path without extension (default %s-NAME, "
+                        "NAME the function); OUT.png or OUT.svg writes "
+                        "that format only" % kind)
     p.add_argument("--format", metavar="FMT",
                    help="comma-separated formats (default png,svg)")
     p.add_argument("--label", action="append", metavar="L",
-                   help="a snapshot's label: once per snapshot, in order "
+                   help="the snapshot's label (default meta.label, else "
+                        "the file name)" if one else
+                        "a snapshot's label: once per snapshot, in order "
                         "(default meta.label, else the file name)")
     p.add_argument("--node", action="extend", nargs="+", metavar="NAME",
                    help="in files of several nodes (kstats save GLOB|all): "
@@ -778,6 +818,31 @@ def main(argv=None):
                    help="draw QEMU -icount beside clock snapshots, or "
                         "different functions, as kstats compare --force; "
                         "the first line printed says so")
+
+
+def build_parser():
+    """The command line: one subcommand per kind, each with its --help."""
+    p = _Parser(prog="kstats_plot.py", formatter_class=_formatter,
+                description="Draw review figures from kstats snapshots "
+                            "(kstats save)\nas PNG (1200x700) and SVG.",
+                epilog="kstats_plot.py KIND --help: what KIND draws and "
+                       "its options.\n\nkstats_plot.py KIND SNAPSHOT... "
+                       "[-o OUT] [--format png,svg]\n"
+                       "               [--label L]... [--node NAME...] "
+                       "[--force]")
+    sub = p.add_subparsers(dest="kind", metavar="KIND", required=True,
+                           parser_class=_Parser,
+                           title="kinds of figure")
+    for kind in KINDS:
+        line, desc = KIND_HELP[kind]
+        _add_options(sub.add_parser(kind, help=line, description=desc,
+                                    formatter_class=_formatter), kind)
+    return p
+
+
+def main(argv=None):
+    """Command-line entry point; returns the exit status."""
+    p = build_parser()
     args = p.parse_args(argv)
     if NO_MATPLOTLIB:
         sys.stderr.write("%s: error: %s\n" % (PROG, NO_MATPLOTLIB))

@@ -543,6 +543,40 @@ def test_cli_label_once_per_snapshot(tmp_path, monkeypatch):
         "kstats_plot: error: 1 labels given for 2 snapshots"]
 
 
+@pytest.mark.parametrize("kind", sorted(kp.KINDS))
+def test_each_kind_has_its_own_help(kind):
+    """KIND --help describes KIND, its usage names it, every line fits
+    72 columns however wide the terminal."""
+    for cols in ("200", "40"):
+        res = run_cli(kind, "--help", env=dict(os.environ, COLUMNS=cols))
+        assert res.returncode == 0 and res.stderr == ""
+        out = res.stdout
+        assert out.startswith("usage: kstats_plot.py %s " % kind)
+        assert kp.KIND_HELP[kind][1].split("\n")[0] in out
+        assert "--label" in out and "--force" in out
+        long = [l for l in out.splitlines() if len(l) > 72]
+        assert not long, long
+    other = [k for k in kp.KINDS if k != kind]
+    assert all(kp.KIND_HELP[k][1] not in out for k in other)
+
+
+def test_help_lists_the_kinds():
+    res = run_cli("--help", env=dict(os.environ, COLUMNS="200"))
+    assert res.returncode == 0 and res.stderr == ""
+    for kind, (line, _desc) in kp.KIND_HELP.items():
+        assert re.search(r"^ +%s +%s$" % (kind, re.escape(line)),
+                         res.stdout, re.M), kind
+    assert max(len(l) for l in res.stdout.splitlines()) <= 72
+
+
+def test_kind_errors_are_one_line(tmp_path):
+    res = run_cli("pct", "-o", str(tmp_path / "x"))
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.splitlines() == [
+        "kstats_plot: error: the following arguments are required: "
+        "SNAPSHOT (see kstats_plot.py pct --help)"]
+
+
 def test_default_label_is_file_name(tmp_path):
     data = fixture_data()
     del data["meta"]["label"]

@@ -189,6 +189,9 @@ def test_without_matplotlib_help_works_and_a_figure_is_one_line(tmp_path):
                               + list(args), capture_output=True, text=True, env=env)
     r = run("--help")
     assert r.returncode == 0 and r.stdout.startswith("usage: ") and r.stderr == ""
+    r = run("hist", "--help")
+    assert r.returncode == 0 and r.stdout.startswith("usage: kstats_plot.py hist")
+    assert r.stderr == ""
     r = run("cdf", f, "-o", str(tmp_path / "x"))
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr == ("kstats_plot: error: No module named 'matplotlib' "
