@@ -286,9 +286,11 @@ static int ks_set_maxactive(struct ks_cmd *cmd, const char *val)
 #define KS_BAD(key, what)	"bad value for " key ": " what
 
 const struct ks_cmd_opt ks_cmd_opts[] = {
-	{ "bits", "B", "fractional bits per power of two, 0..8 (default 3: 12.5%)",
+	{ "bits", "B", "fractional bits per power of two, 0..8\n"
+	  "(default 3: 12.5%)",
 	  ks_set_bits, KS_BAD("bits", "not in 0.." KS_STR(KSTATS_BITS_MAX)) },
-	{ "buckets", "N", "power-of-two ranges (default 40 - bits: up to 2^40)",
+	{ "buckets", "N", "power-of-two ranges (default 40 - bits:\n"
+	  "up to 2^40)",
 	  ks_set_buckets, KS_BAD("buckets", "not in 1.." KS_STR(KS_BUCKETS_MAX)) },
 	{ "via", "BACKEND", "direct, fprobe or kretprobe (default: the cheapest\n"
 	  "the kernel allows for this function)", ks_set_via,
@@ -315,10 +317,11 @@ const struct ks_cmd_opt ks_cmd_opts[] = {
 	  KS_BAD("cpus", "not shorter than " KS_STR(KS_CPUS_MAX) " bytes") },
 	{ "sample", "N", "record 1 call in N", ks_set_sample,
 	  KS_BAD("sample", "not in 1.." KS_STR(KS_SAMPLE_MAX)) },
-	{ "clones", "yes|no", "also attach the compiler clones (NAME.constprop.0 ...)",
+	{ "clones", "yes|no", "also attach the compiler clones\n"
+	  "(NAME.constprop.0 ...)",
 	  ks_set_clones, KS_BAD("clones", "not yes or no") },
-	{ "maxactive", "N", "instances in flight per symbol: kretprobe, and fprobe\n"
-	  "before 6.14 (drops show as missed)", ks_set_maxactive,
+	{ "maxactive", "N", "instances in flight per symbol: kretprobe, and\n"
+	  "fprobe before 6.14 (drops show as missed)", ks_set_maxactive,
 	  KS_BAD("maxactive", "not in 1.." KS_STR(KS_MAXACTIVE_MAX)) },
 	{ "callers", "N", "also one histogram per call site for the first N\n"
 	  "seen, 1.." KS_STR(KS_CALLERS_MAX) ", and one for the rest", ks_set_callers,
