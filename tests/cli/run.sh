@@ -1332,9 +1332,13 @@ check "check NAME: strict parse of the live node" "$K" check find_vma
 cp "$hand" "$dbg/broken"
 sed -i 's/# samples 13/# samples 12/' "$dbg/broken"
 fails "check NAME: an inconsistent node" 1 "samples 12 but the CPUS rows count 13" "$K" check broken
-for c in trace remove start stop reset list show callers watch top run save compare export check doctor; do
+# every help within 72 columns (a mail's width): a longer line is shown
+r "$K" --help
+expect "--help: no line over 72 columns" "$rc $(awk 'length > 72' "$tmp/out" "$tmp/err")" "0 "
+for c in trace remove start stop reset list show callers slowest watch top run save compare export check doctor; do
 	r "$K" "$c" --help
 	if [ $rc = 0 ] && head -1 "$tmp/out" | grep -q "^usage: kstats $c"; then ok "$c --help"; else notok "$c --help"; tap_diag "$tmp/out" "$tmp/err"; fi
+	expect "$c --help: no line over 72 columns" "$(awk 'length > 72' "$tmp/out" "$tmp/err")" ""
 done
 onefails "unknown command: one line" 2 "kstats: unknown command 'frob' (kstats --help lists them)" "$K" frob
 onefails "a mistyped command: the nearest one" 2 "kstats: unknown command 'shwo'; did you mean 'show'?" "$K" shwo
