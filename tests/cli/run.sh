@@ -322,6 +322,8 @@ cp "$tmp/out" "$tmp/with-f"
 r "$K" show "$here/fixtures/find_vma-6.12.txt"
 expect "show FILE without -f: the file's text, as with -f ($rc)" "$(cat "$tmp/out")" "$(cat "$tmp/with-f")"
 cp "$here/fixtures/find_vma-6.12.txt" "$tmp/find_vma-m16.json"
+fails "show NAME.json that is not there: no such file, and -f" 1 \
+	"nosuch.json: no such file (a snapshot is read with -f FILE)" "$K" show nosuch.json
 r sh -c "cd '$tmp' && '$K' show find_vma-m16.json"
 expect "show NAME.json in this folder without -f: the file" "$rc $(head -n 1 "$tmp/out")" "0 $(head -n 1 "$tmp/with-f")"
 
