@@ -300,22 +300,70 @@ def _xlabel(dunit, snaps=()):
                                                 bool(snaps) and _icount(snaps))
 
 
+# hist draws calls per slot on a log y axis when its smallest non-empty
+# slot is under this fraction of its tallest (hist_log_y()).
+HIST_LOG_Y_BELOW = 0.01
+
+
+def hist_log_y(snap):
+    """True when the histogram of @snap needs a log y axis: its smallest
+    non-empty slot holds under 1% (HIST_LOG_Y_BELOW) of the calls of its
+    tallest.  On a linear axis such a slot is a bar under 1% of the panel
+    high, a few pixels or none: the slow calls of a long tail vanish.
+    """
+    counts = [r["count"] for r in snap.total if r["count"] > 0]
+    return bool(counts) and min(counts) < HIST_LOG_Y_BELOW * max(counts)
+
+
+def hist_tail(snap):
+    """The calls of @snap certainly slower than its p99: those in the
+    slots that begin above p99 (p99's own slot is left out, as its calls
+    may lie either side).  None when p99 is not marked (enough_samples()).
+    """
+    if not enough_samples(snap, "p99"):
+        return None
+    p99 = snap.percentiles["p99"]
+    return sum(r["count"] for r in snap.total if r["lo"] > p99)
+
+
+def hist_tail_text(snap):
+    """The note on a histogram of how many calls lie beyond p99 and how
+    slow the slowest was, or None when no slot lies beyond p99."""
+    n = hist_tail(snap)
+    if not n:
+        return None
+    text = "{:,} call{} in slots beyond p99".format(n, "" if n == 1 else "s")
+    slowest = snap.node.get("max")
+    if isinstance(slowest, int) and slowest > snap.percentiles["p99"]:
+        text += ", slowest %s" % fmt_duration(slowest, snap.unit)
+    return text
+
+
 def hist_figure(snaps, labels=None):
     """Latency histogram of each snapshot in @snaps, one panel each.
 
     Bars span each slot's [lo, hi + 1) on a log x axis in the display unit,
     bar height is the slot count; p50/p90/p99 are vertical lines labelled
     with their values, each where enough calls stand behind it
-    (enough_samples()).  The bars of panel i are axes[i].containers[0]; the
-    markers have gids hist<i>-<pct> and hist<i>-<pct>-label.  Returns the
-    Figure.
+    (enough_samples()).
+
+    x spans the first non-empty slot to the last, however far the slowest
+    call lies.  So that a long tail stays visible, y is logarithmic in a
+    panel whose smallest non-empty slot holds under 1% of the calls of
+    its tallest (hist_log_y()), linear from 0 otherwise; and a note at the
+    top right (gid hist<i>-tail) counts the calls in the slots beyond p99
+    and gives the slowest call (hist_tail(), node max), where p99 is
+    marked and such slots hold calls.
+
+    The bars of panel i are axes[i].containers[0]; the markers have gids
+    hist<i>-<pct> and hist<i>-<pct>-label.  Returns the Figure.
     """
     snaps, labels, dunit, div = _prepare(snaps, labels)
     n = len(snaps)
     with matplotlib.rc_context(RC):
         fig, bottom = _new_figure(n + len(_units_lines(snaps)))
         axes = fig.subplots(n, 1, sharex=True, squeeze=False)[:, 0]
-        fig.subplots_adjust(left=0.07, right=0.98, top=0.91, bottom=bottom,
+        fig.subplots_adjust(left=0.085, right=0.98, top=0.91, bottom=bottom,
                             hspace=0.35)
         xlo, xhi = _x_range(snaps, div)
         for i, (snap, label, ax) in enumerate(zip(snaps, labels, axes)):
@@ -330,10 +378,20 @@ def hist_figure(snaps, labels=None):
                 if r["hi"] >= U64_MAX:
                     patch.set_hatch("//")
             _log_xaxis(ax, xlo, xhi)
-            ax.set_ylim(0, max(height) * 1.3)
-            ax.set_ylabel("calls per slot")
-            ax.yaxis.set_major_locator(
-                ticker.MaxNLocator(nbins="auto", integer=True))
+            if hist_log_y(snap):
+                top = max(height)
+                ax.set_yscale("log", nonpositive="clip")
+                ax.set_ylim(0.5, 0.5 * (2.0 * top) ** 1.3)
+                ax.set_ylabel("calls per slot (log)")
+                ax.yaxis.set_major_locator(ticker.LogLocator(base=10))
+                ax.yaxis.set_minor_locator(
+                    ticker.LogLocator(base=10, subs="all"))
+                ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+            else:
+                ax.set_ylim(0, max(height) * 1.3)
+                ax.set_ylabel("calls per slot")
+                ax.yaxis.set_major_locator(
+                    ticker.MaxNLocator(nbins="auto", integer=True))
             ax.yaxis.set_major_formatter(ticker.FuncFormatter(_fmt_tick))
             ax.set_title(label, loc="left", fontweight="bold")
             span = math.log(xhi / xlo)
@@ -354,6 +412,15 @@ def hist_figure(snaps, labels=None):
                             bbox=dict(boxstyle="square,pad=0.15", fc="white",
                                       ec="none", alpha=0.85),
                             gid="hist%d-%s-label" % (i, name))
+            tail = hist_tail_text(snap)
+            if tail:
+                ax.annotate(tail, xy=(1.0, 1.0), xycoords="axes fraction",
+                            xytext=(-5, -3 - 15 * len(marks)),
+                            textcoords="offset points", ha="right", va="top",
+                            fontsize=9, color=MARK_STYLE["p99"][0],
+                            bbox=dict(boxstyle="square,pad=0.15", fc="white",
+                                      ec="none", alpha=0.85),
+                            gid="hist%d-tail" % i)
         axes[-1].set_xlabel(_xlabel(dunit, snaps))
         fig.suptitle(title_text(snaps, "latency histogram", dunit),
                      x=0.01, y=0.985, ha="left", fontsize=12)
@@ -754,8 +821,10 @@ KIND_HELP = {
     "hist": ("latency histogram of each snapshot, p50/p90/p99 marked", """\
 A latency histogram of each snapshot, one panel each: a bar per slot
 over its value range on a log x axis, its height the calls in the
-slot, and p50, p90 and p99 marked with their values where enough
-calls stand behind them (p99: 100)."""),
+slot, on a log y axis when the smallest is under 1% of the tallest,
+so that a long tail stays visible; p50, p90 and p99 marked with their
+values where enough calls stand behind them (p99: 100), and the calls
+in the slots beyond p99 counted, with the slowest call."""),
     "cdf": ("CDF overlay of the snapshots, with their tails (1 - CDF)", """\
 The CDF of the snapshots overlaid (left) and their tails, 1 - CDF on
 a log y axis (right), where p99 and p99.9 differences show; dots mark

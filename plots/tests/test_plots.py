@@ -148,6 +148,79 @@ def test_hist_labels_do_not_overlap(path):
         assert 0 <= b.x0 and b.x1 <= fig.bbox.width
 
 
+TAIL_FIXTURE = os.path.join(HERE, "fixtures", "vm-6.12-find_vma-m16.json")
+
+
+def long_tail_data(slow=100):
+    """A fixture's histogram with its slots past p99 replaced by @slow
+    calls in one slot far to the right (eight times the slowest slot)."""
+    data = fixture_data(FIXTURES.index(TAIL_FIXTURE))
+    node = data["node"]
+    p99 = node["percentiles"]["p99"]
+    keep = [r for r in node["total"] if r["lo"] <= p99]
+    last = node["total"][-1]
+    far = dict(last, slot=last["slot"] + 30, lo=(last["hi"] + 1) * 8,
+               hi=(last["hi"] + 1) * 9 - 1, count=slow,
+               avg=(last["hi"] + 1) * 8)
+    node["total"] = keep + [far]
+    node["max"] = far["avg"]
+    node["samples"] = sum(r["count"] for r in node["total"])
+    return data, far
+
+
+def test_hist_long_tail_gets_log_y(tmp_path):
+    """100 slow calls beside a tall slot: log y, every bar drawn above
+    the axis's bottom, and the note counts the calls beyond p99."""
+    data, far = long_tail_data(100)
+    s = kp.load_snapshot(write_json(tmp_path / "tail.json", data))
+    top = max(r["count"] for r in s.total)
+    assert 100 < kp.HIST_LOG_Y_BELOW * top
+    assert kp.hist_log_y(s)
+    fig = kp.hist_figure(s)
+    ax = fig.axes[0]
+    assert ax.get_yscale() == "log"
+    assert ax.get_ylabel().endswith("(log)")
+    lo, hi = ax.get_ylim()
+    assert 0 < lo < 1 and hi > top
+    assert ax.get_xlim()[1] >= (far["hi"] + 1) / DIVISOR[unit_of(ax.get_xlabel())]
+    assert kp.hist_tail(s) == 100
+    note = by_gid(fig, "hist0-tail").get_text()
+    assert note.startswith("100 calls in slots beyond p99, slowest ")
+    assert note.endswith(kp.fmt_duration(far["avg"], s.unit))
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    boxes = [a.get_window_extent(r) for a in fig.findobj(
+        lambda a: (a.get_gid() or "").endswith("-label")
+        or a.get_gid() == "hist0-tail")]
+    for a, b in itertools.combinations(boxes, 2):
+        assert not overlaps(a, b)
+
+
+def test_hist_without_long_tail_stays_linear(tmp_path):
+    """Slots all within 100x of each other: a linear y from 0."""
+    data = fixture_data(FIXTURES.index(TAIL_FIXTURE))
+    node = data["node"]
+    top = max(r["count"] for r in node["total"])
+    for r in node["total"]:
+        r["count"] = max(r["count"], top // 50)
+    node["samples"] = sum(r["count"] for r in node["total"])
+    s = kp.load_snapshot(write_json(tmp_path / "flat.json", data))
+    assert not kp.hist_log_y(s)
+    ax = kp.hist_figure(s).axes[0]
+    assert ax.get_yscale() == "linear"
+    assert ax.get_ylim()[0] == 0
+    assert ax.get_ylabel() == "calls per slot"
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=fixture_id)
+def test_hist_y_scale_follows_the_rule(path):
+    s = kp.load_snapshot(path)
+    counts = [r["count"] for r in s.total if r["count"]]
+    log = min(counts) < 0.01 * max(counts)
+    assert kp.hist_log_y(s) == log
+    assert kp.hist_figure(s).axes[0].get_yscale() == ("log" if log else "linear")
+
+
 @pytest.mark.parametrize("path", FIXTURES, ids=fixture_id)
 def test_hist_caption(path):
     s = kp.load_snapshot(path)
