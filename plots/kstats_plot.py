@@ -52,6 +52,7 @@ try:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.colors import LogNorm
     from matplotlib.figure import Figure
+    from matplotlib.font_manager import FontProperties
     import numpy as np
     NO_MATPLOTLIB = None
 except ImportError as _e:
@@ -254,23 +255,64 @@ def _fmt_tick(x, _pos=None):
     return "%g" % x
 
 
+# Pixels kept clear between two tick labels.
+TICK_GAP_PX = 8
+
+
+def _decade_formatter(every):
+    """Plain-number tick labels on powers of ten whose exponent is a
+    multiple of @every; other ticks unlabelled."""
+    def fmt(x, pos=None):
+        if x <= 0:
+            return ""
+        e = math.log10(x)
+        if abs(e - round(e)) > 1e-6 or int(round(e)) % every:
+            return ""
+        return _fmt_tick(x, pos)
+    return fmt
+
+
 def _log_xaxis(ax, lo, hi):
-    """Log x axis over [lo, hi] with plain-number tick labels."""
+    """Log x axis over [lo, hi] with plain-number tick labels.
+
+    The ticks are thinned so that no two labels meet, however many
+    decades the axis spans: 1-2-5 per decade where the widest label fits
+    in the narrowest step (1 to 2), else 1-3, else one a decade; where a
+    decade is narrower than a label, ticks stay on every decade but only
+    every k-th is labelled (k decades wide enough for the widest label).
+    Label widths are measured with the tick font.
+    """
     ax.set_xscale("log")
     ax.set_xlim(lo, hi)
-    # Labels like "10,000" need about 50 px: thin the 1-2-5 ticks out
-    # to 1-3 or 1 per decade when the decades are narrow.
-    width_px = ax.get_position().width * FIGSIZE[0] * DPI
+    fig = ax.get_figure()
+    renderer = fig.canvas.get_renderer()
+    prop = FontProperties(size=matplotlib.rcParams["xtick.labelsize"])
+    width_px = ax.get_position().width * fig.get_figwidth() * fig.dpi
     per_decade = width_px / math.log10(hi / lo)
-    if per_decade >= 170:
+    widest = 0.0
+    for e in range(int(math.floor(math.log10(lo))),
+                   int(math.ceil(math.log10(hi))) + 1):
+        for m in (1, 2, 3, 5):
+            x = m * 10.0 ** e
+            if lo <= x <= hi:
+                w = renderer.get_text_width_height_descent(
+                    _fmt_tick(x), prop, ismath=False)[0]
+                widest = max(widest, w)
+    need = widest + TICK_GAP_PX
+    every = 1
+    if per_decade * math.log10(2) >= need:
         subs = (1.0, 2.0, 5.0)
-    elif per_decade >= 110:
+    elif per_decade * math.log10(3) >= need:
         subs = (1.0, 3.0)
     else:
         subs = (1.0,)
-    ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=subs))
-    ax.xaxis.set_major_formatter(ticker.FuncFormatter(_fmt_tick))
-    ax.xaxis.set_minor_locator(ticker.LogLocator(base=10, subs="all"))
+        every = max(1, int(math.ceil(need / per_decade)))
+    ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=subs,
+                                                 numticks=100))
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(
+        _decade_formatter(every) if every > 1 else _fmt_tick))
+    ax.xaxis.set_minor_locator(ticker.LogLocator(base=10, subs="all",
+                                                 numticks=100))
     ax.xaxis.set_minor_formatter(ticker.NullFormatter())
 
 

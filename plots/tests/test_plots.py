@@ -802,6 +802,43 @@ def test_tick_labels_do_not_overlap(kind, paths):
                 assert not overlaps(a, b)
 
 
+@pytest.mark.parametrize("kind", ["hist", "hist2", "cdf", "cpu"])
+def test_wide_log_axis_tick_labels_do_not_overlap(kind, tmp_path):
+    """A capture whose slowest call lies 9 decades past its fastest (a
+    100 s call of a function that takes 100 ns) on the narrow panels of
+    cdf: the visible tick labels, as rendered, never meet."""
+    data = fixture_data(FIXTURES.index(TAIL_FIXTURE))
+    node = data["node"]
+    last = node["total"][-1]
+    lo = 100 * 10 ** 9
+    node["total"].append(dict(last, slot=last["slot"] + 200, lo=lo,
+                              hi=lo + lo // 8 - 1, count=3, avg=lo))
+    node["samples"] += 3
+    node["max"] = lo
+    s = kp.load_snapshot(write_json(tmp_path / "wide.json", data))
+    fig = (kp.hist_figure([s, s], ["a", "b"]) if kind == "hist2"
+           else kp.FIGURES[kind]([s]))
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    labelled = 0
+    for ax in fig.axes:
+        if ax.get_xscale() != "log":
+            continue
+        lo, hi = ax.get_xlim()
+        shown = [t for t in ax.xaxis.get_majorticklabels()
+                 if t.get_visible() and t.get_text()
+                 and lo <= t.get_position()[0] <= hi]
+        if not shown:
+            continue            # a panel above another, sharing its x
+        assert len(shown) >= 3, [t.get_text() for t in shown]
+        labelled += 1
+        boxes = sorted((t.get_window_extent(r) for t in shown),
+                       key=lambda b: b.x0)
+        for a, b in zip(boxes, boxes[1:]):
+            assert a.x1 + 2 <= b.x0, (a, b)
+    assert labelled
+
+
 def test_icount_axis_labels(tmp_path):
     """A figure of -icount snapshots says so on its latency axis; others do not."""
     data = fixture_data()
