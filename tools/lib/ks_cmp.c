@@ -131,17 +131,26 @@ out:
 	free(pb);
 }
 
-/* Larger change first; functions missing on a side last. */
+/*
+ * Changes with a verdict (better, worse, with or without '?') first, then
+ * those not measurable, each larger change first; functions missing on a
+ * side last.  A not-measurable change of one outlying run never hides a
+ * measured one.
+ */
 static int ks_cmp_rank(const void *x, const void *y)
 {
 	const struct ks_fn *a = x, *b = y;
-	int ma = !a->na || !a->nb, mb = !b->na || !b->nb;
+	int ma = !a->na || !a->nb, mb = !b->na || !b->nb, va, vb;
 	double ca, cb;
 
 	if (ma != mb)
 		return ma - mb;
 	if (ma)
 		return strcmp(a->name, b->name);
+	va = a->rows[a->key].verdict != KS_NOT_MEASURABLE;
+	vb = b->rows[b->key].verdict != KS_NOT_MEASURABLE;
+	if (va != vb)
+		return vb - va;
 	ca = fabs(a->rows[a->key].change_pct);
 	cb = fabs(b->rows[b->key].change_pct);
 	if (ca != cb)
