@@ -255,6 +255,16 @@ def _fmt_tick(x, _pos=None):
     return "%g" % x
 
 
+def _fmt_count_tick(x, _pos=None):
+    """A log count axis's tick, short enough for the left margin at any
+    height: 1, 10, 100, 1,000, 10k, 100k, 1M, 10M..."""
+    if x >= 10000:
+        for div, suffix in ((10 ** 9, "G"), (10 ** 6, "M"), (10 ** 3, "k")):
+            if x >= div:
+                return "%g%s" % (x / div, suffix)
+    return _fmt_tick(x, _pos)
+
+
 # Pixels kept clear between two tick labels.
 TICK_GAP_PX = 8
 
@@ -429,12 +439,13 @@ def hist_figure(snaps, labels=None):
                 ax.yaxis.set_minor_locator(
                     ticker.LogLocator(base=10, subs="all"))
                 ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+                ax.yaxis.set_major_formatter(ticker.FuncFormatter(_fmt_count_tick))
             else:
                 ax.set_ylim(0, max(height) * 1.3)
                 ax.set_ylabel("calls per slot")
                 ax.yaxis.set_major_locator(
                     ticker.MaxNLocator(nbins="auto", integer=True))
-            ax.yaxis.set_major_formatter(ticker.FuncFormatter(_fmt_tick))
+                ax.yaxis.set_major_formatter(ticker.FuncFormatter(_fmt_tick))
             ax.set_title(label, loc="left", fontweight="bold")
             span = math.log(xhi / xlo)
             marks = [m for m in HIST_MARKS if enough_samples(snap, m)]

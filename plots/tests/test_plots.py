@@ -1019,3 +1019,9 @@ def test_identical_labels_are_told_apart_by_file(tmp_path):
     assert kp._labels([a, b], None) == ["run1", "run2"]
     assert kp._labels([a, c], None) == [a.path, c.path]
     assert kp._labels([a, b], ["x", "y"]) == ["x", "y"]
+
+
+def test_count_ticks_fit_the_margin():
+    """A log count axis says 10M, not 10,000,000, which the margin clips."""
+    assert [kp._fmt_count_tick(v) for v in (1, 10, 1000, 10000, 10 ** 5, 10 ** 7, 2 * 10 ** 9)] == \
+        ["1", "10", "1,000", "10k", "100k", "10M", "2G"]
