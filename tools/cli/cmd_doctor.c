@@ -32,7 +32,6 @@
 #define KS_DOC_PROBE	"hrtimer_nanosleep"
 #define KS_DOC_SLEEP_NS	100000000L	/* the attach test's nanosleep() */
 #define KS_DOC_NB	3
-#define KS_DOC_SIG	"/sys/module/module/parameters/sig_enforce"	/* CONFIG_MODULE_SIG */
 
 static const char *const ks_doc_backends[KS_DOC_NB] = { "direct", "fprobe", "kretprobe" };
 
@@ -75,19 +74,6 @@ static void ks_fact(struct ks_doctor *d, const char *name, const char *verdict,
 		 !strcmp(verdict, "warn")) ? fix : "");
 }
 
-/* The first line of @path, without its newline, into @buf; 0 or -1. */
-static int ks_first_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	char *got = f ? fgets(buf, (int)len, f) : NULL;
-
-	if (f)
-		fclose(f);
-	if (got)
-		buf[strcspn(buf, "\n")] = '\0';
-	return got ? 0 : -1;
-}
-
 /* Append backend @b to the comma-separated list. */
 static void ks_add_backend(struct ks_doctor *d, int b)
 {
@@ -112,7 +98,7 @@ static void ks_doc_versions(struct ks_doctor *d)
 	if (!d->loaded)
 		ks_fact(d, "module", "no", "modprobe kstats (from a built tree: insmod kmod/kstats.ko)",
 			"not loaded");
-	else if (ks_first_line(path, ver, sizeof(ver)))
+	else if (ks_ctl_first_line(path, ver, sizeof(ver)))
 		ks_fact(d, "module", "warn", "load the module of kstats " KS_VERSION ", the CLI's",
 			"loaded, version unknown (older)");
 	else
@@ -137,7 +123,7 @@ static void ks_doc_signature(struct ks_doctor *d)
 		if (f)
 			fclose(f);
 		ks_fact(d, "signature", "-", NULL, d->signed_ < 0 ? "unknown" : !d->signed_ ?
-			"unsigned" : access(ks_ctl_path("KSTATS_TEST_SIG_ENFORCE", KS_DOC_SIG), F_OK) ?
+			"unsigned" : access(ks_ctl_path("KSTATS_TEST_SIG_ENFORCE", KS_SIG_ENFORCE), F_OK) ?
 			"not checked (no module signing)" : "signed");
 		return;
 	}
@@ -200,21 +186,16 @@ static void ks_doc_control(struct ks_doctor *d)
 static void ks_doc_switches(struct ks_doctor *d)
 {
 	const char *t = "/sys/kernel/tracing", *old = "/sys/kernel/debug/tracing";
-	char v[32];
 	int on;
 
 	t = ks_mounted(t, "tracefs") > 0 ? t : ks_mounted(old, "tracefs") > 0 ? old : NULL;
 	ks_fact(d, "tracefs", t ? "ok" : "-", NULL, "%s", t ? t : "not mounted");
-	on = ks_first_line(ks_ctl_path("KSTATS_TEST_FTRACE_ENABLED",
-				   "/proc/sys/kernel/ftrace_enabled"), v, sizeof(v)) ? -1 : !!atoi(v);
-	d->ftrace_on = on;
+	on = d->ftrace_on = ks_ctl_ftrace_on();
 	ks_fact(d, "ftrace_enabled", on < 0 ? "-" : on ? "ok" : "no",
-		"sysctl kernel.ftrace_enabled=1", "%s", on < 0 ? "unknown" : v);
-	on = ks_first_line(ks_ctl_path("KSTATS_TEST_KPROBES_ENABLED",
-				   "/sys/kernel/debug/kprobes/enabled"), v, sizeof(v)) ? -1 : !!atoi(v);
-	d->kprobes_on = on;
+		"sysctl kernel.ftrace_enabled=1", "%s", on < 0 ? "unknown" : on ? "1" : "0");
+	on = d->kprobes_on = ks_ctl_kprobes_on();
 	ks_fact(d, "kprobes", on < 0 ? "-" : on ? "ok" : "no",
-		"echo 1 > /sys/kernel/debug/kprobes/enabled",
+		"echo 1 > " KS_KPROBES_ENABLED,
 		on < 0 ? "unknown" : on ? "enabled" : "disabled (kretprobe, sections)");
 }
 
@@ -370,7 +351,7 @@ static void ks_doc_cpus(struct ks_doctor *d)
 {
 	char v[16];
 	struct utsname u;
-	int rt = !ks_first_line("/sys/kernel/realtime", v, sizeof(v)) && atoi(v) == 1;
+	int rt = !ks_ctl_first_line("/sys/kernel/realtime", v, sizeof(v)) && atoi(v) == 1;
 
 	if (!rt && !uname(&u))
 		rt = !!strstr(u.version, "PREEMPT_RT");
@@ -392,7 +373,7 @@ static int ks_doc_qemu(void)
 	for (i = 0; i < n; i += strlen(buf + i) + 1)	/* NUL-separated */
 		if (!strcmp(buf + i, "linux,dummy-virt"))
 			return 1;
-	return !ks_first_line("/sys/class/dmi/id/sys_vendor", buf, sizeof(buf)) &&
+	return !ks_ctl_first_line("/sys/class/dmi/id/sys_vendor", buf, sizeof(buf)) &&
 	       !strcmp(buf, "QEMU");
 }
 

@@ -102,17 +102,11 @@ const char *ks_iface(void)
 
 const char *ks_lockdown(char *buf, size_t len)
 {
-	FILE *f = fopen(ks_ctl_path("KSTATS_TEST_LOCKDOWN",
-				     "/sys/kernel/security/lockdown"), "r");
 	char line[256], *o, *c;
 
-	if (!f)
+	if (ks_ctl_first_line(ks_ctl_path("KSTATS_TEST_LOCKDOWN",
+					  "/sys/kernel/security/lockdown"), line, sizeof(line)))
 		return NULL;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
 	o = strchr(line, '[');
 	c = o ? strchr(o, ']') : NULL;
 	if (!c)
@@ -124,19 +118,12 @@ const char *ks_lockdown(char *buf, size_t len)
 
 int ks_sig_required(void)
 {
-	char lk[64], v[8] = "";
-	FILE *f;
+	char lk[64], v[8];
 
 	if (ks_lockdown(lk, sizeof(lk)) && strcmp(lk, "none"))
 		return 1;
-	f = fopen(ks_ctl_path("KSTATS_TEST_SIG_ENFORCE",
-			       "/sys/module/module/parameters/sig_enforce"), "r");
-	if (!f)
-		return 0;
-	if (!fgets(v, sizeof(v), f))
-		*v = '\0';
-	fclose(f);
-	return *v == 'Y';
+	return !ks_ctl_first_line(ks_ctl_path("KSTATS_TEST_SIG_ENFORCE", KS_SIG_ENFORCE),
+				  v, sizeof(v)) && *v == 'Y';
 }
 
 int ks_mounted(const char *dir, const char *type)
@@ -176,37 +163,52 @@ void ks_ctl_denied(const char *what, char *err, size_t errlen)
 		 what);
 }
 
-/* The first character of file @path, or '\0' when it cannot be read. */
-static char ks_first_char(const char *path)
+int ks_ctl_first_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");
-	int c;
+	char *got = f ? fgets(buf, (int)len, f) : NULL;
 
-	if (!f)
-		return '\0';
-	c = fgetc(f);
-	fclose(f);
-	return c == EOF ? '\0' : (char)c;
+	if (f)
+		fclose(f);
+	if (got)
+		buf[strcspn(buf, "\n")] = '\0';
+	return got ? 0 : -1;
+}
+
+/* Switch @path (a file holding 0 or 1): 1 on, 0 off, -1 unreadable. */
+static int ks_switch(const char *path)
+{
+	char v[32];
+
+	return ks_ctl_first_line(path, v, sizeof(v)) ? -1 : !!atoi(v);
+}
+
+int ks_ctl_ftrace_on(void)
+{
+	return ks_switch(ks_ctl_path("KSTATS_TEST_FTRACE_ENABLED", KS_FTRACE_ENABLED));
+}
+
+int ks_ctl_kprobes_on(void)
+{
+	return ks_switch(ks_ctl_path("KSTATS_TEST_KPROBES_ENABLED", KS_KPROBES_ENABLED));
 }
 
 int ks_ctl_switched_off(const char *backend, char *why, size_t len)
 {
-	const char *ft = ks_ctl_path("KSTATS_TEST_FTRACE_ENABLED",
-				      "/proc/sys/kernel/ftrace_enabled");
-	const char *kp = ks_ctl_path("KSTATS_TEST_KPROBES_ENABLED",
-				      "/sys/kernel/debug/kprobes/enabled");
+	const char *ft = ks_ctl_path("KSTATS_TEST_FTRACE_ENABLED", KS_FTRACE_ENABLED);
+	const char *kp = ks_ctl_path("KSTATS_TEST_KPROBES_ENABLED", KS_KPROBES_ENABLED);
 
 	if (!strcmp(backend, "api") || !strcmp(backend, "gap"))
 		return 0;	/* recorded by kernel code; a GAP- node's parent says */
 	/* every backend hooks through ftrace (kprobes on a function's entry too) */
-	if (ks_first_char(ft) == '0') {
+	if (!ks_ctl_ftrace_on()) {
 		snprintf(why, len,
 			 "ftrace is switched off (%s is 0): %s counts no call until sysctl kernel.ftrace_enabled=1",
 			 ft, backend);
 		return 1;
 	}
 	if ((!strcmp(backend, "kretprobe") || !strcmp(backend, "section")) &&
-	    ks_first_char(kp) == '0') {
+	    !ks_ctl_kprobes_on()) {
 		snprintf(why, len,
 			 "kprobes are switched off (%s is 0): %s counts no call until echo 1 > %s",
 			 kp, backend, kp);

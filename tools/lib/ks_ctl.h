@@ -12,6 +12,10 @@
 
 #define KSTATS_DEBUGFS_DEFAULT	"/sys/kernel/debug/kstats"
 #define KSTATS_PROCFS_DEFAULT	"/proc/kstats"
+/* the switches a backend needs, and whether signatures are enforced */
+#define KS_FTRACE_ENABLED	"/proc/sys/kernel/ftrace_enabled"
+#define KS_KPROBES_ENABLED	"/sys/kernel/debug/kprobes/enabled"
+#define KS_SIG_ENFORCE		"/sys/module/module/parameters/sig_enforce"
 
 /**
  * ks_root() - the kstats directory: $KSTATS_DIR (or $KSTATS_DEBUGFS), else
@@ -63,6 +67,31 @@ int ks_mounted(const char *dir, const char *type);
  * @errlen: size of @err
  */
 void ks_ctl_denied(const char *what, char *err, size_t errlen);
+
+/**
+ * ks_ctl_first_line() - the first line of @path, without its newline
+ * @path: the file
+ * @buf:  where it goes
+ * @len:  size of @buf
+ *
+ * Return: 0, or -1 when it cannot be read.
+ */
+int ks_ctl_first_line(const char *path, char *buf, size_t len);
+
+/**
+ * ks_ctl_ftrace_on() - is ftrace on (KS_FTRACE_ENABLED)?
+ *
+ * Return: 1 on, 0 off, -1 unreadable.
+ */
+int ks_ctl_ftrace_on(void);
+
+/**
+ * ks_ctl_kprobes_on() - are kprobes on (KS_KPROBES_ENABLED; debugfs, so
+ * unreadable under lockdown)?
+ *
+ * Return: 1 on, 0 off, -1 unreadable.
+ */
+int ks_ctl_kprobes_on(void);
 
 /**
  * ks_ctl_switched_off() - is a switch that @backend needs off?
