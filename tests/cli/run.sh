@@ -1580,4 +1580,7 @@ fails "slowest: a snapshot with a bad by" 1 "by 'idle' is not" "$K" slowest -f "
 # ---- bash completion, typed in a real shell ----
 tap "$here/completion.sh" "$K"
 
+# ---- kstats(1) and kstats-plot(1) against --help; the README's shape ----
+tap /usr/bin/python3 "$here/docs.py" "$K"
+
 tap_end
