@@ -15,6 +15,7 @@ the same digits, so a table and a figure of one snapshot read the same.
 """
 
 import json
+import math
 import os
 import sys
 
@@ -29,6 +30,8 @@ SCHEMA_MANY = "kstats-snapshot/3"
 PCT_NAMES = ("p10", "p50", "p90", "p95", "p98", "p99", "p99.9")
 PCT_FRACTION = {"p10": 0.1, "p50": 0.5, "p90": 0.9, "p95": 0.95,
                 "p98": 0.98, "p99": 0.99, "p99.9": 0.999}
+# ...and in thousandths, as the C side holds them (kstats_pct_milli[]).
+PCT_MILLI = {p: int(round(q * 1000)) for p, q in PCT_FRACTION.items()}
 
 U64_MAX = (1 << 64) - 1
 
@@ -412,6 +415,162 @@ def fmt_duration(v, unit="ns"):
         return "-"
     name, div = display_unit(unit, abs(v))
     return "%s %s" % (fmt_value(v, div), name)
+
+
+# The statistics of a percentile's change, as tools/lib/ks_stats.c
+# computes them for `kstats compare A -- B` (one run a side; method in
+# docs/statistics.md): each side's 95% interval is the range of the slots
+# holding the distribution-free rank interval of the quantile, and the
+# change's bounds are where both intervals hold.
+ALPHA = 0.05                    # KS_STATS_ALPHA: each side's interval, 95%
+_Z975 = 1.959963984540054       # KS_Z975
+_EXACT_MAX = 1000               # KS_EXACT_MAX: exact binomial ranks up to n
+
+
+def _log_pmf(n, k, q):
+    """log of the Binomial(@n, @q) probability of @k."""
+    return (math.lgamma(n + 1.0) - math.lgamma(k + 1.0) -
+            math.lgamma(n - k + 1.0) + k * math.log(q) +
+            (n - k) * math.log1p(-q))
+
+
+def rank_interval(n, milli):
+    """Ranks (l, u), 1-based, of a distribution-free 95% interval of the
+    @milli/1000 quantile of @n values, as ks_rank_interval(): l = 0 when
+    there is no lower bound, u = n + 1 when there is no upper one; exact
+    binomial to n = 1000, the normal approximation, rounded outwards,
+    above.
+    """
+    q, a2 = milli / 1000.0, ALPHA / 2
+    if n <= _EXACT_MAX:
+        pmf = [math.exp(_log_pmf(n, k, q)) for k in range(n + 1)]
+        cdf, lo = 0.0, 0
+        for k in range(n):
+            cdf += pmf[k]
+            if cdf > a2:
+                break
+            lo = k + 1
+        cdf, hi = 0.0, n + 1
+        for k in range(n, 0, -1):
+            cdf += pmf[k]
+            if cdf > a2:
+                break
+            hi = k
+        return lo, hi
+    mu, sd = n * q, math.sqrt(n * q * (1 - q))
+    lo = math.floor(mu - _Z975 * sd)
+    hi = math.ceil(mu + _Z975 * sd) + 1
+    return (0 if lo < 1 else int(lo)), (n + 1 if hi > n else int(hi))
+
+
+def _rank_row(rows, rank):
+    """The slot row of @rows holding the value of rank @rank (1-based)."""
+    seen = 0
+    for r in rows:
+        seen += r["count"]
+        if seen >= rank:
+            return r
+    return None
+
+
+def pct_interval(snap, name):
+    """The 95% interval (lo, hi) of percentile @name of Snapshot @snap, as
+    ks_pct_interval(): the lowest value of the slot holding rank l to the
+    highest of the slot holding rank u (rank_interval()); lo 0 and hi
+    math.inf where unbounded (rank u beyond the calls, or in the overflow
+    slot).  None for a snapshot without calls.
+    """
+    n = sum(r["count"] for r in snap.total)
+    if not n:
+        return None
+    lo_rank, hi_rank = rank_interval(n, PCT_MILLI[name])
+    lo, hi = 0.0, math.inf
+    if lo_rank:
+        lo = float(_rank_row(snap.total, lo_rank)["lo"])
+    if hi_rank <= n:
+        row = _rank_row(snap.total, hi_rank)
+        if row["hi"] < U64_MAX:
+            hi = float(row["hi"])
+    return lo, hi
+
+
+class PctChange:
+    """The change of one percentile from a base snapshot to a new one.
+
+    Attributes, in the words of `kstats compare A -- B`: base, new (the
+    percentiles), change (new against base, in %), lo, hi (its 95%
+    bounds, in %: -100 and math.inf where unbounded), verdict ("better",
+    "worse" or "not measurable"; from one run a side, so compare prints
+    the first two as "better?" and "worse?"), measurable (the bounds
+    exclude 0), precision (the coarser slot precision of the two, in %)
+    and sub_resolution (|change| under it: within the histograms'
+    resolution).
+    """
+
+    def __init__(self, base, new, a, b, precision):
+        self.base, self.new, self.precision = base, new, precision
+        self.change = (new - base) * 100 / base if base else 0.0
+        # ks_row_judge()
+        self.lo = -100.0 if math.isinf(a[1]) else (b[0] / a[1] - 1) * 100
+        self.hi = (math.inf if a[0] <= 0 or math.isinf(b[1])
+                   else (b[1] / a[0] - 1) * 100)
+        if b[1] < a[0]:
+            self.verdict = "better"
+        elif b[0] > a[1]:
+            self.verdict = "worse"
+        else:
+            self.verdict = "not measurable"
+        self.measurable = self.verdict != "not measurable"
+        self.sub_resolution = abs(self.change) < precision
+
+    def __repr__(self):
+        return "PctChange(%s %s %s)" % (fmt_change(self.change, self.precision),
+                                        fmt_bounds(self.lo, self.hi),
+                                        self.verdict)
+
+
+def pct_change(base, new, name):
+    """The change of percentile @name from Snapshot @base to @new, with
+    its 95% bounds and verdict (PctChange), as `kstats compare BASE --
+    NEW` gives them; None when a side has no calls.
+    """
+    a, b = pct_interval(base, name), pct_interval(new, name)
+    if a is None or b is None:
+        return None
+    ppm = max(base.node["precision_ppm"], new.node["precision_ppm"])
+    return PctChange(base.percentiles[name], new.percentiles[name], a, b,
+                     ppm / 10000.0)
+
+
+def fmt_bound(x):
+    """One bound of a change, in %, as compare's "95% bounds" column
+    prints it (ks_bound()): "+0.3", "-11.1", "+2033", "+inf"."""
+    if math.isinf(x):
+        return "%sinf" % ("-" if x < 0 else "+")
+    return ("%+.1f" if abs(x) < 99.95 else "%+.0f") % x
+
+
+def fmt_bounds(lo, hi):
+    """The 95% bounds of a change, in %: "[+0.3,+19.7]", as compare."""
+    return "[%s,%s]" % (fmt_bound(lo), fmt_bound(hi))
+
+
+def fmt_change(x, precision):
+    """Change @x (in %) with the digits values known to @precision (in %)
+    carry: whole percent at 12.5% ("+11%", not "+11.3%"), a decimal only
+    where the precision is under 1%, and never more than three
+    significant digits ("+1,180%", not "+1176.8%"); "0%" when it rounds
+    to nothing.
+    """
+    decimals = max(0, int(math.ceil(-math.log10(precision)))) if precision > 0 else 1
+    x = round(x, decimals)
+    if abs(x) >= 1000:
+        step = 10 ** (int(math.floor(math.log10(abs(x)))) - 2)
+        x = round(x / step) * step
+        decimals = 0
+    if x == 0:
+        return "0%"
+    return ("{:+,.%df}%%" % decimals).format(x)
 
 
 def load_node(path):
