@@ -16,7 +16,7 @@ struct ks_table {
 	const char *cmd;	/* the subcommand */
 	const char *why;	/* what a node without it lacks, and the fix */
 	int (*keeps)(const struct ks_view *node);
-	void (*print)(FILE *f, const struct ks_view *node, int markdown);
+	void (*print)(FILE *f, const struct ks_view *node, int how);
 };
 
 /* kstats CMD [NAME...] [-f FILE]... [--markdown] */
@@ -25,11 +25,12 @@ static int ks_table_cmd(int argc, char **argv, const struct ks_table *t)
 	static const struct option lo[] = {
 		{ "file", required_argument, NULL, 'f' },
 		{ "markdown", no_argument, NULL, OPT_MARKDOWN },
+		{ "brief", no_argument, NULL, OPT_BRIEF },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ 0 }
 	};
 	struct ks_set set = { 0 };
-	int opt, i, ret = 0, markdown = 0, shown = 0;
+	int opt, i, ret = 0, how = 0, shown = 0;
 
 	while ((opt = getopt_long(argc, argv, ":f:h", lo, NULL)) != -1) {
 		switch (opt) {
@@ -38,7 +39,10 @@ static int ks_table_cmd(int argc, char **argv, const struct ks_table *t)
 				ret = 1;
 			break;
 		case OPT_MARKDOWN:
-			markdown = 1;
+			how |= KS_TBL_MARKDOWN;
+			break;
+		case OPT_BRIEF:
+			how |= KS_TBL_BRIEF;
 			break;
 		case 'h':
 		case OPT_HELP:
@@ -63,7 +67,7 @@ static int ks_table_cmd(int argc, char **argv, const struct ks_table *t)
 		}
 		if (shown++)
 			putchar('\n');
-		t->print(stdout, node, markdown);
+		t->print(stdout, node, how);
 	}
 	ks_set_free(&set);
 	return ret;

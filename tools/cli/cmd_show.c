@@ -23,7 +23,8 @@ void ks_show_node(const struct ks_view *node, int per_cpu, long only_cpu,
 	int raw = flags & KS_SHOW_RAW;
 	__u32 c;
 
-	ks_print_summary(stdout, node, raw);
+	ks_print_summary(stdout, node, (raw ? KS_SUM_RAW : 0) |
+			 (flags & KS_SHOW_BRIEF ? KS_SUM_BRIEF : 0));
 	if (per_cpu) {
 		putchar('\n');
 		ks_print_cpu_table(stdout, node, raw);
@@ -53,6 +54,7 @@ int cmd_show(int argc, char **argv)
 		{ "log2", no_argument, NULL, OPT_LOG2 },
 		{ "no-hist", no_argument, NULL, OPT_NOHIST },
 		{ "raw", no_argument, NULL, OPT_RAW },
+		{ "brief", no_argument, NULL, OPT_BRIEF },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ 0 }
 	};
@@ -83,6 +85,9 @@ int cmd_show(int argc, char **argv)
 			break;
 		case OPT_RAW:
 			flags |= KS_SHOW_RAW;
+			break;
+		case OPT_BRIEF:
+			flags |= KS_SHOW_BRIEF;
 			break;
 		case 'h':
 		case OPT_HELP:

@@ -496,7 +496,7 @@ int cmd_compare(int argc, char **argv)
 	char names[64][KS_META_MAX];
 	struct ks_set set = { 0 };
 	int nl = 0, fmt = KS_CMP_TEXT, i, nf = 0, split = -1, ret = 0, node_split = -1;
-	int force = 0, wide = 0, undisturbed = 0;
+	int force = 0, wide = 0, undisturbed = 0, brief = 0, style;
 	const char *fmt_opt = NULL;
 	char err[KS_ERR_MAX];
 
@@ -526,6 +526,8 @@ int cmd_compare(int argc, char **argv)
 			force = 1;
 		} else if (!strcmp(a, "--undisturbed")) {
 			undisturbed = 1;
+		} else if (!strcmp(a, "--brief")) {
+			brief = 1;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			ks_help(stdout, "compare");
 			return 0;
@@ -615,8 +617,8 @@ int cmd_compare(int argc, char **argv)
 		labels[i] = names[i];
 	}
 	ks_labels_apart(names, labels, &set, nl);
-	if (ks_cmp_table(stdout, set.nodes, labels, set.n, wide ? KS_PRINT_WIDE :
-			 fmt == KS_CMP_MARKDOWN ? KS_PRINT_MARKDOWN : KS_PRINT_PLAIN))
+	style = wide ? KS_PRINT_WIDE : fmt == KS_CMP_MARKDOWN ? KS_PRINT_MARKDOWN : KS_PRINT_PLAIN;
+	if (ks_cmp_table(stdout, set.nodes, labels, set.n, style | (brief ? KS_PRINT_BRIEF : 0)))
 		ret = 1;
 out:
 	ks_set_free(&set);

@@ -27,7 +27,7 @@ enum {
 	OPT_LABEL = OPT_TRACE + KS_CMD_NR_OPTS, OPT_MARKDOWN, OPT_JSON, OPT_CSV,
 	OPT_PROM, OPT_CPU, OPT_LOG2, OPT_TOTAL, OPT_HIST, OPT_NOHIST,
 	OPT_TEST_TICK /* the test build's */, OPT_PER_CPU, OPT_SLOTS, OPT_HELP, OPT_ICOUNT, OPT_RUNS,
-	OPT_RAW, OPT_BUCKETS, OPT_CALLERS, OPT_UNDISTURBED,
+	OPT_RAW, OPT_BRIEF, OPT_BUCKETS, OPT_CALLERS, OPT_UNDISTURBED,
 };
 
 struct ks_tick;
@@ -114,6 +114,7 @@ int ks_do_trace(const char *name, const struct ks_trace_opts *to);
 /* Flags of ks_show_node(). */
 #define KS_SHOW_HIST	0x1	/* print histograms at all */
 #define KS_SHOW_RAW	0x2	/* the full header, wide columns (show --raw) */
+#define KS_SHOW_BRIEF	0x4	/* no notes under the figures (show --brief) */
 
 /**
  * ks_show_node() - print one node as show does

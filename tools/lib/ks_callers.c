@@ -5,6 +5,7 @@
  * comparison after compare A B's table of the node; and the slowest calls
  * of a node traced with "slowest K", their table (kstats slowest).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,21 +24,31 @@ static char *ks_fmt_share(char *buf, size_t len, double part, double whole)
 	return buf;
 }
 
-/* Under QEMU -icount a "ns" is an instruction: say so after the head line. */
-static void ks_units_line(FILE *f, const struct ks_view *node, int markdown)
+/*
+ * The heading: @node's name, under QEMU -icount what a "ns" is, then
+ * @text; wrapped at 72 columns, in Markdown one line and a blank.
+ */
+static void ks_heading(FILE *f, const struct ks_view *node, int markdown, const char *text)
 {
-	if (ks_timing_note(&node->meta))
-		fprintf(f, "units: %s\n%s", ks_timing_note(&node->meta),
-			markdown ? "\n" : "");
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf), "%s%s%s%s: %s", markdown ? "**" : "", node->name,
+		 markdown ? "**" : "",
+		 ks_timing_note(&node->meta) ? " (ns = 1 instruction, QEMU -icount)" : "", text);
+	if (markdown)
+		fprintf(f, "%s\n\n", buf);
+	else
+		ks_print_wrapped(f, "", "  ", buf, KS_MAIL_WIDTH);
 }
 
-void ks_print_callers(FILE *f, const struct ks_view *node, int markdown)
+void ks_print_callers(FILE *f, const struct ks_view *node, int how)
 {
+	int markdown = how & KS_TBL_MARKDOWN;
 	const struct ks_caller *by[KS_CALLERS_MAX + 1];
 	int ns = !strcmp(node->unit, "ns"), vw = ns ? 7 : 10;	/* "1023 us" */
 	int sw = 72 - (8 + 7 + 7 + 3 * (vw + 1));	/* 72 columns */
 	double calls = 0, time = 0;
-	char site[KS_SITE_MAX], cells[5][32];
+	char site[KS_SITE_MAX], cells[5][32], head[KS_NAME_MAX + 160];
 	__u32 h, k, seen = 0;
 	__u64 v[3];
 
@@ -49,16 +60,14 @@ void ks_print_callers(FILE *f, const struct ks_view *node, int markdown)
 		time += (double)ks_slots_sum(by[h]->slots, node->nr_slots);
 		seen += by[h]->count != 0;
 	}
+	snprintf(head, sizeof(head), "%.0f calls from %u call sites (callers %u), by total time%s%s",
+		 calls, seen, node->callers_n, markdown ? "; latency in " : "",
+		 markdown ? node->unit : "");
+	ks_heading(f, node, markdown, head);
 	if (markdown) {
-		fprintf(f, "**%s**: %.0f calls from %u call sites (callers %u), most total time first; latency in %s\n\n",
-			node->name, calls, seen, node->callers_n, node->unit);
-		ks_units_line(f, node, markdown);
 		fprintf(f, "| site | calls | calls %% | time %% | p50 | p99 | max |\n");
 		fprintf(f, "|---|--:|--:|--:|--:|--:|--:|\n");
 	} else {
-		fprintf(f, "%s: %.0f calls from %u call sites (callers %u), most total time first\n",
-			node->name, calls, seen, node->callers_n);
-		ks_units_line(f, node, markdown);
 		fprintf(f, "%-*s %7s %6s %6s %*s %*s %*s\n", sw, "site", "calls", "calls%",
 			"time%", vw, "p50", vw, "p99", vw, "max");
 	}
@@ -97,14 +106,14 @@ void ks_print_callers(FILE *f, const struct ks_view *node, int markdown)
 		}
 		fputc('\n', f);
 	}
-	if (!markdown)
+	if (!markdown && !(how & KS_TBL_BRIEF))
 		fprintf(f, "calls%%, time%%: of all calls, of their total time (calls x mean)%s%s\n",
 			ns ? "" : "; in ", ns ? "" : node->unit);
 }
 
 /*
  * A node holding only call site @c of @node (NULL: no call from there):
- * its histogram and figures, for ks_cmp_verdict() (free with ks_view_free()).
+ * its histogram and figures, for ks_cmp_pair() (free with ks_view_free()).
  */
 static int ks_caller_view(struct ks_view *v, const struct ks_view *node,
 			  const struct ks_caller *c)
@@ -203,10 +212,13 @@ static int ks_cmp_caller_row(FILE *f, const struct ks_view *na, const struct ks_
 	if (vb.samples)
 		ks_fmt_value(pb, sizeof(pb), vb.pct[KSTATS_P50], vb.unit);
 	if (va.samples && vb.samples) {
-		snprintf(chg, sizeof(chg), "%+.1f%%", 100.0 * ((double)vb.pct[KSTATS_P50] -
-			 (double)va.pct[KSTATS_P50]) / (double)(va.pct[KSTATS_P50] ?
-			 va.pct[KSTATS_P50] : 1));
-		ret = ks_cmp_verdict(&va, &vb, verdict, sizeof(verdict));
+		struct ks_row rows[KS_CMP_ROWS];
+
+		ks_fmt_change(chg, sizeof(chg), vb.pct[KSTATS_P50], va.pct[KSTATS_P50],
+			      na->precision_ppm / 10000.0);
+		ret = ks_cmp_pair(&va, &vb, rows);
+		if (!ret)
+			snprintf(verdict, sizeof(verdict), "%s", ks_row_mark(&rows[1 + KSTATS_P50]));
 	} else if (va.samples || vb.samples) {
 		snprintf(verdict, sizeof(verdict), "%s", va.samples ? "gone" : "new");
 	}
@@ -225,7 +237,7 @@ int ks_callers_compare(FILE *f, struct ks_view *const *nodes, const char *const 
 		       int n, int style)
 {
 	const struct ks_caller *by[KS_CALLERS_MAX + 1];
-	int taken[KS_CALLERS_MAX + 1], markdown = style == KS_PRINT_MARKDOWN;
+	int taken[KS_CALLERS_MAX + 1], markdown = (style & ~KS_PRINT_BRIEF) == KS_PRINT_MARKDOWN;
 	char site[KS_SITE_MAX], cell[KS_SITE_MAX + 8];
 	int i, h, by_name, names;
 	__u32 k;
@@ -250,7 +262,7 @@ int ks_callers_compare(FILE *f, struct ks_view *const *nodes, const char *const 
 			snprintf(cell, sizeof(cell), "per call site (the same FUNCTION+0xOFF): %s %s, %s %s",
 				 n > 2 ? "A" : "base", labels[0], n > 2 ? "B" : "new", labels[i]);
 			fputc('\n', f);
-			ks_print_wrapped(f, "", "  ", cell, 80);
+			ks_print_wrapped(f, "", "  ", cell, KS_MAIL_WIDTH);
 			fprintf(f, "%-*s %6s %8s %6s %8s %7s %s\n", KS_CMP_SITE_W, "site",
 				n > 2 ? "A" : "base", "p50", n > 2 ? "B" : "new", "p50", "change",
 				"verdict");
@@ -289,24 +301,27 @@ int ks_callers_compare(FILE *f, struct ks_view *const *nodes, const char *const 
 			if (ks_cmp_caller_row(f, a, NULL, b, c, cell, markdown))
 				return -1;
 		}
-		fprintf(f, "%s%sgone, new: called from one side only\n", markdown ? "\n" : "",
-			names ? "*: the same function at another offset; " : "");
+		if (!(style & KS_PRINT_BRIEF)) {
+			snprintf(cell, sizeof(cell), "%sgone, new: called from one side only",
+				 names ? "*: the same function at another offset; " : "");
+			if (markdown)
+				fputc('\n', f);
+			ks_print_wrapped(f, "", "", cell, markdown ? INT_MAX / 2 : KS_MAIL_WIDTH);
+		}
 	}
 	return 0;
 }
 
-void ks_print_slowest(FILE *f, const struct ks_view *node, int markdown)
+void ks_print_slowest(FILE *f, const struct ks_view *node, int how)
 {
+	int markdown = how & KS_TBL_MARKDOWN;
 	int vw = ks_value_width(node->unit);
-	char t[32], at[32];
+	char t[32], at[32], head[KS_NAME_MAX + 160];
 	__u32 i, j;
 
-	fprintf(f, "%s%s%s: the %u slowest of %llu calls (slowest %u), slowest first\n",
-		markdown ? "**" : "", node->name, markdown ? "**" : "", node->nr_slow,
-		(unsigned long long)node->samples, node->slowest_k);
-	if (markdown)
-		fputc('\n', f);
-	ks_units_line(f, node, markdown);
+	snprintf(head, sizeof(head), "the %u slowest of %llu calls (slowest %u), slowest first",
+		 node->nr_slow, (unsigned long long)node->samples, node->slowest_k);
+	ks_heading(f, node, markdown, head);
 	fprintf(f, "disturbed since the reset: %llu call%s, %llu switched, %llu interrupted\n",
 		(unsigned long long)(node->switched + node->interrupted),
 		node->switched + node->interrupted == 1 ? "" : "s",

@@ -10,14 +10,19 @@
 #include <stdio.h>
 #include "ks_view.h"
 
+/* How ks_print_callers() and ks_print_slowest() print. */
+#define KS_TBL_MARKDOWN	0x1
+#define KS_TBL_BRIEF	0x2
+
 /**
  * ks_print_callers() - the call sites of @node, most total time first:
  * calls, share of the calls, share of the time, p50, p99, max
  * @f:        output
  * @node:     node with call sites
- * @markdown: a Markdown table, sites whole; else 80 columns
+ * @how:      KS_TBL_MARKDOWN: a Markdown table, sites whole; else 72
+ *           columns; KS_TBL_BRIEF: no note under it
  */
-void ks_print_callers(FILE *f, const struct ks_view *node, int markdown);
+void ks_print_callers(FILE *f, const struct ks_view *node, int how);
 
 /**
  * ks_callers_compare() - after compare A B's table of one function: per
@@ -28,13 +33,14 @@ void ks_print_callers(FILE *f, const struct ks_view *node, int markdown);
  * @nodes:  the nodes; nothing is printed unless each has call sites
  * @labels: their names
  * @n:      number of nodes
- * @style:  KS_PRINT_PLAIN or KS_PRINT_MARKDOWN (ks_fmt.h)
+ * @style:  KS_PRINT_PLAIN or KS_PRINT_MARKDOWN, or'ed with
+ *          KS_PRINT_BRIEF for no note (ks_fmt.h)
  *
  * Sites match by FUNCTION+0xOFF, else by the one site of the same
  * FUNCTION left (marked '*'); "other" matches "other".  Each row: calls
  * and p50 of both sides, the change of the p50 and its verdict
- * (ks_cmp_verdict()); gone or new for a site called on one side only.
- * 80 columns.
+ * (ks_cmp_pair(), ks_row_mark()); gone or new for a site called on one
+ * side only.  72 columns.
  *
  * Return: 0, or -1 (printed).
  */
@@ -46,8 +52,8 @@ int ks_callers_compare(FILE *f, struct ks_view *const *nodes, const char *const 
  * its stack; within 80 columns, or a Markdown table with the stacks after
  * @f:        output
  * @node:     a node traced with slowest
- * @markdown: Markdown
+ * @how:      KS_TBL_MARKDOWN for Markdown; KS_TBL_BRIEF (no notes)
  */
-void ks_print_slowest(FILE *f, const struct ks_view *node, int markdown);
+void ks_print_slowest(FILE *f, const struct ks_view *node, int how);
 
 #endif /* KS_CALLERS_H */

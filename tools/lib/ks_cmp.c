@@ -240,67 +240,44 @@ static void ks_note(FILE *f, int md, const char *text)
 		ks_print_wrapped(f, "# ", "# ", text, 72);
 }
 
-/* The line under every verdict from fewer than KS_STATS_MIN_RUNS runs a side. */
-static void ks_few_runs_note(char *buf, size_t len)
-{
-	snprintf(buf, len, "better?, worse?: fewer than %d runs a side, run-to-run noise unknown",
-		 KS_STATS_MIN_RUNS);
-}
-
 /*
- * The notes every table ends with: what change, bounds (@detail: the
- * table prints them) and the verdict words mean, one line each; runs,
- * bimodality, units.
+ * The notes every table ends with, one paragraph: what change, bounds
+ * (@detail: the table prints them) and the verdict words mean; runs,
+ * bimodality; the precision of re-binned histograms.
  */
 static void ks_cmp_notes(FILE *f, int md, const struct ks_cmp_side *a,
-			 const struct ks_cmp_side *b, const struct ks_fn *fns, int n,
-			 int detail)
+			 const struct ks_fn *fns, int n, int detail)
 {
 	unsigned int why = 0;
-	char buf[256];
-	int i, k, ia = ks_side_icount(a), ib = ks_side_icount(b);
+	char buf[2048];
+	int i, k;
 
 	for (i = 0; i < n; i++)
 		for (k = 0; k < KS_CMP_ROWS && fns[i].na && fns[i].nb; k++)
 			why |= fns[i].rows[k].why;
-	if (a->precision && !md)
-		ks_note(f, 0, a->precision);
-	if (md) {
-		fprintf(f, "\nLower is better; change: new against base;%s better, worse: the two "
-			"sides' 95%% intervals do not overlap, else not measurable (docs/statistics.md).  \n",
-			detail ? " ±sd: run-to-run stddev; 95% bounds: the change where both sides' "
-			"95% intervals hold;" : "");
-		if (a->precision)	/* under the paragraph: not a table row */
-			ks_note(f, 1, a->precision);
-	} else {
-		ks_note(f, 0, detail ? "lower is better; change: new against base; +-sd: run-to-run stddev" :
-			"lower is better; change: new against base");
-		if (detail)
-			ks_note(f, 0, "95% bounds: the change where both sides' 95% intervals hold");
-		ks_note(f, 0, "better, worse: the 95% intervals do not overlap (docs/statistics.md)");
-	}
-	if (why & KS_WHY_FEW_RUNS) {
-		ks_few_runs_note(buf, sizeof(buf));
-		ks_note(f, md, buf);
-	}
+	snprintf(buf, sizeof(buf), "lower is better; change: new vs base;%s better, worse: %s do not overlap",
+		 detail ? " +-sd: run-to-run stddev; bounds: where both 95% intervals hold;" : "",
+		 detail ? "they" : "the 95% intervals");
+	if (why & KS_WHY_FEW_RUNS)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			 "; with ?: under %d runs a side, noise unknown", KS_STATS_MIN_RUNS);
+	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (docs/statistics.md)");
 	for (i = 0; i < n; i++) {
 		unsigned int w = fns[i].na && fns[i].nb ? fns[i].rows[0].why : 0;
 
 		if (!(w & (KS_WHY_BIMODAL_A | KS_WHY_BIMODAL_B)))
 			continue;
-		snprintf(buf, sizeof(buf), "%s: the run means of %s are bimodal (two groups)",
-			 fns[i].name, (w & KS_WHY_BIMODAL_A) && (w & KS_WHY_BIMODAL_B) ? "both sides" :
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			 "; %s: the run means of %s are bimodal (two groups)", fns[i].name,
+			 (w & KS_WHY_BIMODAL_A) && (w & KS_WHY_BIMODAL_B) ? "both sides" :
 			 w & KS_WHY_BIMODAL_A ? "base" : "new");
-		ks_note(f, md, buf);
 	}
-	if (ia && ib)
-		ks_note(f, md, KS_ICOUNT_NOTE);
-	else if (ia || ib) {
-		snprintf(buf, sizeof(buf), "warning: only %s ran under QEMU -icount (instructions):",
-			 ia ? "base" : "new");
-		ks_note(f, md, buf);
-		ks_note(f, md, "the other side is real time; the two are not comparable");
-	}
+	if (a->precision)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "; %s", a->precision);
+	if (md)
+		fprintf(f, "\n%s.\n", buf);
+	else
+		ks_note(f, 0, buf);
 }
 
 /* ---- one function: a row per figure ---- */
@@ -311,11 +288,12 @@ static void ks_cmp_detail(FILE *f, const struct ks_cmp_side *a,
 	static const char * const head[] = {
 		"figure", "base", "+-sd", "change", "new", "+-sd", "95% bounds", "verdict",
 	};
-	char cell[KS_CMP_ROWS][8][KS_CELL];
+	char cell[KS_CMP_ROWS][8][KS_CELL], unit[64];
 	int w[8], i, c;
 	struct ks_scale sc;
 
 	ks_scale_pick(&sc, (__u64)fn->rows[1 + KSTATS_P50].base, fn->ra[0]->unit);
+	ks_unit_words(unit, sizeof(unit), &sc, ks_side_icount(a) && ks_side_icount(b));
 	for (i = 0; i < KS_CMP_ROWS; i++) {
 		const struct ks_row *r = &fn->rows[i];
 
@@ -330,7 +308,7 @@ static void ks_cmp_detail(FILE *f, const struct ks_cmp_side *a,
 	}
 	if (md) {
 		fprintf(f, "**%s**: latency per call in %s, lower is better; base **%s** (%d run%s), new **%s** (%d run%s).\n\n",
-			fn->name, sc.name, a->label, fn->na, fn->na == 1 ? "" : "s",
+			fn->name, unit, a->label, fn->na, fn->na == 1 ? "" : "s",
 			b->label, fn->nb, fn->nb == 1 ? "" : "s");
 		fputs("| figure | base | ±sd | change | new | ±sd | 95% bounds of the change | verdict |\n"
 		      "|:--|--:|--:|--:|--:|--:|:-:|:--|\n", f);
@@ -343,7 +321,7 @@ static void ks_cmp_detail(FILE *f, const struct ks_cmp_side *a,
 		char line[4 * KS_META_MAX];
 
 		snprintf(line, sizeof(line), "%s: latency per call in %s; lower is better",
-			 fn->name, sc.name);
+			 fn->name, unit);
 		ks_note(f, 0, line);
 		snprintf(line, sizeof(line), "base: %s, %d run%s;", a->label, fn->na,
 			 fn->na == 1 ? "" : "s");
@@ -369,7 +347,7 @@ static void ks_cmp_detail(FILE *f, const struct ks_cmp_side *a,
 			fputc('\n', f);
 		}
 	}
-	ks_cmp_notes(f, md, a, b, fn, 1, 1);
+	ks_cmp_notes(f, md, a, fn, 1, 1);
 }
 
 /* ---- several functions: ranked by change ---- */
@@ -455,7 +433,7 @@ static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 		fprintf(f, " %9s %9s %9s %9s\n", ca[0], ca[1], ca[2], ca[3]);
 		fprintf(f, "  %-*s %9s %9s %9s %9s\n", nw - 2, first, cb[0], cb[1], cb[2], cb[3]);
 	}
-	ks_cmp_notes(f, md, a, b, fns, n, 0);
+	ks_cmp_notes(f, md, a, fns, n, 0);
 }
 
 /* ---- JSON ---- */
@@ -602,7 +580,7 @@ static void ks_cmp_json(FILE *f, const struct ks_cmp_side *a,
 	ks_jw_end(&w);
 }
 
-int ks_cmp_verdict(struct ks_view *a, struct ks_view *b, char *buf, size_t len)
+int ks_cmp_pair(struct ks_view *a, struct ks_view *b, struct ks_row rows[KS_CMP_ROWS])
 {
 	struct ks_fn fn = { .name = b->name, .ra = &a, .rb = &b, .na = 1, .nb = 1 };
 
@@ -615,41 +593,10 @@ int ks_cmp_verdict(struct ks_view *a, struct ks_view *b, char *buf, size_t len)
 		return -1;
 	}
 	ks_cmp_rows(&fn);
-	snprintf(buf, len, "%s", ks_row_verdict(&fn.rows[fn.key]));
+	memcpy(rows, fn.rows, sizeof(fn.rows));
 	free(fn.ma);
 	free(fn.mb);
 	return 0;
-}
-
-/* ks_cmp_table() of the node alone, without its call sites. */
-static int ks_cmp_table_node(FILE *f, struct ks_view *const *nodes,
-			     const char *const *labels, int n, int style)
-{
-	char words[64][16], note[256];
-	const char *v[64] = { "" };
-	int i;
-
-	if (n > 64)
-		n = 64;
-	for (i = 1; i < n; i++) {
-		if (ks_cmp_verdict(nodes[0], nodes[i], words[i], sizeof(words[i])))
-			return -1;
-		v[i] = words[i];
-	}
-	snprintf(note, sizeof(note), "verdict: %s, one run a side; better?, worse?: the 95%% intervals do not overlap, run-to-run noise unknown; every figure: compare A -- B",
-		 ks_row_name(1 + KSTATS_P50));
-	ks_print_compare(f, nodes, labels, n > 1 ? v : NULL, n > 1 ? note : NULL, n, style);
-	return 0;
-}
-
-int ks_cmp_table(FILE *f, struct ks_view *const *nodes, const char *const *labels,
-		 int n, int style)
-{
-	if (n > 64)
-		n = 64;
-	if (ks_cmp_table_node(f, nodes, labels, n, style))
-		return -1;
-	return n > 1 ? ks_callers_compare(f, nodes, labels, n, style) : 0;
 }
 
 int ks_cmp_same_fn(const struct ks_view *a, const char *sa, const struct ks_view *b,
@@ -676,10 +623,13 @@ int ks_cmp_same_timing(FILE *f, const struct ks_view *a, const char *sa,
 		       ni, nc);
 		return 0;
 	}
-	if (f)
-		fprintf(f, "forced: %s counts QEMU -icount instructions, %s clock ns: not comparable\n",
-			ni, nc);
-	else
+	if (f) {
+		char buf[2 * KS_META_MAX + 128];
+
+		snprintf(buf, sizeof(buf), "forced: %s counts QEMU -icount instructions, %s clock ns: not comparable",
+			 ni, nc);
+		ks_print_wrapped(f, "", "  ", buf, KS_MAIL_WIDTH);
+	} else
 		ks_err("forced: %s counts QEMU -icount instructions, %s clock ns: not comparable",
 		       ni, nc);
 	return 1;

@@ -39,10 +39,13 @@ struct ks_cmp_side {
  * @nodes:  one node per run, one function, one unit and one bits
  * @labels: their names
  * @n:      number of nodes
- * @style:  KS_PRINT_PLAIN, KS_PRINT_MARKDOWN or KS_PRINT_WIDE (ks_fmt.h)
+ * @style:  KS_PRINT_PLAIN, KS_PRINT_MARKDOWN or KS_PRINT_WIDE, or'ed
+ *          with KS_PRINT_BRIEF for no notes (ks_fmt.h)
  *
- * ks_print_compare() with, for each node after the first, the verdict of
- * its p50 against the first's, from one run a side ("worse?").
+ * Under each node after the first: the change of each figure against the
+ * first's (ks_fmt_change()) and its verdict from one run a side
+ * (ks_cmp_pair(), ks_row_mark()); then the call sites (ks_callers.h).
+ * In ks_cmp_table.c.
  *
  * Return: 0, or -1 (printed).
  */
@@ -50,15 +53,14 @@ int ks_cmp_table(FILE *f, struct ks_view *const *nodes, const char *const *label
 		 int n, int style);
 
 /**
- * ks_cmp_verdict() - the verdict of @b's p50 against @a's, one run a side
- * @a:   base node
- * @b:   new node
- * @buf: the verdict's words (ks_stats.c)
- * @len: size of @buf
+ * ks_cmp_pair() - the rows of @b against @a, one run a side
+ * @a:    base node
+ * @b:    new node
+ * @rows: mean, then p10..p99.9, as compare A -- B computes them
  *
  * Return: 0, or -1 when out of memory (printed).
  */
-int ks_cmp_verdict(struct ks_view *a, struct ks_view *b, char *buf, size_t len);
+int ks_cmp_pair(struct ks_view *a, struct ks_view *b, struct ks_row rows[KS_CMP_ROWS]);
 
 /**
  * ks_cmp_same_timing() - may @a and @b be compared: one kind of time?

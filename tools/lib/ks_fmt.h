@@ -73,10 +73,14 @@ int ks_value_width(const char *unit);
  * ks_print_summary() - header, samples/missed/min/avg/max and percentiles
  * @f:    output
  * @node: node
- * @raw:  the full header (every attached symbol), wide columns, long
- *        lines whole; else 80 columns (for ns values)
+ * @how:  KS_SUM_RAW: the full header (every attached symbol), wide
+ *        columns, long lines whole, a note a line; else 72 columns (for
+ *        ns values) and the notes in one paragraph; KS_SUM_BRIEF: no
+ *        notes (warnings stay)
  */
-void ks_print_summary(FILE *f, const struct ks_view *node, int raw);
+#define KS_SUM_RAW	0x1
+#define KS_SUM_BRIEF	0x2
+void ks_print_summary(FILE *f, const struct ks_view *node, int how);
 
 /**
  * ks_print_cpu_table() - one line of count and percentiles per CPU
@@ -99,41 +103,46 @@ void ks_print_cpu_table(FILE *f, const struct ks_view *node, int raw);
 void ks_print_hist(FILE *f, const struct ks_view *node,
 		   const struct kstats_slot *slots, int log2);
 
-/* Styles of ks_print_compare(). */
+/* Styles of ks_cmp_table() (ks_cmp.h) and the per-site table. */
 enum {
 	KS_PRINT_PLAIN,		/* fits a 72-column email: five percentiles */
 	KS_PRINT_MARKDOWN,	/* a Markdown table */
-	KS_PRINT_WIDE,		/* every percentile, missed, one decimal */
+	KS_PRINT_WIDE,		/* every percentile and missed, 80 columns */
+	KS_PRINT_BRIEF = 0x10,	/* or'ed: no notes under the table */
 };
 
+/* Why calls are clamped to 0, as show and compare say it. */
+#define KS_CLAMPED_WHY	"they ended on a CPU whose clock read earlier than the start's"
+
+#define KS_NBSP		'\001'	/* ks_print_wrapped(): a blank, not a break */
+#define KS_MAIL_WIDTH	72	/* what a review email takes */
+#define KS_WIDE_WIDTH	80	/* --wide */
+
 /**
- * ks_print_compare() - one row per node: count and percentiles, with the
- * change against the first node and a verdict
- * @f:      output
- * @nodes:  nodes of one unit and one bits
- * @labels: row names
- * @verdicts: the verdict of each node against the first (ks_cmp.c), in
- *          one column; NULL for none
- * @verdict_note: what the verdicts rest on, a footer line; or NULL
- * @n:      number of nodes
- * @style:  KS_PRINT_PLAIN (rows named A, B... with a legend when the
- *          labels would make it wider than 72 columns), KS_PRINT_MARKDOWN
- *          or KS_PRINT_WIDE
+ * ks_fmt_change() - the change of @v against @base as a table prints it
+ * @buf:       output: "+44%", "-16%"; "<12.5%" when smaller than
+ *             @precision, the histogram's resolution; "-" without @base
+ * @len:       size of @buf
+ * @v:         the new figure
+ * @base:      the base figure
+ * @precision: the resolution of both figures, in % (12.5 at bits 3);
+ *             whole percents from 1% up, one decimal below
  */
-void ks_print_compare(FILE *f, struct ks_view *const *nodes,
-		      const char *const *labels, const char *const *verdicts,
-		      const char *verdict_note, int n, int style);
+void ks_fmt_change(char *buf, size_t len, __u64 v, __u64 base, double precision);
 
 /**
  * ks_print_wrapped() - @text, its words wrapped at @width columns
- * @f:     output
+ * @f:     output; NULL to count the lines only
  * @first: what the first line starts with ("# ")
  * @next:  what each following line starts with
- * @text:  words separated by blanks; a word longer than a line stays whole
+ * @text:  words separated by blanks; a word longer than a line stays whole;
+ *         KS_NBSP prints a blank that is not a break
  * @width: columns, prefixes included
+ *
+ * Return: the number of lines.
  */
-void ks_print_wrapped(FILE *f, const char *first, const char *next,
-		      const char *text, int width);
+int ks_print_wrapped(FILE *f, const char *first, const char *next,
+		     const char *text, int width);
 
 /**
  * ks_fmt_site() - a call site's text in at most @width columns

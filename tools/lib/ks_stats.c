@@ -321,3 +321,12 @@ const char *ks_row_verdict(const struct ks_row *row)
 		return few ? "worse?" : "worse";
 	return "not measurable";
 }
+
+const char *ks_row_mark(const struct ks_row *row)
+{
+	if (row->why & KS_WHY_EMPTY)
+		return "-";
+	if (row->verdict == KS_NOT_MEASURABLE)
+		return "?";
+	return ks_row_verdict(row);
+}

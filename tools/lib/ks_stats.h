@@ -187,4 +187,13 @@ void ks_row_pct(const struct ks_pct_side *a, const struct ks_pct_side *b,
  */
 const char *ks_row_verdict(const struct ks_row *row);
 
+/**
+ * ks_row_mark() - the verdict of @row as a table cell: ks_row_verdict(),
+ * but "?" for not measurable and "-" when a side has no samples
+ * @row: a row
+ *
+ * Return: a static string.
+ */
+const char *ks_row_mark(const struct ks_row *row);
+
 #endif /* KS_STATS_H */
