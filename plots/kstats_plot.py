@@ -53,6 +53,7 @@ try:
     from matplotlib.colors import LogNorm
     from matplotlib.figure import Figure
     from matplotlib.font_manager import FontProperties
+    from matplotlib.patches import Patch
     import numpy as np
     NO_MATPLOTLIB = None
 except ImportError as _e:
@@ -61,8 +62,9 @@ except ImportError as _e:
 import kstats_snapshot  # noqa: E402
 from kstats_snapshot import (  # noqa: E402
     NS_SCALES, PCT_FRACTION, PCT_NAMES, U64_MAX, Snapshot, SnapshotError,
-    check_units, display_unit, fmt_duration, fmt_precision, fmt_value, is_many,
-    load_snapshot, not_comparable, timing_note, unit_words)
+    check_units, display_unit, fmt_bounds, fmt_change, fmt_duration,
+    fmt_precision, fmt_value, is_many, load_snapshot, not_comparable,
+    pct_change, timing_note, unit_words)
 
 PROG = "kstats_plot"
 
@@ -592,77 +594,154 @@ def _fit_top(ax, renderer, texts, extra_px):
     ax.set_ylim(0, top)
 
 
+# pct: an error bar stops at this many times the panel's tallest bar (or
+# band), an arrowhead saying it goes on: a bound 20 times the value would
+# leave the bars a sliver.
+PCT_BOUND_CAP = 1.6
+
+
+def pct_changes(snaps, name):
+    """The change of percentile @name of each of @snaps against the first
+    (kstats_snapshot.pct_change(): value, 95% bounds, verdict): None for
+    the first, and where either side has too few calls for @name
+    (enough_samples()) or the base is 0.
+    """
+    base = snaps[0]
+    if not enough_samples(base, name) or not base.percentiles[name]:
+        return [None] * len(snaps)
+    return [None] + [pct_change(base, s, name) if enough_samples(s, name)
+                     else None for s in snaps[1:]]
+
+
+def pct_label(snap, name, change, div):
+    """The label of one bar of pct: its value, and for a later capture its
+    change against the first with the change's 95% bounds, as compare
+    prints them: "364 +11% [+0.3,+19.7]"; "≈" before a change under the
+    slot precision; "n<N" for a percentile with too few calls behind it.
+    """
+    if not enough_samples(snap, name):
+        return "n<%s" % "{:,}".format(MIN_SAMPLES[name])
+    text = fmt_value(snap.percentiles[name], div)
+    if change is None:
+        return text
+    return "%s %s%s %s" % (text, "≈" if change.sub_resolution else "",
+                           fmt_change(change.change, change.precision),
+                           fmt_bounds(change.lo, change.hi))
+
+
 def pct_figure(snaps, labels=None):
     """p10..p99.9 of each snapshot: one panel per percentile, one bar per
     snapshot in each, on a linear axis from 0, so that a bar twice as tall
     is a time twice as long.
 
-    Each bar carries its value and, for every capture after the first, the
-    change relative to the first.  A percentile with too few calls behind
-    it (enough_samples()) gets no bar, only the label "n<N".  Panel k
-    (axes[k]) is PCT_NAMES[k]; its bars are axes[k].containers[0], one per
-    capture; labels have gids pct<i>-<pct>-label.  Returns the Figure.
+    Each bar carries its value (pct_label()) and, for every capture after
+    the first, the change relative to the first with its 95% bounds, as
+    `kstats compare FIRST -- CAPTURE` gives them (one run a side,
+    pct_changes()).  The bounds are also an error bar on the bar (gid
+    pct<i>-<pct>-bounds): from first x (1 + low bound) to first x (1 +
+    high bound), so that it crosses the first capture's value (a dotted
+    line, gid pct-<pct>-base) exactly when the change is not measurable;
+    such a bar is hatched.  It stops at PCT_BOUND_CAP times the tallest
+    bar, an arrowhead (gid pct<i>-<pct>-beyond) saying that it goes on.
+    A shaded band (gid pct-<pct>-band) spans the first capture's value
+    ± its slot precision: a bar ending in it changed by less than the
+    histogram resolves, and its label says "≈".  A percentile with too
+    few calls behind it (enough_samples()) gets no bar, only the label
+    "n<N".  Panel k (axes[k]) is PCT_NAMES[k]; its bars are
+    axes[k].containers[0], one per capture; labels have gids
+    pct<i>-<pct>-label.  Returns the Figure.
     """
     snaps, labels, dunit, div = _prepare(snaps, labels)
     n = len(snaps)
     with matplotlib.rc_context(RC):
-        fig, bottom = _new_figure(n + 1 + len(_units_lines(snaps)))
+        fig, bottom = _new_figure(n + 2 + len(_units_lines(snaps)))
         axes = fig.subplots(1, len(PCT_NAMES), squeeze=False)[0]
         fig.subplots_adjust(left=0.06, right=0.99, top=0.84, bottom=bottom,
                             wspace=0.45)
         fontsize = 9 if n <= 2 else (8 if n <= 4 else 7)
         base = snaps[0]
+        width = base.node["precision_ppm"] / 1e6
         colours = [PALETTE[i % len(PALETTE)] for i in range(n)]
         renderer = fig.canvas.get_renderer()
         for ax, p in zip(axes, PCT_NAMES):
             ok = [enough_samples(s, p) for s in snaps]
             heights = [s.percentiles[p] / div if k else 0
                        for s, k in zip(snaps, ok)]
+            changes = pct_changes(snaps, p)
             bars = ax.bar(range(n), heights, width=0.8, color=colours,
                           edgecolor="white", linewidth=0.4)
+            top = max(heights)
+            if ok[0]:
+                b = base.percentiles[p] / div
+                ax.axhspan(b * (1 - width), b * (1 + width), facecolor="#000000",
+                           alpha=0.12, linewidth=0, zorder=0.8,
+                           gid="pct-%s-band" % p)
+                ax.axhline(b, color="#333333", linestyle=":", linewidth=0.9,
+                           zorder=2.1, gid="pct-%s-base" % p)
+                top = max(top, b * (1 + width))
+            cap = top * PCT_BOUND_CAP
+            ends = list(heights)
+            for i, c in enumerate(changes):
+                if c is None:
+                    continue
+                if not c.measurable:
+                    bars.patches[i].set_hatch("///")
+                b = base.percentiles[p] / div
+                lo = b * (1 + c.lo / 100)
+                hi = b * (1 + c.hi / 100)
+                end = min(hi, cap)
+                ax.plot([i, i], [lo, end], color="#000000", linewidth=1.2,
+                        marker="_", markersize=9, markeredgewidth=1.2,
+                        markevery=[0] if hi > cap else None, zorder=3,
+                        gid="pct%d-%s-bounds" % (i, p))
+                if hi > cap:
+                    ax.plot([i], [end], linestyle="none", marker="^",
+                            markersize=6, color="#000000", zorder=3,
+                            gid="pct%d-%s-beyond" % (i, p))
+                ends[i] = max(heights[i], end)
             texts = []
-            for i, (snap, h, k) in enumerate(zip(snaps, heights, ok)):
-                v = snap.percentiles[p]
-                if not k:
-                    s = "n<%s" % "{:,}".format(MIN_SAMPLES[p])
-                else:
-                    s = fmt_value(v, div)
-                    if i and base.percentiles[p] and enough_samples(base, p):
-                        s += " (%+.0f%%)" % ((v / base.percentiles[p] - 1)
-                                             * 100)
-                txt = ax.annotate(s, xy=(i, h), xytext=(0, 3),
-                                  textcoords="offset points", rotation=90,
-                                  ha="center", va="bottom", fontsize=fontsize,
-                                  color="#000000" if k else "#777777",
+            for i, (snap, c, y) in enumerate(zip(snaps, changes, ends)):
+                txt = ax.annotate(pct_label(snap, p, c, div), xy=(i, y),
+                                  xytext=(0, 4), textcoords="offset points",
+                                  rotation=90, ha="center", va="bottom",
+                                  fontsize=fontsize,
+                                  color="#000000" if ok[i] else "#777777",
                                   gid="pct%d-%s-label" % (i, p))
-                texts.append((txt, h))
+                texts.append((txt, y))
             ax.set_xlim(-0.6, n - 0.4)
             ax.set_xticks([])
             ax.set_title(p, fontweight="bold")
-            top = max(heights) or 1.0 / div
-            ax.set_ylim(0, top * 1.05)
+            ax.set_ylim(0, (max(ends) or 1.0 / div) * 1.05)
             ax.yaxis.set_major_locator(ticker.MaxNLocator(nbins=4))
             ax.yaxis.set_major_formatter(ticker.FuncFormatter(_fmt_tick))
             ax.grid(True, axis="y", color="#dddddd", linewidth=0.6)
             ax.set_axisbelow(True)
-            _fit_top(ax, renderer, texts, 3 * DPI / 72.0 + 4)
-            if p == PCT_NAMES[0]:
-                legend_bars = bars
+            _fit_top(ax, renderer, texts, 4 * DPI / 72.0 + 4)
         axes[0].set_ylabel(_xlabel(dunit, snaps))
-        fig.legend(legend_bars.patches, labels, loc="upper center",
+        fig.legend([Patch(facecolor=c) for c in colours], labels,
+                   loc="upper center",
                    frameon=False, ncol=min(n, 6), bbox_to_anchor=(0.5, 0.945),
                    fontsize=10)
         fig.suptitle(title_text(snaps, "latency percentiles", dunit),
                      x=0.01, y=0.985, ha="left", fontsize=12)
-        ppm = max(s.node["precision_ppm"] for s in snaps)
-        lines = ["each percentile is within %s (slot precision): smaller "
-                 "changes are measurement error; changes are relative to %s;"
-                 " n<N: fewer calls than the percentile needs"
-                 % (fmt_precision(ppm), labels[0])]
-        lines += [caption_line(s, lab, dunit, div, True)
-                  for s, lab in zip(snaps, labels)]
-        _caption(fig, lines + _units_lines(snaps))
+        _caption(fig, pct_notes(snaps, labels) +
+                 [caption_line(s, lab, dunit, div, True)
+                  for s, lab in zip(snaps, labels)] + _units_lines(snaps))
     return fig
+
+
+def pct_notes(snaps, labels):
+    """The two caption lines of pct that say what its marks mean."""
+    prec = fmt_precision(snaps[0].node["precision_ppm"])
+    if len(snaps) == 1:
+        return ["shaded: each percentile %s, the slot precision" % prec,
+                "n<N: fewer calls than the percentile needs"]
+    return ["change against %s, [its 95%% bounds] and error bar as kstats "
+            "compare prints them (one run a side: run-to-run noise unknown); "
+            "hatched: the bounds include 0, not measurable" % labels[0],
+            "shaded: %s %s (dotted), the slot precision; ≈: a change within "
+            "it, under the histograms' resolution; n<N: fewer calls than the "
+            "percentile needs" % (labels[0], prec)]
 
 
 def cpu_grid(snap):
@@ -886,7 +965,11 @@ p99 (100 calls or more) and p99.9 (1,000 or more)."""),
 One panel per percentile, p10 to p99.9, a bar per snapshot on a
 linear axis from 0 (a bar twice as tall is twice the time), with its
 value and its change against the first snapshot: kstats compare as a
-figure.  A percentile with too few calls behind it reads n<N."""),
+figure.  The change's 95% bounds, one run a side, are written and
+drawn as an error bar; a bar whose bounds include 0 is hatched (not
+measurable).  A band shades the first snapshot's value +- the slot
+precision; a change within it is marked ≈ (under the resolution).  A
+percentile with too few calls behind it reads n<N."""),
     "cpu": ("per-CPU heatmap, CPU x slot, log colour scale", """\
 A per-CPU heatmap of each snapshot: a row per CPU, a column per slot
 on a log x axis, the calls in each cell on a log colour scale, to

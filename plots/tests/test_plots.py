@@ -361,7 +361,13 @@ def test_pct_bars(paths):
             assert number == pytest.approx(s.percentiles[p], rel=0.005,
                                            abs=0.5)
             if i and snaps[0].node["samples"] >= kp.MIN_SAMPLES[p]:
-                assert re.search(r"\([+-]\d+%\)$", text), text
+                c = kp.pct_change(snaps[0], s, p)
+                assert text.split(" ", 1)[1] == "%s%s %s" % (
+                    "≈" if c.sub_resolution else "",
+                    kp.fmt_change(c.change, c.precision),
+                    kp.fmt_bounds(c.lo, c.hi)), text
+            else:
+                assert " " not in text, text
 
 
 def test_pct_bar_lengths_read_true():
@@ -374,7 +380,159 @@ def test_pct_bar_lengths_read_true():
     one, two = [r.get_height() for r in ax.containers[0].patches]
     assert two / one == pytest.approx(1.51, rel=0.01)
     assert ax.get_ylim()[0] == 0
-    assert by_gid(fig, "pct1-p50-label").get_text().endswith("(+51%)")
+    assert " +51% [" in by_gid(fig, "pct1-p50-label").get_text()
+
+
+DEMO = os.path.join(HERE, "fixtures", "demo-7.3")
+
+
+def demo_pair(tcg=True):
+    """The demo's find_vma, 43 then 4107 VMAs (plain TCG or -icount)."""
+    return [kp.load_snapshot(os.path.join(DEMO, "find_vma-m%d%s.json"
+                                          % (m, "-tcg" if tcg else "")))
+            for m in (16, 2048)]
+
+
+def test_pct_error_bars_are_the_bounds():
+    """The demo's p50 moves +11.3%, bounds [+0.3,+19.7]: an error bar
+    from 327 x 1.003 to 327 x 1.197 ns, above the first capture's value,
+    the change within its band (12.5%): "≈+11%".  p99.9's bounds
+    [-11.1,+2033] include 0: the bar is hatched, and the error bar,
+    21 times p50's value, stops at the cap with an arrowhead."""
+    a, b = demo_pair()
+    fig = kp.pct_figure([a, b], ["43 VMAs", "4107 VMAs"])
+    ax = fig.axes[list(kp.PCT_NAMES).index("p50")]
+    base = a.percentiles["p50"]
+    assert base == 327 and b.percentiles["p50"] == 364
+    lo, hi = by_gid(fig, "pct1-p50-bounds").get_ydata()
+    assert lo == approx(base * 352 / 351) and hi == approx(base * 383 / 320)
+    assert lo > base
+    band = by_gid(fig, "pct-p50-band").get_path().get_extents()
+    band = ax.transData.inverted().transform(
+        by_gid(fig, "pct-p50-band").get_transform().transform(
+            [[0, band.y0], [0, band.y1]]))[:, 1]
+    assert list(band) == [approx(base * 0.875), approx(base * 1.125)]
+    assert by_gid(fig, "pct-p50-base").get_ydata()[0] == base
+    assert by_gid(fig, "pct1-p50-label").get_text() == \
+        "364 ≈+11% [+0.3,+19.7]"
+    assert not ax.containers[0].patches[1].get_hatch()
+    assert not fig.findobj(lambda o: o.get_gid() == "pct1-p50-beyond")
+
+    ax = fig.axes[list(kp.PCT_NAMES).index("p99.9")]
+    base = a.percentiles["p99.9"]
+    lo, hi = by_gid(fig, "pct1-p99.9-bounds").get_ydata()
+    assert lo == approx(base * 4096 / 4607) and lo < base
+    heights = [r.get_height() for r in ax.containers[0].patches]
+    assert hi == approx(kp.PCT_BOUND_CAP * max(heights + [base * 1.125]))
+    assert hi < base * 49151 / 2304
+    assert list(by_gid(fig, "pct1-p99.9-beyond").get_ydata()) == [hi]
+    assert ax.containers[0].patches[1].get_hatch()
+    assert not ax.containers[0].patches[0].get_hatch()
+    assert by_gid(fig, "pct1-p99.9-label").get_text() == \
+        "5204 +113% [-11.1,+2033]"
+    assert ax.get_ylim()[1] > hi
+
+
+@pytest.mark.parametrize("tcg", [True, False], ids=["tcg", "icount"])
+def test_pct_hatched_where_not_measurable(tcg):
+    """A bar is hatched exactly where its change's bounds include 0,
+    which is where its error bar crosses the first capture's value."""
+    snaps = demo_pair(tcg)
+    fig = kp.pct_figure(snaps)
+    for ax, p in zip(fig.axes, kp.PCT_NAMES):
+        c = kp.pct_change(snaps[0], snaps[1], p)
+        base = snaps[0].percentiles[p]
+        lo, hi = by_gid(fig, "pct1-%s-bounds" % p).get_ydata()
+        beyond = fig.findobj(lambda o: o.get_gid() == "pct1-%s-beyond" % p)
+        crosses = lo <= base and (hi >= base or bool(beyond))
+        assert crosses == (not c.measurable) == \
+            bool(ax.containers[0].patches[1].get_hatch()), p
+        assert not ax.containers[0].patches[0].get_hatch()
+        text = by_gid(fig, "pct1-%s-label" % p).get_text()
+        assert ("≈" in text) == (abs(c.change) < 12.5), (p, text)
+
+
+@pytest.mark.parametrize("paths", GROUPS, ids=GROUP_IDS)
+def test_pct_error_bars_and_bands(paths):
+    """Every later capture's bar with enough calls on both sides has an
+    error bar from first x (1 + low bound) up, and every panel whose
+    first capture has enough calls a band of ± its slot precision."""
+    snaps = load_all(paths)
+    fig = kp.pct_figure(snaps)
+    div = DIVISOR[unit_of(fig.axes[0].get_ylabel())]
+    for ax, p in zip(fig.axes, kp.PCT_NAMES):
+        ok0 = snaps[0].node["samples"] >= kp.MIN_SAMPLES[p]
+        base = snaps[0].percentiles[p] / div
+        assert bool(fig.findobj(lambda o: o.get_gid() == "pct-%s-band" % p)) \
+            == ok0
+        for i, s in enumerate(snaps):
+            bars = fig.findobj(lambda o: o.get_gid() == "pct%d-%s-bounds"
+                               % (i, p))
+            want = i and ok0 and s.node["samples"] >= kp.MIN_SAMPLES[p] \
+                and base > 0
+            assert bool(bars) == bool(want), (i, p)
+            if not want:
+                continue
+            c = kp.pct_change(snaps[0], s, p)
+            lo, hi = bars[0].get_ydata()
+            assert lo == approx(base * (1 + c.lo / 100))
+            assert hi == approx(base * (1 + c.hi / 100)) or \
+                hi < base * (1 + c.hi / 100)
+            assert lo <= s.percentiles[p] / div * (1 + 1e-9)
+            assert ax.get_ylim()[1] >= hi
+
+
+def figure_texts(fig):
+    """Every text @fig writes but its axes' tick labels (fractions such as
+    a CDF's 0.00 to 1.00 among them)."""
+    ticks = {id(label) for ax in fig.axes for axis in (ax.xaxis, ax.yaxis)
+             for t in axis.majorTicks + axis.minorTicks
+             for label in (t.label1, t.label2)}
+    return [t.get_text() for t in fig.findobj(matplotlib.text.Text)
+            if t.get_text() and id(t) not in ticks]
+
+
+@pytest.mark.parametrize("kind", sorted(kp.FIGURES))
+@pytest.mark.parametrize("paths", GROUPS + [[os.path.join(DEMO, f) for f in (
+    "find_vma-m16-tcg.json", "find_vma-m2048-tcg.json")]],
+    ids=GROUP_IDS + ["demo-7.3-tcg"])
+def test_texts_carry_the_datas_digits(kind, paths):
+    """No text a figure writes claims digits a histogram of 12.5%
+    precision lacks: a change in whole percent, at most three significant
+    digits ("+1,180%", never "+1176.8%"), and no value printed as 0.00
+    of a unit too large for it."""
+    fig = kp.FIGURES[kind](load_all(paths))
+    fig.canvas.draw()
+    texts = figure_texts(fig)
+    assert texts
+    for t in texts:
+        assert not re.search(r"[+-]\d[\d,]*\.\d+%", t), t
+        assert not re.search(r"(^|[^\d.])0\.00?\b", t), t
+        for m in re.finditer(r"[+-]([\d,]+)%", t):
+            digits = m.group(1).replace(",", "")
+            assert len(digits.rstrip("0")) <= 3, t
+
+
+def test_pct_change_digits_in_a_big_change(tmp_path):
+    """p99.9 of 6.1 against 6.12 moved +1176.8%: "+1,180%"."""
+    data = sorted(glob.glob(os.path.join(HERE, "..", "..", "docs", "figures",
+                                         "data", "*.json")))
+    snaps = load_all(data)
+    c = kp.pct_change(snaps[0], snaps[1], "p99.9")
+    assert "%.1f" % c.change == "1176.8"
+    fig = kp.pct_figure(snaps)
+    assert by_gid(fig, "pct1-p99.9-label").get_text().split()[1] == "+1,180%"
+
+
+def test_pct_caption_says_what_the_marks_mean():
+    fig = kp.pct_figure(demo_pair(), ["A", "B"])
+    one, two = (by_gid(fig, "caption%d" % i).get_text() for i in range(2))
+    assert "change against A" in one and "95% bounds" in one
+    assert "one run a side" in one and "hatched: the bounds include 0" in one
+    assert "A ±12.5%" in two and "≈" in two
+    fig = kp.pct_figure(demo_pair()[:1], ["A"])
+    assert by_gid(fig, "caption0").get_text() == \
+        "shaded: each percentile ±12.5%, the slot precision"
 
 
 @pytest.mark.parametrize("samples, marked", [(999, ["p99"]),
