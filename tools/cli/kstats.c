@@ -54,7 +54,7 @@ static const struct ks_help {
 	  "Summary (samples, missed, min/avg/max, p10..p99.9 in readable units)\n"
 	  "and a bar histogram of a live node NAME or of FILE (a snapshot or\n"
 	  "node text), in 72 columns (80 with --cpu); the first line names the\n"
-	  "unit (under QEMU -icount: ns = 1 instruction), notes under the\n"
+	  "unit (under QEMU -icount: ns = instructions), notes under the\n"
 	  "figures in 3 lines.\n"
 	  "  -f, --file FILE   read FILE instead of a live node\n"
 	  "  --cpu[=N]         also a table per CPU and each CPU's histogram\n"

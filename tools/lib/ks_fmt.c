@@ -103,7 +103,7 @@ static void ks_show_line(FILE *f, int raw, const char *text)
 	if (raw)
 		fprintf(f, "%s\n", text);
 	else
-		ks_print_wrapped(f, "", "  ", text, 80);
+		ks_print_wrapped(f, "", "  ", text, KS_MAIL_WIDTH);
 }
 
 /*
@@ -181,7 +181,7 @@ void ks_print_summary(FILE *f, const struct ks_view *node, int how)
 	else
 		syms[0] = '\0';
 	if (icount && !raw)	/* the unit in the heading, the clock aside */
-		snprintf(line, sizeof(line), "%s: %s%s, ns = 1 instruction (QEMU -icount), bits %u, %s",
+		snprintf(line, sizeof(line), "%s: %s%s, ns = instructions (QEMU -icount), bits %u, %s",
 			 node->name, node->attach[0] ? node->attach : "?", syms, node->bits,
 			 node->state[0] ? node->state : "?");
 	else
@@ -286,7 +286,7 @@ void ks_print_hist(FILE *f, const struct ks_view *node,
 	struct ks_bar *bars;
 	size_t nb = 0, i, first = (size_t)-1, last = 0;
 	__u64 maxc = 0;
-	int w = 1;
+	int w = 1, bw;
 	__u32 s, e;
 
 	bars = calloc(node->nr_slots, sizeof(*bars));
@@ -340,9 +340,12 @@ void ks_print_hist(FILE *f, const struct ks_view *node,
 		if (!bars[i].inf && ks_digits(bars[i].hi) > w)
 			w = ks_digits(bars[i].hi);
 	}
+	/* 72 columns: "LO -> HI : COUNT |BAR|", the bar no wider than 40 */
+	bw = KS_MAIL_WIDTH - (2 * w + 4) - 3 - 9 - 3;
+	bw = bw > KS_BAR_WIDTH ? KS_BAR_WIDTH : bw < 16 ? 16 : bw;
 	fprintf(f, "%*s : count     distribution\n", 2 * w + 4, node->unit);
 	for (i = 0; i < nb; i++) {
-		int len = (int)(bars[i].count * KS_BAR_WIDTH / maxc);
+		int len = (int)(bars[i].count * (__u64)bw / maxc);
 		char bar[KS_BAR_WIDTH + 1];
 
 		memset(bar, '*', len);
@@ -354,7 +357,7 @@ void ks_print_hist(FILE *f, const struct ks_view *node,
 			fprintf(f, "%*llu -> %-*llu", w, (unsigned long long)bars[i].lo,
 				w, (unsigned long long)bars[i].hi);
 		fprintf(f, " : %-9llu |%-*s|\n", (unsigned long long)bars[i].count,
-			KS_BAR_WIDTH, bar);
+			bw, bar);
 	}
 	free(bars);
 }
