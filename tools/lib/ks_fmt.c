@@ -418,7 +418,11 @@ void ks_fmt_change(char *buf, size_t len, __u64 v, __u64 base, double precision)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%%");
 		return;
 	}
-	snprintf(buf, len, precision >= 1 ? "%+.0f%%" : "%+.1f%%", x);
+	/* three digits at most: the histogram carries no more */
+	if (fabs(x) >= 1000)
+		x = round(x / pow(10, floor(log10(fabs(x))) - 2)) *
+		    pow(10, floor(log10(fabs(x))) - 2);
+	snprintf(buf, len, precision >= 1 || fabs(x) >= 100 ? "%+.0f%%" : "%+.1f%%", x);
 }
 
 char *ks_fmt_site(char *buf, size_t len, const char *site, int width)

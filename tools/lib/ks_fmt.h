@@ -126,7 +126,8 @@ enum {
  * @v:         the new figure
  * @base:      the base figure
  * @precision: the resolution of both figures, in % (12.5 at bits 3);
- *             whole percents from 1% up, one decimal below
+ *             whole percents from 1% up, one decimal below; three
+ *             digits at most (+1180%)
  */
 void ks_fmt_change(char *buf, size_t len, __u64 v, __u64 base, double precision);
 
