@@ -1353,6 +1353,48 @@ for c in trace remove start stop reset list show callers slowest watch top run s
 	if [ $rc = 0 ] && head -1 "$tmp/out" | grep -q "^usage: kstats $c"; then ok "$c --help"; else notok "$c --help"; tap_diag "$tmp/out" "$tmp/err"; fi
 	expect "$c --help: no line over 72 columns" "$(awk 'length > 72' "$tmp/out" "$tmp/err")" ""
 done
+# every output within 72 columns (--wide, show --cpu: 80) and its notes
+# in 3 lines, on the snapshots the demo, the quick start and the plots keep
+snaps=$(ls "$here"/../../demo/figures/data/*.json "$here"/../../docs/figures/data/*.json \
+	"$here"/../../plots/tests/fixtures/*.json "$here"/../../plots/tests/fixtures/*/*.json)
+over=""; n=0
+for f in $snaps; do
+	for o in "" --log2 --no-hist --brief "--cpu 80"; do
+		set -- $o
+		w=${2:-72}
+		"$K" show -f "$f" ${1:+$1} >"$tmp/out" 2>/dev/null || continue
+		n=$((n + 1))
+		[ "$(maxw)" -le "$w" ] || over="$over show${1:+ $1}:$(basename "$f"):$(maxw)"
+	done
+	for c in callers slowest; do
+		"$K" $c -f "$f" >"$tmp/out" 2>/dev/null || continue
+		n=$((n + 1))
+		[ "$(maxw)" -le 72 ] || over="$over $c:$(basename "$f"):$(maxw)"
+	done
+done
+pairs="demo/figures/data/find_vma-m16.json demo/figures/data/find_vma-m2048.json
+demo/figures/data/find_vma-m16-tcg.json demo/figures/data/find_vma-m2048-tcg.json
+docs/figures/data/find_vma-6.1.json docs/figures/data/find_vma-6.12.json
+plots/tests/fixtures/vm-6.1-find_vma-m16.json plots/tests/fixtures/vm-6.12-find_vma-m2048.json
+plots/tests/fixtures/vm-6.1-find_vma-m16.json plots/tests/fixtures/vm-6.12-find_vma-m16.json"
+notes3=""
+echo "$pairs" | while read -r a b; do echo "$here/../../$a $here/../../$b"; done >"$tmp/pairs"
+while read -r a b; do
+	for o in "" --wide --markdown --brief --; do
+		case $o in --) "$K" compare "$a" -- "$b" >"$tmp/out" 2>/dev/null ;;
+		*) "$K" compare "$a" "$b" $o >"$tmp/out" 2>/dev/null ;; esac || { over="$over compare $o:$(basename "$a"):exit"; continue; }
+		n=$((n + 1))
+		w=72; [ "$o" = --wide ] && w=80; [ "$o" = --markdown ] && w=100000
+		[ "$(maxw)" -le "$w" ] || over="$over compare $o:$(basename "$a"):$(maxw)"
+		# notes: the "# " lines after the table (the heading's lines aside)
+		k=$(awk '/^(config|figure) / { t = 1; next } t && /^# / { k++ } /^$/ { exit } END { print k + 0 }' "$tmp/out")
+		[ "$o" = --brief ] && [ "$k" != 0 ] && notes3="$notes3 brief:$(basename "$a"):$k"
+		[ "$k" -le 3 ] || notes3="$notes3 compare $o:$(basename "$a"):$k"
+	done
+done <"$tmp/pairs"
+expect "every output of show, callers, slowest, compare on $(echo "$snaps" | wc -l) kept snapshots within 72 columns (--wide, --cpu 80)" "$over" ""
+expect "compare's notes in at most 3 lines, none with --brief" "$notes3" ""
+if [ "$n" -ge 60 ]; then ok "widths: $n outputs measured"; else notok "widths: only $n outputs measured"; fi
 onefails "unknown command: one line" 2 "kstats: unknown command 'frob' (kstats --help lists them)" "$K" frob
 onefails "a mistyped command: the nearest one" 2 "kstats: unknown command 'shwo'; did you mean 'show'?" "$K" shwo
 onefails "a mistyped command: trace" 2 "kstats: unknown command 'tarce'; did you mean 'trace'?" "$K" tarce
