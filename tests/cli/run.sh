@@ -1451,7 +1451,7 @@ L31=a-label-of-thirty-one-characters
 abdir "$tmp/ab3" 3 "$l24" ABCDEFGHIJKLMNOPQRSTUVWX "$L31"
 abreport "$tmp/ab3" "$l24" ABCDEFGHIJKLMNOPQRSTUVWX "$L31"
 w=$(maxw)
-if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -q "^ABCDEFGHIJKLMNOPQRSTUVWX  *4.00  *202  *167$" "$tmp/out" &&
+if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -q "^ABCDEFGHIJKLMNOPQRSTUVWX  *4.00  *203  *167$" "$tmp/out" &&
    grep -qxF "$L31" "$tmp/out" && grep -q '^  mean   +42.7%  \[+33.3,+52.7\]   worse$' "$tmp/out" &&
    grep -q '^  1 find_vma  *mean  *+42.7%  worse$' "$tmp/out" && ! grep -q '?' "$tmp/out" &&
    [ "$(grep -c '^# 95% bounds' "$tmp/out")" = 1 ]; then

@@ -247,8 +247,9 @@ def judge(a, fn, base_label, base_paths, r, paths):
 
     The statistics are those of kstats compare (tools/lib/ks_stats.c,
     docs/statistics.md): every run of each side, a 95% interval per side,
-    a verdict only where the two intervals do not overlap.  Returns 0, or
-    1 when compare failed (the row then says so).
+    a verdict only where the two intervals do not overlap.  @r's mean and
+    p50 become the figures compare judged.  Returns (0, the reference's
+    figures), or (1, None) when compare failed (the row then says so).
     """
     p = subprocess.run([a.kstats, "compare", "--json", "--label", base_label,
                         "--label", r["kernel"]] + base_paths + ["--"] + paths,
@@ -260,9 +261,8 @@ def judge(a, fn, base_label, base_paths, r, paths):
         f = None
     if not f or not f["rows"]:
         r["verdict"] = "compare failed: " + (p.stderr.strip() or "no rows")
-        return 1
-    verdicts.judged(r, f)
-    return 0
+        return 1, None
+    return 0, verdicts.judged(r, f)
 
 
 def figures(a, fn, paths):
@@ -279,7 +279,8 @@ def figures(a, fn, paths):
     else:
         with open(os.path.join(a.out, fn + "-compare.md"), "w") as f:
             f.write(r.stdout)
-        rep.append(r.stdout.rstrip())
+        rep += ["Each kernel's median run (by mean); the verdicts further down are over "
+                "every run.", "", r.stdout.rstrip()]
     rep.append("")
     if a.no_plots:
         return rep, status
@@ -308,16 +309,26 @@ def function_section(a, labels, kern, fn):
         lines, status = figures(a, fn, paths)
         rep += lines
     base = rows[0] if rows[0]["status"] == "measured" else None
+    base_figs = None
     for l, r in zip(labels, rows):
         if r["status"] != "measured":
             continue
         if r is base:
             r["verdict"] = "(reference)"
         elif base is not None:
-            status = judge(a, fn, labels[0], run_paths(kern[labels[0]], fn), r,
-                           run_paths(kern[l], fn)) or status
+            st, figs = judge(a, fn, labels[0], run_paths(kern[labels[0]], fn), r,
+                             run_paths(kern[l], fn))
+            status = st or status
+            base_figs = base_figs or figs
         else:
             r["verdict"] = ""
+    # the reference's mean and p50 as compare judged them, like the others'
+    # (against itself when no other kernel has the function)
+    if base is not None and not base_figs:
+        paths0 = run_paths(kern[labels[0]], fn)
+        base_figs = judge(a, fn, labels[0], paths0, dict(base), paths0)[1]
+    if base is not None and base_figs:
+        base.update((k, v) for k, v in base_figs.items() if v is not None)
     rep += verdicts.table(rows, labels[0], "qemu-icount" if a.icount else "")
     rep.append("")
     if base is None and any(r["status"] == "measured" for r in rows):

@@ -16,10 +16,13 @@ as -; counts per run).
 
 A row: kernel, status ("measured", "absent": the kernel has no such
 function or clone, "no result"), and for a measured one attach,
-calls_per_op (null when the workload's operations are unknown), mean,
-p50, run_means (the mean of each run), spread_pct (their spread, in % of
-the smallest), bits, samples, floor and verdict (the text; "(reference)"
-on the first kernel, "" when the first kernel has no result) with,
+calls_per_op (null when the workload's operations are unknown), bits,
+samples and floor (of the median run), mean and p50 (the figures compare
+judges: the mean of the run means, p50 of every run together, so that
+FIG_change_pct is their change), run_means (the mean of each run),
+spread_pct (their spread, in % of the smallest) and verdict (the text;
+"(reference)" on the first kernel, "" when the first kernel has no
+result) with,
 against the reference, from `kstats compare --json` (docs/statistics.md):
 for FIG in mean and p50, FIG_change_pct, FIG_change_ci ([lo, hi] in %,
 null where unbounded or not judged), FIG_verdict ("better", "worse",
@@ -64,11 +67,16 @@ def fmt_ci(ci):
 
 
 def judged(r, f):
-    """Fill row @r from function @f of a `kstats compare --json` document."""
+    """Fill row @r from function @f of a `kstats compare --json` document:
+    its mean and p50 are the new side's, as compare judged them.  Returns
+    the base side's {"mean": ..., "p50": ...}."""
     rows = {x["figure"]: x for x in f["rows"]}
-    words = []
+    words, base = [], {}
     for fig in ("mean", "p50"):
         x = rows[fig]
+        base[fig] = x["base"]
+        if x["new"] is not None:
+            r[fig] = x["new"]
         r[fig + "_change_pct"] = x["change_pct"]
         r[fig + "_change_ci"] = x["change_ci"]
         r[fig + "_verdict"] = x["verdict"]
@@ -79,6 +87,7 @@ def judged(r, f):
                                          " (%s)" % ", ".join(why) if why else ""))
     r["rows"] = f["rows"]
     r["verdict"] = "; ".join(w.replace("  ", " ") for w in words)
+    return base
 
 
 def write(out, labels, functions, changed=None, top=None, timing=""):
@@ -146,7 +155,7 @@ def table(rs, against=None, timing=""):
             out.append("| %s | - | - | - | - | - | %s |" % (r["kernel"], r["why"]))
             continue
         calls = "%.2f" % r["calls_per_op"] if r["calls_per_op"] is not None else "?"
-        out.append("| %s | %s | %s | %d | %d | %s | %s |" % (
+        out.append("| %s | %s | %s | %.0f | %.0f | %s | %s |" % (
             r["kernel"], r["attach"], calls, r["mean"], r["p50"],
             " ".join(str(x) for x in r["run_means"]), r["verdict"]))
     if timing == "qemu-icount":
