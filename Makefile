@@ -245,10 +245,12 @@ test-debug: deps-check vm-tools
 
 # The three kernel-thread measurements (demo/README.md): in a VM on the
 # newest installed Debian kernel (KVER= picks another; ICOUNT=0 for plain
-# TCG instead of instruction counting), or on this machine (demo-host, as
+# TCG instead of instruction counting), the fault-injection hooks in a
+# second VM on a kernel that has them when that one has not (HOOKS_KVER=
+# picks it, none for no second VM), or on this machine (demo-host, as
 # root).  DEMO_OUT= sets the output folder (default demo-out/KVER).
 demo: deps-check
-	@+demo/demo.sh --build $(if $(KVER),-k $(KVER)) \
+	@+demo/demo.sh --build $(if $(KVER),-k $(KVER)) $(if $(HOOKS_KVER),-K $(HOOKS_KVER)) \
 		$(if $(filter 0,$(ICOUNT)),--no-icount) $(if $(DEMO_OUT),-o $(DEMO_OUT))
 
 demo-host:
