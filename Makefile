@@ -263,7 +263,12 @@ demo-ab: DEPS = kbuild
 demo-ab: deps-check
 	@+demo/demo-ab.sh $(if $(DEMO_OUT),-o $(DEMO_OUT))
 
-.PHONY: demo demo-host demo-ab
+# make demo's answers and its report's width checked on a kept run and on
+# a short demo (tests/demo/run.sh, about 30 s once staged); make test runs it.
+test-demo: deps-check
+	tests/demo/run.sh
+
+.PHONY: demo demo-host demo-ab test-demo
 
 # Overhead benchmark (bench/README.md): every installed kernel under QEMU
 # -icount, the arm64 ones too, table on stdout, bench-out/bench.json;

@@ -7,12 +7,15 @@
 # 'not ok' line counts as one failure, so a crash never passes silently.
 # Last line: N passed, N failed, N skipped.
 #
-#   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm quickstart cpu-default arm64
-#                                   prometheus fleet bpf stress sweep ab kbuild bench
+#   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm quickstart demo cpu-default
+#                                   arm64 prometheus fleet bpf stress sweep ab kbuild bench
 #                                   (default: all)
 #                                   quickstart: the README's quick start as
 #                                   written, on 6.1 then 6.12, two boots
 #                                   (tests/quickstart/run.sh, about 1.5 min)
+#                                   demo: make demo's three answers and its
+#                                   report's width, on a kept run and a
+#                                   short one (tests/demo/run.sh, about 30 s)
 #                                   cpu-default: the clock's scenarios on
 #                                   QEMU's default CPU model, no invariant
 #                                   TSC (tests/vm/cpu-default.sh)
@@ -96,6 +99,7 @@ cmdline() {
 	plots)	[ -d plots/tests ] && echo "/usr/bin/python3 -m pytest -q -rA -p no:cacheprovider plots/tests" ;;
 	vm)	echo "make -s -j2 vm" ;;
 	quickstart) echo "make -s test-quickstart" ;;
+	demo)	echo "tests/demo/run.sh" ;;
 	cpu-default) echo "tests/vm/cpu-default.sh" ;;
 	arm64)	echo "make -s vm-arm64-quick" ;;
 	layers)	echo "/usr/bin/python3 tests/layers.py" ;;
@@ -131,7 +135,7 @@ after() {
 holds() { case $1 in cli|fleet) echo loopback-ports ;; esac; }
 # The order they start in: the short host suites, vm, then the long ones
 # first, beside the short ones, stress at the end.
-order="fuzz cli plots unit vm quickstart bench sweep ab cpu-default arm64 layers paths
+order="fuzz cli plots unit vm quickstart demo bench sweep ab cpu-default arm64 layers paths
        prometheus fleet bpf kbuild stress deb"
 
 # member WORD LIST: is WORD one of LIST's words?  without WORD LIST: LIST's
@@ -152,7 +156,7 @@ count() {
 }
 
 # The suites to run, in the order given (each once), checked first.
-suites=${*:-unit fuzz cli plots vm quickstart cpu-default arm64 layers paths prometheus fleet bpf stress sweep ab kbuild bench}
+suites=${*:-unit fuzz cli plots vm quickstart demo cpu-default arm64 layers paths prometheus fleet bpf stress sweep ab kbuild bench}
 run=
 for s in $suites; do
 	cmdline "$s" > /dev/null
