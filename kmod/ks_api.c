@@ -13,7 +13,9 @@
 #include <linux/slab.h>
 #include <linux/kprobes.h>
 #include <linux/kstats.h>
-#include "ks_core.h"
+#include "ks_record.h"
+#include "ks_node.h"
+#include "ks_trace.h"
 
 /* The header reads a node's active flag inline, as struct kstats_head. */
 static_assert(offsetof(struct ks_node, active) ==

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstats backends: the one table of the hooks a node can be timed with
- * (struct ks_backend, ks_node.h), the one named by "via", and what waits
+ * (struct ks_backend, ks_types.h), the one named by "via", and what waits
  * for all of them after a detach.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -9,7 +9,7 @@
 #include <linux/module.h>
 #include <linux/error-injection.h>
 #include "ks_compat.h"
-#include "ks_core.h"
+#include "ks_backend.h"
 
 /**
  * ks_pick_backend() - the backend "via" asks for

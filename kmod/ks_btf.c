@@ -35,7 +35,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <uapi/linux/btf.h>
-#include "ks_node.h"
+#include "ks_btf.h"
 
 #define KS_BTF_MAX	(64 << 20)	/* refuse larger BTF blobs */
 

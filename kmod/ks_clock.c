@@ -13,7 +13,7 @@
 
 #include <linux/math64.h>
 #include <linux/time64.h>
-#include "ks_core.h"
+#include "ks_clock.h"
 
 /*
  * @num / @den, fixed point (KS_MULT_SHIFT), or 0 if @den is 0 or the

@@ -13,7 +13,11 @@
 #include <linux/uaccess.h>
 #include <linux/mutex.h>
 #include <linux/error-injection.h>
-#include "ks_core.h"
+#include "ks_btf.h"
+#include "ks_node.h"
+#include "ks_show.h"
+#include "ks_control.h"
+#include "ks_trace.h"
 #include "ks_glob.h"
 
 static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* kstats/cmd.h, contract.h */

@@ -34,7 +34,9 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/trace_recursion.h>
-#include "ks_node.h"
+#include "ks_record.h"
+#include "ks_syms.h"
+#include "ks_backend.h"
 #include "ks_direct.h"
 #include "ks_compat.h"
 

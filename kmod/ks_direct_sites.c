@@ -5,7 +5,7 @@
  * not hold yet, and a call slower than the floor or disturbed on the way.
  */
 #include <linux/kprobes.h>
-#include "ks_node.h"
+#include "ks_record.h"
 #include "ks_direct.h"
 
 /*

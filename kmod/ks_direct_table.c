@@ -8,7 +8,7 @@
  */
 #include <linux/ftrace.h>
 #include <linux/percpu.h>
-#include "ks_node.h"
+#include "ks_types.h"
 #include "ks_direct.h"
 
 /*

@@ -8,7 +8,9 @@
 
 #include <linux/module.h>
 #include <linux/slab.h>
-#include "ks_core.h"
+#include "ks_slots.h"
+#include "ks_node.h"
+#include "ks_floor.h"
 
 /* What the tool reports for an empty function: calibration target. */
 static noinline void ks_calib_target(void)

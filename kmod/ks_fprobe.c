@@ -15,7 +15,8 @@
 #include <linux/kprobes.h>
 #include <linux/slab.h>
 #include "ks_compat.h"
-#include "ks_node.h"
+#include "ks_record.h"
+#include "ks_backend.h"
 
 struct ks_fp {
 	struct fprobe fp;

@@ -18,8 +18,9 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include "ks_node.h"
-#include "ks_core.h"
+#include "ks_syms.h"
+#include "ks_btf.h"
+#include "ks_trace.h"
 #include "ks_glob.h"
 
 static unsigned int glob_max = 1000;

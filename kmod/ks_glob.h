@@ -5,7 +5,7 @@
 
 #include <linux/seq_file.h>
 #include <kstats/glob.h>	/* ks_is_glob() */
-#include "ks_node.h"
+#include "ks_types.h"
 
 int ks_glob_trace(const struct ks_cmd *cmd, const char *line);
 void ks_last_show(struct seq_file *m);

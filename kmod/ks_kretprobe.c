@@ -11,7 +11,8 @@
 #include <linux/error-injection.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "ks_node.h"
+#include "ks_record.h"
+#include "ks_backend.h"
 
 /* One kretprobe per attached symbol, all feeding the same node. */
 struct ks_krp {

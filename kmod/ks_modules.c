@@ -8,7 +8,10 @@
 #include <linux/module.h>
 #include <linux/notifier.h>
 #include <linux/mutex.h>
-#include "ks_core.h"
+#include "ks_syms.h"
+#include "ks_backend.h"
+#include "ks_node.h"
+#include "ks_modules.h"
 
 /* Does @node hook a function of @mod? */
 static bool ks_node_in_module(struct ks_node *node, struct module *mod)

@@ -18,7 +18,11 @@
 #include <linux/glob.h>
 #include <linux/hashtable.h>
 #include <linux/stringhash.h>
-#include "ks_core.h"
+#include "ks_slots.h"
+#include "ks_slowest.h"
+#include "ks_backend.h"
+#include "ks_node.h"
+#include "ks_clock.h"
 
 #define KS_SLOTS_MAX	PCPU_MIN_UNIT_SIZE	/* bytes of one CPU's slots */
 

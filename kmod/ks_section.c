@@ -14,7 +14,9 @@
 #include <linux/error-injection.h>
 #include <linux/tracepoint.h>
 #include <linux/slab.h>
-#include "ks_node.h"
+#include "ks_record.h"
+#include "ks_syms.h"
+#include "ks_backend.h"
 #include "ks_compat.h"
 
 /* One end of the section. */

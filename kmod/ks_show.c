@@ -13,7 +13,10 @@
 #include <linux/slab.h>
 #include <linux/mutex.h>
 #include <linux/uaccess.h>
-#include "ks_core.h"
+#include "ks_slots.h"
+#include "ks_slowest.h"
+#include "ks_node.h"
+#include "ks_show.h"
 
 static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* kstats/cmd.h, contract.h */
 

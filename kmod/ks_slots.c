@@ -38,7 +38,8 @@
 #include <linux/workqueue.h>
 #include <linux/kprobes.h>
 #include <linux/hardirq.h>
-#include "ks_core.h"
+#include "ks_record.h"
+#include "ks_slots.h"
 
 static unsigned int mem_max = 256;
 module_param(mem_max, uint, 0644);

@@ -2,7 +2,7 @@
 /*
  * kstats "slowest K": the K slowest calls of a node since its last reset,
  * each with its time, CPU, task, end time, caller, the stack it ended on
- * and whether it was disturbed on the way (ks_ctx() in ks_node.h).
+ * and whether it was disturbed on the way (ks_ctx() in ks_record.h).
  *
  * Only a call slower than the K-th slowest kept gets here (its floor, one
  * compare in ks_record_call()); the first K of a node all do.  It runs
@@ -28,7 +28,9 @@
 #include <linux/hardirq.h>
 #include <linux/kprobes.h>
 #include <linux/tracepoint.h>
-#include "ks_core.h"
+#include "ks_record.h"
+#include "ks_slowest.h"
+#include "ks_syms.h"
 
 /* Frames saved: the stack's own first ones (kstats', a probe's) are dropped */
 #define KS_STACK_SAVE	(KS_STACK_MAX + 16)

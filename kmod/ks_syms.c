@@ -25,7 +25,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <kstats/glob.h>
-#include "ks_core.h"
+#include "ks_syms.h"
 #include "ks_compat.h"
 
 #define KS_CLONE_DEPTH	3	/* suffixes in a row: .constprop.0.isra.0.part.0 */

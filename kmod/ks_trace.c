@@ -15,7 +15,13 @@
 #include <linux/mutex.h>
 #include <linux/error-injection.h>
 #include "ks_compat.h"
-#include "ks_core.h"
+#include "ks_syms.h"
+#include "ks_btf.h"
+#include "ks_backend.h"
+#include "ks_node.h"
+#include "ks_show.h"
+#include "ks_trace.h"
+#include "ks_floor.h"
 
 /*
  * Never traced: functions that do not return.  A call into one never

@@ -246,7 +246,7 @@ SYM_CODE_END(ks_direct_body_fast_x)
  * The record holds preemption off for a few instructions: this CPU's
  * slots, count and sum (single instructions), min and max by
  * compare-exchange until it holds (an interrupt between the read and the
- * exchange makes it fail and retry), as ks_record() in ks_node.h.
+ * exchange makes it fail and retry), as ks_record() in ks_record.h.
  *
  * Frame, no rbp:  [rsp+32] the body  [rsp+24] the per-CPU part
  *                 [rsp+16] the node  [rsp+8] the start

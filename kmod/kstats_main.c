@@ -18,7 +18,13 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <kstats/version.h>
-#include "ks_core.h"
+#include "ks_slots.h"
+#include "ks_slowest.h"
+#include "ks_btf.h"
+#include "ks_backend.h"
+#include "ks_node.h"
+#include "ks_modules.h"
+#include "ks_control.h"
 #include "ks_glob.h"
 
 static struct ks_file ks_control, ks_last;

@@ -13,7 +13,7 @@ direct backend's C side (ks_direct.c) call each other by design and count
 as one.  Checks, one TAP line each:
   - no two files call each other, directly or through others (a cycle);
   - each kmod/*.c and common/*.c file has at most 600 lines, or says why at its top
-    ("Longer than 600 lines: ...");
+    ("Longer than 600 lines: ..."); each kmod/*.h at most 400;
   - docs/architecture.md's layer table (between the "layers:" markers) is
     what the objects say, floor by floor (--write rewrites it);
   - the folders' direction, from the sources' #include lines: common/
@@ -34,6 +34,7 @@ BEGIN, END = "<!-- layers: begin -->", "<!-- layers: end -->"
 # object -> the unit it belongs to
 UNITS = {"ks_tramp": "ks_direct", "ks_tramp_arm64": "ks_direct"}
 MAX_LINES = 600
+MAX_HEADER = 400
 
 tap = Tap("layers")
 check = tap.check
@@ -177,6 +178,12 @@ def main():
         ok = n <= MAX_LINES or "Longer than 600 lines:" in head
         check("%s: %d lines%s" % (os.path.relpath(c, TOP), n,
                                    "" if n <= MAX_LINES else ", says why"), ok)
+    # headers: an interface or the types, never a hub
+    for h in sorted(glob.glob(os.path.join(TOP, "kmod", "*.h"))):
+        with open(h) as fh:
+            n = fh.read().count("\n")
+        check("%s: %d lines (a header: at most %d)" % (os.path.relpath(h, TOP), n, MAX_HEADER),
+              n <= MAX_HEADER)
     if best:
         want = table(best)
         with open(DOC) as fh:

@@ -30,7 +30,7 @@
 #include <linux/debugfs.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include "ks_node.h"
+#include "ks_record.h"
 
 static struct dentry *kb_dir;
 static struct ks_node kb_node;

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* kstats control (ks_control.c): _control and _last. */
+#ifndef _KSTATS_CONTROL_H
+#define _KSTATS_CONTROL_H
+
+#include "ks_files.h"
+
+extern const struct ks_file_ops ks_control_file;
+extern const struct ks_file_ops ks_last_file;
+
+#endif /* _KSTATS_CONTROL_H */

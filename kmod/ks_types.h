@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kstats types: a node is one traced function (or section) with its
+ * per-CPU histogram; a backend attaches the entry/exit hooks that feed it.
+ * The hot path that records into a node is ks_record.h.
+ */
+#ifndef _KSTATS_TYPES_H
+#define _KSTATS_TYPES_H
+
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/cpumask.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <kstats/hist.h>
+#include <kstats/cmd.h>
+#include "ks_arch.h"
+#include "ks_direct.h"
+#include "ks_files.h"
+
+struct ks_node;
+
+/*
+ * Per-CPU part of a node: exact extremes, sampling counter, and where this
+ * CPU's slots are.  The slots themselves are allocated only for CPUs that
+ * record (ks_slots.c): a CPU takes one of the node's spares the first time
+ * it records (a spare waits for each online CPU, up to KS_SPARES), and
+ * records with none count as missed (@unslotted).
+ */
+struct ks_pcpu {
+	union {
+		u64 t0;		/* section start, or last call for GAP- */
+		long gate;	/* direct: calls to let by, see ks_direct.h */
+	};
+	u64 min;
+	u64 max;
+	s32 skip;		/* sampling: calls left to skip, then -1 */
+	u32 clamped;		/* negative times recorded as 0 */
+	long inflight;		/* direct backend: timed calls in the body */
+	struct kstats_slot *slots;	/* this CPU's, or NULL */
+	/* the direct trampoline's plain case reads these alone (ks_direct.h) */
+	u64 one;		/* 1 << cmd.bits */
+	u32 two;		/* 2 << cmd.bits */
+	u32 bits;		/* cmd.bits */
+	u32 buckets;		/* cmd.buckets */
+	u8 fast;		/* KS_FAST_* (ks_direct.h) */
+	struct ks_node *node;	/* whose part this is */
+	u64 unslotted;		/* timed with no slots to go to */
+	/* and with KS_FAST_EXTRA */
+	struct ks_centry *ctab;	/* callers: node->callers->tab, or NULL */
+	u64 floor;		/* slowest: its floor, else U64_MAX (ks_slowest.c) */
+};
+
+/**
+ * struct ks_callers - the call sites of a node with "callers N"
+ * @n: call sites kept apart (cmd.callers)
+ * @ip: the return address each stands for, in the order first seen,
+ *	claimed once with a compare-exchange and kept until the node goes
+ *	(0: free)
+ * @max: each one's longest call, and the rest's at @n, in slot units
+ * @tab: the x86-64 trampoline's cache of @ip (KS_CTAB_* in ks_direct.h)
+ *
+ * Each CPU's slots hold, after the node's own histogram, one histogram
+ * per call site and one for the rest (ks_slots.c): a call goes to the
+ * node's and to its site's, so the sites' counts add up to the node's.
+ */
+struct ks_callers {
+	u32 n;
+	unsigned long ip[KS_CALLERS_MAX];
+	u64 max[KS_CALLERS_MAX + 1];
+	struct ks_centry tab[KS_CTAB_ENTRIES];
+};
+
+/* How a kept call went: through on its CPU, or disturbed (ks_ctx()). */
+enum ks_by {
+	KS_BY_RAN,
+	KS_BY_SWITCHED,		/* its task left the CPU: slept or preempted */
+	KS_BY_INTERRUPTED,	/* its CPU took an interrupt */
+};
+
+/**
+ * struct ks_slow_call - one of the slowest calls of a node
+ * @time: how long it took, in slot units
+ * @at: when it ended, local_clock() ns (the kernel log's timestamps)
+ * @caller: where it returned to, or 0
+ * @pid: its task
+ * @cpu: the CPU it ended on
+ * @by: enum ks_by
+ * @nr: frames in @stack
+ * @comm: its task's
+ * @stack: the stack it ended on, from its caller outwards
+ */
+struct ks_slow_call {
+	u64 time;
+	u64 at;
+	unsigned long caller;
+	pid_t pid;
+	u32 cpu;
+	u8 by;
+	u8 nr;
+	char comm[TASK_COMM_LEN];
+	unsigned long stack[KS_STACK_MAX];
+};
+
+/**
+ * struct ks_slowest - the slowest calls of a node with "slowest K"
+ * @floor: the K-th slowest time once K are kept, else 0: only a call
+ *	slower than it takes the lock (ks_slowest_keep())
+ * @lock: guards @n, @low and @call
+ * @k: calls kept at most (cmd.slowest)
+ * @n: calls kept
+ * @low: the index of the fastest kept, once @n is @k
+ * @switched: calls whose task left the CPU on the way (ks_ctx())
+ * @interrupted: calls whose CPU took an interrupt on the way
+ * @call: the calls kept, in no order
+ */
+struct ks_slowest {
+	u64 floor;
+	raw_spinlock_t lock;
+	u32 k;
+	u32 n;
+	u32 low;
+	atomic_long_t switched;
+	atomic_long_t interrupted;
+	struct ks_slow_call call[];
+};
+
+/* Spares a node keeps for CPUs that have not recorded yet (ks_slots.c). */
+#define KS_SPARES	8
+
+/**
+ * struct ks_backend - one way of hooking function entry and exit
+ * @name: as written after "via" and shown in attach=
+ * @attach: hook every symbol of @node; undo everything on failure
+ * @detach: unhook; after it returns no handler runs any more
+ * @missed: events the hooks dropped so far
+ * @busy: calls still running a traced body after @detach, which will
+ *	still record into the node when they return (NULL: none can)
+ * @acted: follow a start, stop or reset of the node (NULL: nothing to do)
+ * @settle: after any number of @detach calls, wait until no handler or
+ *	trampoline of theirs runs any more (NULL: @detach waits itself)
+ * @attach_many: hook many nodes with one operation (NULL: one by one)
+ * @by_address: hooks through an ftrace_ops filter, which keeps a function's
+ *	address after its module goes (kprobes forget such probes themselves):
+ *	the node must be detached before that module is freed
+ * @owner_removes: NULL, or why "remove" on _control refuses the node (logged
+ *	after its name): the code that made it alone removes it
+ */
+struct ks_backend {
+	const char *name;
+	int (*attach)(struct ks_node *node);
+	void (*detach)(struct ks_node *node);
+	u64 (*missed)(struct ks_node *node);
+	long (*busy)(struct ks_node *node);
+	void (*acted)(struct ks_node *node);
+	void (*settle)(void);
+	int (*attach_many)(struct ks_node **nodes, unsigned int n);
+	bool by_address;
+	const char *owner_removes;
+};
+
+/**
+ * struct ks_node - one histogram and what feeds it
+ * @active: record samples (start/stop)
+ * @fast_sample: the direct trampoline counts the sampling down itself
+ * @fast: the direct trampoline times and records calls itself (no filter,
+ *	no sampling, no GAP- node, the TSC as clock)
+ * @fast_extra: as @fast, with callers or slowest: x86-64's trampoline
+ *	records those too (KS_FAST_EXTRA); @fast stays false
+ * @filtered: any pid/tgid/comm/cpus filter or sampling is set
+ * @use_counter: ks_now() reads the counter (ks_cycles()): clock tsc, or the
+ *	default clock where the counter stands for time (ks_counter_rule())
+ * @to_count: 0, or the factor << KS_MULT_SHIFT ks_delta() applies to a
+ *	time: counter cycles per ns, turning local_clock()'s ns into the
+ *	cycles the slots hold once the counter no longer stands for time
+ *	(ks_clock_check()); or ns per counter cycle, for a node whose slots
+ *	hold ns but whose sections read the counter (ks_clock_ns())
+ * @pcpu: per-CPU extremes, and each CPU's slots
+ * @gap: the GAP-NAME node fed by the same hooks, or NULL
+ * @cmd: the trace command that made it (name, bits, filters...)
+ * @cpus: CPUs to record on, when cmd.cpus is set
+ * @list: in ks_nodes, under ks_lock
+ * @by_name: in ks_nodes' hash by name (ks_node.c), under ks_lock
+ * @nslots: slots of one histogram, overflow included
+ * @nhist: histograms in each CPU's slots: the node's; with @callers one
+ *	per call site and the rest's; with @slowest, last, the disturbed
+ *	calls' (ks_record_disturbed())
+ * @callers: the call sites (cmd.callers), or NULL
+ * @slowest: the slowest calls (cmd.slowest), or NULL
+ * @file: the node's file, in debugfs and /proc/kstats (ks_files.c)
+ * @backend: the hooks in use
+ * @priv: the backend's state
+ * @floor: what the backend reports for an empty function (calibration)
+ * @syms: symbols attached (the name and its compiler clones)
+ * @nsyms: entries in @syms
+ * @ips: the ftrace addresses of @syms, once known (direct backend)
+ * @nips: entries in @ips
+ * @chosen: the backend was chosen by kstats, not asked for
+ * @mem: bytes it counts against the mem_max budget (ks_slots.c)
+ * @maxactive: the instances in flight asked for (cmd.maxactive is 0 where
+ *	the backend has no pool)
+ * @hz: the counter's frequency when the slots hold counter cycles, else 0
+ * @show_mult: ns per counter cycle << KS_MULT_SHIFT when the slots hold
+ *	cycles and the text shows ns (ks_show.c scales them), else 0
+ * @fell_back: the counter stopped standing for time while the node
+ *	recorded: local_clock() since (ks_clock_check())
+ * @clock_by: the rule that chose its clock (KS_CLOCK_BY_*, contract.h)
+ * @spare: zeroed slots for the next CPUs that record (ks_slots.c)
+ * @slots_flags: KS_SLOTS_ASKED (ks_slots.c)
+ * @slots_list: in ks_slots.c's list of every allocated node
+ * @slots_warned: said once that mem_max stops its spares
+ * @recursed: direct backend: calls its recursion guard turned away
+ *
+ * The direct trampoline's plain case reads one cache line of it, the
+ * fields up to cmd.cpus[0] (static_asserts in ks_direct.c); the C path
+ * also reads @gap, and @cpus with a cpus filter, from another.
+ */
+struct ks_node {
+	/* read by ks_tramp.S: offsets in ks_direct.h, checked in ks_direct.c */
+	bool active;
+	bool fast_sample;
+	bool fast;
+	/* read by every timed call */
+	bool filtered;
+	u32 to_count;
+	struct ks_pcpu __percpu *pcpu;
+	bool use_counter;
+	struct ks_cmd cmd;		/* bits, buckets, filters first */
+	/* the rest */
+	struct ks_node *gap;
+	cpumask_var_t cpus;
+	struct list_head list;
+	struct hlist_node by_name;
+	u32 nslots;
+	u32 nhist;
+	struct ks_callers *callers;
+	struct ks_slowest *slowest;
+	struct ks_file file;
+	const struct ks_backend *backend;
+	void *priv;
+	u64 floor;
+	char (*syms)[KS_NAME_MAX];
+	unsigned int nsyms;
+	unsigned long *ips;
+	unsigned int nips;
+	bool chosen;
+	bool fast_extra;
+	u32 maxactive;
+	u64 mem;
+	u64 hz;
+	u32 show_mult;
+	bool fell_back;
+	const char *clock_by;
+	struct kstats_slot *spare[KS_SPARES];
+	unsigned long slots_flags;
+	struct list_head slots_list;
+	bool slots_warned;
+	atomic_long_t recursed;
+	unsigned long magic;	/* ks_node_magic(): the exit scan's check */
+};
+
+/*
+ * What a node's magic holds while it lives: its own address, scrambled,
+ * so that neither a copy of a node nor a freed one passes for a node.
+ */
+static inline unsigned long ks_node_magic(const struct ks_node *node)
+{
+	return (unsigned long)node ^ 0x6b7374617473UL;	/* "kstats" */
+}
+
+/*
+ * @node's trampoline case on (as @fast and @fast_extra say) or off: the
+ * flag and each CPU's copy of it, which the direct trampoline reads (a
+ * call already past it is timed as before).
+ */
+static inline void ks_node_set_fast(struct ks_node *node, bool on)
+{
+	u8 how = !on ? KS_FAST_C : node->fast ? KS_FAST_PLAIN :
+		 node->fast_extra ? KS_FAST_EXTRA : KS_FAST_C;
+	int cpu;
+
+	if (!on) {
+		WRITE_ONCE(node->fast, false);
+		WRITE_ONCE(node->fast_extra, false);
+	}
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(node->pcpu, cpu)->fast, how);
+}
+
+#define KS_MULT_SHIFT	24	/* fixed point of to_count and show_mult */
+
+#endif /* _KSTATS_TYPES_H */
