@@ -11,7 +11,7 @@
 #
 # -k: the kernel of the demo (default the newest installed one).  The
 # fault-injection hooks of part 2 are compiled out of kernels since the
-# 2024 revert (6.11, unless CONFIG_FAILSLAB / CONFIG_FAIL_PAGE_ALLOC):
+# 2024 revert (unless CONFIG_FAILSLAB / CONFIG_FAIL_PAGE_ALLOC):
 # when the kernel has neither, part 2 runs again in a boot of its own on
 # the newest installed kernel that has them (its config or its BTF says
 # so; in the guest, available_filter_functions), into DIR/hooks; -K names
