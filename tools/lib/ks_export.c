@@ -104,6 +104,31 @@ static void ks_prom_pair(FILE *f, int *first, const char *name, const char *val)
 	*first = 0;
 }
 
+int ks_export_labels(const struct ks_view *node, long cpu, const char *caller,
+		     char *cpubuf, size_t cpulen, struct ks_prom_label *l)
+{
+	const char *pairs[][2] = {
+		{ "node", node->name }, { "function", node->symbols },
+		{ "backend", node->attach }, { "clock", node->clock },
+		{ "release", node->meta.kernel },
+		/* a "ns" is one guest instruction */
+		{ "timing", ks_timing_note(&node->meta) ? node->meta.timing : NULL },
+		{ "cpu", cpu >= 0 ? cpubuf : NULL }, { "caller", caller },
+	};
+	size_t k;
+	int n = 0;
+
+	if (cpu >= 0)
+		snprintf(cpubuf, cpulen, "%ld", cpu);
+	for (k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
+		if (!pairs[k][1] || !*pairs[k][1])
+			continue;
+		l[n].name = pairs[k][0];
+		l[n++].value = pairs[k][1];
+	}
+	return n;
+}
+
 /*
  * The labels of a node's series, without the closing brace:
  * {node=...,cpu=...,caller=...  (@caller: the site's label value, or NULL)
@@ -111,21 +136,14 @@ static void ks_prom_pair(FILE *f, int *first, const char *name, const char *val)
 static void ks_prom_labels(FILE *f, const struct ks_view *node, long cpu,
 			   const char *caller)
 {
-	int first = 1;
+	struct ks_prom_label l[KS_PROM_LABELS_MAX];
+	char cpubuf[24];
+	int first = 1, i, n;
 
+	n = ks_export_labels(node, cpu, caller, cpubuf, sizeof(cpubuf), l);
 	fputc('{', f);
-	ks_prom_pair(f, &first, "node", node->name);
-	ks_prom_pair(f, &first, "function", node->symbols);
-	ks_prom_pair(f, &first, "backend", node->attach);
-	ks_prom_pair(f, &first, "clock", node->clock);
-	ks_prom_pair(f, &first, "release", node->meta.kernel);
-	if (ks_timing_note(&node->meta))	/* a "ns" is one guest instruction */
-		ks_prom_pair(f, &first, "timing", node->meta.timing);
-	if (cpu >= 0) {
-		fprintf(f, "%scpu=\"%ld\"", first ? "" : ",", cpu);
-		first = 0;
-	}
-	ks_prom_pair(f, &first, "caller", caller);
+	for (i = 0; i < n; i++)
+		ks_prom_pair(f, &first, l[i].name, l[i].value);
 }
 
 /* One bucket line: cumulative @count of the values <= @le (as printed). */
@@ -273,6 +291,19 @@ static const struct {
 	  "Time spent in a kernel function in TSC cycles, measured by kstats; goes back to 0 on reset or re-trace." },
 };
 #define KS_PROM_NR_FAM	(sizeof(ks_prom_fam) / sizeof(ks_prom_fam[0]))
+
+const char *ks_export_metric(const char *unit, const char **help)
+{
+	size_t k;
+
+	for (k = 0; k < KS_PROM_NR_FAM; k++)
+		if (!strcmp(unit, ks_prom_fam[k].unit)) {
+			if (help)
+				*help = ks_prom_fam[k].help;
+			return ks_prom_fam[k].metric;
+		}
+	return NULL;
+}
 
 /* 0 when every node has a metric for its unit, else -1 and why in @err. */
 static int ks_prom_check(struct ks_view *const *nodes, int n, char *err,

@@ -47,6 +47,39 @@
 #define KS_PROM_Q_CYC_HI	112
 #define KS_PROM_Q_MAX		89	/* edges at most */
 
+/* One label of a series. */
+struct ks_prom_label {
+	const char *name, *value;
+};
+#define KS_PROM_LABELS_MAX	8
+
+/**
+ * ks_export_labels() - the labels of a node's series, in their order
+ * @node:   the node
+ * @cpu:    the CPU of a per-CPU series, or -1
+ * @caller: the call site's label value, or NULL
+ * @cpubuf: room for the cpu label's value
+ * @cpulen: its size
+ * @l:      filled, KS_PROM_LABELS_MAX entries at most
+ *
+ * node, function, backend, clock, release, timing (under QEMU -icount
+ * only), cpu, caller; empty values are left out.  The values point into
+ * @node, @caller and @cpubuf.
+ *
+ * Return: the number of labels.
+ */
+int ks_export_labels(const struct ks_view *node, long cpu, const char *caller,
+		     char *cpubuf, size_t cpulen, struct ks_prom_label *l);
+
+/**
+ * ks_export_metric() - the Prometheus metric of nodes in @unit
+ * @unit: "ns" (kstats_latency_seconds) or "cycles" (kstats_latency_cycles)
+ * @help: if not NULL, set to the metric's HELP text
+ *
+ * Return: the metric's name, or NULL for a unit without one.
+ */
+const char *ks_export_metric(const char *unit, const char **help);
+
 /**
  * ks_export_csv() - one CSV row per non-empty slot
  * @f:     output
