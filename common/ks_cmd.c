@@ -171,17 +171,19 @@ static int ks_set_buckets(struct ks_cmd *cmd, const char *val)
 	return ks_u32_opt(val, 1, KS_BUCKETS_MAX, &cmd->buckets);
 }
 
+const char *const ks_via_names[KS_VIA_NR] = {
+	[KS_VIA_KRETPROBE] = "kretprobe",
+	[KS_VIA_FPROBE] = "fprobe",
+	[KS_VIA_DIRECT] = "direct",
+	[KS_VIA_SECTION] = "section",
+};
+
 static int ks_set_via(struct ks_cmd *cmd, const char *val)
 {
-	static const char * const vias[] = {
-		[KS_VIA_KRETPROBE] = "kretprobe",
-		[KS_VIA_FPROBE] = "fprobe",
-		[KS_VIA_DIRECT] = "direct",
-	};
-	int i = ks_word_opt(val, vias, ARRAY_SIZE(vias));
+	int i = ks_word_opt(val, ks_via_names, KS_VIA_NR);
 
-	if (i < 0)
-		return i;
+	if (i < 0 || !ks_via_asked(i))
+		return -EINVAL;
 	cmd->via = i;
 	return 0;
 }

@@ -85,7 +85,7 @@ static u64 ks_api_missed(struct ks_node *node)
 }
 
 static const struct ks_backend ks_api_backend = {
-	.name = "api",
+	.via = KS_VIA_API,
 	.attach = ks_api_attach,
 	.detach = ks_api_detach,
 	.missed = ks_api_missed,

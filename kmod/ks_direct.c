@@ -36,6 +36,7 @@
 #include <linux/trace_recursion.h>
 #include "ks_record.h"
 #include "ks_syms.h"
+#include "ks_btf.h"
 #include "ks_backend.h"
 #include "ks_direct.h"
 #include "ks_compat.h"
@@ -501,6 +502,79 @@ static int ks_direct_attach(struct ks_node *node)
 }
 
 /*
+ * Not through the direct backend, which keeps each call on its stack
+ * until it returns, and whose module cannot go before: functions that
+ * return, but not always, or not before the module goes.  (A task that
+ * ends inside a body is found by the exit scan, ks_direct.c: a syscall
+ * that exits, a kthread's function that ends.)
+ * - do_idle() of a CPU that goes offline never returns (the CPU ends in
+ *   arch_cpu_idle_dead(), and its idle task starts afresh when it comes
+ *   back): the call would hold the module for ever.
+ * - What rmmod's own syscall runs through to the module's exit: the
+ *   syscall tables' dispatchers and delete_module.  Unloading would wait
+ *   for rmmod's own call to return.
+ * - Where a thread spends its life (kthread() and the functions it runs):
+ *   a call lasts as long as the thread, which may be for ever.
+ * The default backend takes fprobe or kretprobe for them, whose instances
+ * the kernel keeps.
+ */
+static const char * const ks_deny_direct[] = {
+	"do_idle",
+	"x64_sys_call", "x32_sys_call", "ia32_sys_call",
+	"invoke_syscall", "el0_svc_common", "do_el0_svc", "do_el0_svc_compat",
+	"__x64_sys_delete_module", "__ia32_sys_delete_module",
+	"__arm64_sys_delete_module", "__do_sys_delete_module",
+	"kthread", "worker_thread", "rescuer_thread", "smpboot_thread_fn",
+	"kthread_worker_fn",
+};
+
+/*
+ * ks_direct_fits() - may the direct backend time every symbol of @node?
+ * @node: a detached node with its symbols
+ * @asked: "via direct" named it: say why a symbol cannot be
+ *
+ * It runs a traced body one frame deeper: only functions whose BTF shows
+ * every argument in registers, clones known to keep their prototype
+ * (.constprop), none of ks_deny_direct[].  Return: 0, or -EINVAL (or the
+ * BTF's error) for the first that cannot be.
+ */
+static int ks_direct_fits(struct ks_node *node, bool asked)
+{
+	int res[KS_SYMS_MAX], ret;
+	unsigned int i;
+
+	ks_btf_args_in_regs(node, res);
+	for (i = 0; i < node->nsyms; i++) {
+		ret = res[i];
+		if (!ret && ks_name_in(node->syms[i], ks_deny_direct,
+				       ARRAY_SIZE(ks_deny_direct)))
+			ret = -ECHILD;
+		if (!ret)
+			continue;
+		if (!asked)
+			return ret;
+		if (ret == -ECHILD)
+			pr_err("%s: %s may not return before the module goes (an offline CPU's idle loop, rmmod's own syscall, a thread's life): the direct backend would keep the module; use via fprobe or kretprobe\n",
+			       node->cmd.name, node->syms[i]);
+		else if (ret == -E2BIG)
+			pr_err("%s: %s takes arguments on the stack: use via fprobe or kretprobe\n",
+			       node->cmd.name, node->syms[i]);
+		else if (ret == -EDOM)
+			pr_err("%s: %s is a compiler clone whose arguments need not match the prototype: use via fprobe or kretprobe\n",
+			       node->cmd.name, node->syms[i]);
+		else if (ret == -ENOENT)
+			pr_err("%s: no BTF prototype for %s: the direct backend needs one; use via fprobe or kretprobe\n",
+			       node->cmd.name, node->syms[i]);
+		else
+			pr_err("%s: cannot read the BTF of %s: error %d\n",
+			       node->cmd.name, node->syms[i], ret);
+		return ret == -ENOENT || ret == -E2BIG || ret == -EDOM ||
+		       ret == -ECHILD ? -EINVAL : ret;
+	}
+	return 0;
+}
+
+/*
  * No pool to run out of (each call keeps its state on its own stack):
  * only the calls the recursion guard turned away.
  */
@@ -510,13 +584,17 @@ static u64 ks_direct_missed(struct ks_node *node)
 }
 
 const struct ks_backend ks_direct_backend = {
-	.name = "direct",
+	.via = KS_VIA_DIRECT,
+	.caps = KS_CAP_BY_ADDRESS | KS_CAP_NO_POOL | KS_CAP_EXCLUSIVE,
+	.fits = ks_direct_fits,
 	.attach = ks_direct_attach,
+	.attach_many = ks_direct_attach_many,
 	.detach = ks_direct_detach,
 	.settle = ks_direct_settle,
-	.attach_many = ks_direct_attach_many,
 	.missed = ks_direct_missed,
 	.busy = ks_direct_busy,
 	.acted = ks_direct_acted,
-	.by_address = true,
+	.start = ks_direct_watch_exits,
+	.stop = ks_direct_unwatch_exits,
+	.wake = ks_direct_wake,
 };

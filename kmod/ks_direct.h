@@ -193,6 +193,10 @@ void ks_direct_caller(struct ks_node *node, struct kstats_slot *sl, u64 v,
 void ks_direct_slow(struct ks_node *node, u64 v, unsigned long ip, u64 ctx);
 void ks_direct_resched(void);
 int ks_direct_attach_many(struct ks_node **nodes, unsigned int n);
+/* ks_direct_stack.c: the calls on tasks' stacks */
+int ks_direct_watch_exits(void);
+void ks_direct_unwatch_exits(void);
+void ks_direct_wake(void);
 #endif
 
 #endif /* _KSTATS_DIRECT_H */

@@ -17,8 +17,8 @@
 #ifdef CONFIG_ARM64
 #include <asm/stack_pointer.h>
 #endif
+#include "ks_types.h"
 #include "ks_syms.h"
-#include "ks_backend.h"
 #include "ks_direct.h"
 
 /*

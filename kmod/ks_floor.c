@@ -9,6 +9,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include "ks_slots.h"
+#include "ks_backend.h"
 #include "ks_node.h"
 #include "ks_floor.h"
 
@@ -63,7 +64,7 @@ u64 ks_floor(const struct ks_node *model)
 	node->active = true;
 	if (node->backend->attach(node)) {
 		pr_warn("cannot calibrate %s: floor unknown\n",
-			node->backend->name);
+			ks_backend_name(node->backend->via));
 		goto out;
 	}
 	for (i = 0; i < KS_CALIB_CALLS; i++)

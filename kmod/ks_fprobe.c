@@ -109,9 +109,10 @@ static u64 ks_fp_missed(struct ks_node *node)
 }
 
 const struct ks_backend ks_fprobe_backend = {
-	.name = "fprobe",
+	.via = KS_VIA_FPROBE,
+	/* a shadow stack where fprobe has no pool of instances */
+	.caps = KS_CAP_BY_ADDRESS | (KS_FPROBE_HAS_POOL ? 0 : KS_CAP_NO_POOL),
 	.attach = ks_fp_attach,
 	.detach = ks_fp_detach,
 	.missed = ks_fp_missed,
-	.by_address = true,
 };

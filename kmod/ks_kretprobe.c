@@ -145,7 +145,7 @@ static u64 ks_krp_missed(struct ks_node *node)
 }
 
 const struct ks_backend ks_kretprobe_backend = {
-	.name = "kretprobe",
+	.via = KS_VIA_KRETPROBE,
 	.attach = ks_krp_attach,
 	.detach = ks_krp_detach,
 	.missed = ks_krp_missed,

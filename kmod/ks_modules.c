@@ -49,7 +49,7 @@ static int ks_module_going(struct notifier_block *nb, unsigned long state,
 		return NOTIFY_DONE;
 	mutex_lock(&ks_lock);
 	list_for_each_entry(node, &ks_nodes, list) {
-		if (!node->backend->by_address || !node->priv ||
+		if (!(node->backend->caps & KS_CAP_BY_ADDRESS) || !node->priv ||
 		    !ks_node_in_module(node, mod))
 			continue;
 		pr_info("%s: module %s unloaded: detached and stopped, samples kept\n",

@@ -227,7 +227,7 @@ static u64 ks_sec_missed(struct ks_node *node)
 }
 
 const struct ks_backend ks_section_backend = {
-	.name = "section",
+	.via = KS_VIA_SECTION,
 	.attach = ks_sec_attach,
 	.detach = ks_sec_detach,
 	.missed = ks_sec_missed,

@@ -15,6 +15,7 @@
 #include <linux/uaccess.h>
 #include "ks_slots.h"
 #include "ks_slowest.h"
+#include "ks_backend.h"
 #include "ks_node.h"
 #include "ks_show.h"
 
@@ -348,7 +349,7 @@ static int ks_node_show(struct seq_file *m, void *v)
 
 	/* the words of include/kstats/contract.h, see docs/format.md */
 	seq_printf(m, "# " KS_LINE_HEAD " %s " KS_KEY_ATTACH "=%s:",
-		   node->cmd.name, node->backend->name);
+		   node->cmd.name, ks_backend_name(node->backend->via));
 	for (i = 0; i < node->nsyms; i++)
 		seq_printf(m, "%s%s", i ? "," : "", node->syms[i]);
 	seq_printf(m, " " KS_KEY_CLOCK "=%s " KS_KEY_CLOCK_BY "=%s",
@@ -477,7 +478,7 @@ static int ks_control_show(struct seq_file *m, void *v)
 							   cpu)->unslotted);
 		}
 		seq_printf(m, KS_LIST_ROW "\n", node->cmd.name,
-			   node->backend->name,
+			   ks_backend_name(node->backend->via),
 			   node->active ? KS_STATE_ACTIVE : KS_STATE_STOPPED,
 			   samples, node->backend->missed(node) + unslotted);
 	}

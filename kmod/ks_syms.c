@@ -384,3 +384,26 @@ struct tracepoint *ks_find_tracepoint(const char *name)
 	for_each_kernel_tracepoint(ks_tp_match, &f);
 	return f.tp;
 }
+
+/**
+ * ks_name_in() - is @name one of the @n names of @list?
+ * @name: a function name, "mod:" prefix or clone suffix allowed
+ * @list: function names
+ * @n: entries in @list
+ *
+ * Return: true if @name, its module and clone suffix aside, is in @list.
+ */
+bool ks_name_in(const char *name, const char * const *list,
+		unsigned int n)
+{
+	const char *colon = strchr(name, ':');
+	char base[KS_NAME_MAX];
+	unsigned int i;
+
+	strscpy(base, colon ? colon + 1 : name, sizeof(base));
+	base[strcspn(base, ".")] = '\0';
+	for (i = 0; i < n; i++)
+		if (!strcmp(base, list[i]))
+			return true;
+	return false;
+}

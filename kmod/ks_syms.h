@@ -10,7 +10,9 @@
 
 struct module;
 struct tracepoint;
+
 #define KS_MATCH_MAX	65536	/* functions one glob may match in ftrace */
+
 int ks_resolve_syms(struct ks_node *node);
 int ks_ftrace_ips(struct ks_node *node);
 int ks_ftrace_each(const char *pattern, const char *mod,
@@ -19,5 +21,6 @@ int ks_ftrace_each(const char *pattern, const char *mod,
 		   void *arg);
 bool ks_module_has(struct module *mod, const char *name);
 struct tracepoint *ks_find_tracepoint(const char *name);
+bool ks_name_in(const char *name, const char * const *list, unsigned int n);
 
 #endif /* _KSTATS_SYMS_H */

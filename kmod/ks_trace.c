@@ -55,52 +55,6 @@ static const char * const ks_deny_noreturn[] = {
 	"ipi_cpu_crash_stop",
 };
 
-/*
- * Not through the direct backend, which keeps each call on its stack
- * until it returns, and whose module cannot go before: functions that
- * return, but not always, or not before the module goes.  (A task that
- * ends inside a body is found by the exit scan, ks_direct.c: a syscall
- * that exits, a kthread's function that ends.)
- * - do_idle() of a CPU that goes offline never returns (the CPU ends in
- *   arch_cpu_idle_dead(), and its idle task starts afresh when it comes
- *   back): the call would hold the module for ever.
- * - What rmmod's own syscall runs through to the module's exit: the
- *   syscall tables' dispatchers and delete_module.  Unloading would wait
- *   for rmmod's own call to return.
- * - Where a thread spends its life (kthread() and the functions it runs):
- *   a call lasts as long as the thread, which may be for ever.
- * The default backend takes fprobe or kretprobe for them, whose instances
- * the kernel keeps.
- */
-static const char * const ks_deny_direct[] = {
-	"do_idle",
-	"x64_sys_call", "x32_sys_call", "ia32_sys_call",
-	"invoke_syscall", "el0_svc_common", "do_el0_svc", "do_el0_svc_compat",
-	"__x64_sys_delete_module", "__ia32_sys_delete_module",
-	"__arm64_sys_delete_module", "__do_sys_delete_module",
-	"kthread", "worker_thread", "rescuer_thread", "smpboot_thread_fn",
-	"kthread_worker_fn",
-};
-
-/*
- * Is @name (a function name, "mod:" prefix or clone suffix allowed) one
- * of the @n names of @list?
- */
-static bool ks_named_in(const char *name, const char * const *list,
-			unsigned int n)
-{
-	const char *colon = strchr(name, ':');
-	char base[KS_NAME_MAX];
-	unsigned int i;
-
-	strscpy(base, colon ? colon + 1 : name, sizeof(base));
-	base[strcspn(base, ".")] = '\0';
-	for (i = 0; i < n; i++)
-		if (!strcmp(base, list[i]))
-			return true;
-	return false;
-}
-
 /**
  * ks_denied() - may @name never be traced, and why?
  * @name: a function name, "mod:" prefix or clone suffix allowed
@@ -109,14 +63,8 @@ static bool ks_named_in(const char *name, const char * const *list,
  */
 const char *ks_denied(const char *name)
 {
-	return ks_named_in(name, ks_deny_noreturn, ARRAY_SIZE(ks_deny_noreturn)) ?
+	return ks_name_in(name, ks_deny_noreturn, ARRAY_SIZE(ks_deny_noreturn)) ?
 	       "it never returns" : NULL;
-}
-
-/* Is @name (a symbol, clone suffix allowed) one of ks_deny_direct[]? */
-static bool ks_direct_denied(const char *name)
-{
-	return ks_named_in(name, ks_deny_direct, ARRAY_SIZE(ks_deny_direct));
 }
 
 /*
@@ -129,7 +77,7 @@ static u64 ks_gap_missed(struct ks_node *node)
 }
 
 static const struct ks_backend ks_gap_backend = {
-	.name = "gap",
+	.via = KS_VIA_GAP,
 	.missed = ks_gap_missed,
 };
 
@@ -166,77 +114,44 @@ noinline int ks_gap_alloc(struct ks_node *node)
 }
 ALLOW_ERROR_INJECTION(ks_gap_alloc, ERRNO);
 
-static void ks_settle_via(struct ks_node *node);
+/* node->cmd.via and maxactive as node->backend needs them. */
+static void ks_settle_via(struct ks_node *node)
+{
+	node->cmd.via = node->backend->via;
+	if (node->backend->caps & KS_CAP_NO_POOL)
+		node->cmd.maxactive = 0;	/* state on a stack, no pool */
+}
 
 /*
  * ks_choose_backend() - settle the backend of @node and node->cmd.via
- * @node: a detached node with its symbols
+ * @node: a detached node with its symbols, its backend the one "via"
+ *	named or, by default, the cheapest that takes any function
  *
- * The direct backend runs a traced body one frame deeper: it takes only
- * functions whose BTF prototype shows every argument in registers, and
- * compiler clones known to keep that prototype (.constprop).  Asked for,
- * it refuses any other symbol, with the reason; by default it is used
- * when every symbol qualifies, and fprobe (or kretprobe) otherwise.
+ * A backend asked for refuses symbols it cannot time, with the reason
+ * (its @fits); by default the cheapest that fits every symbol is taken
+ * (ks_backend_choose(): the direct backend where BTF shows every argument
+ * in registers, else fprobe or kretprobe).
  *
  * Return: 0, or a negative errno (logged).
  */
 static int ks_choose_backend(struct ks_node *node)
 {
-	bool asked = node->cmd.via == KS_VIA_DIRECT;
-	int res[KS_SYMS_MAX], ret;
-	unsigned int i;
+	const struct ks_backend *b = node->backend;
+	int ret;
 
 	node->chosen = node->cmd.via == KS_VIA_DEFAULT;
 	node->maxactive = node->cmd.maxactive;
-
-	if (KS_HAVE_DIRECT && (asked || node->cmd.via == KS_VIA_DEFAULT)) {
-		ks_btf_args_in_regs(node, res);
-		for (i = 0; i < node->nsyms; i++) {
-			ret = res[i];
-			if (!ret && ks_direct_denied(node->syms[i]))
-				ret = -ECHILD;
-			if (!ret)
-				continue;
-			if (!asked)
-				break;
-			if (ret == -ECHILD)
-				pr_err("%s: %s may not return before the module goes (an offline CPU's idle loop, rmmod's own syscall, a thread's life): the direct backend would keep the module; use via fprobe or kretprobe\n",
-				       node->cmd.name, node->syms[i]);
-			else if (ret == -E2BIG)
-				pr_err("%s: %s takes arguments on the stack: use via fprobe or kretprobe\n",
-				       node->cmd.name, node->syms[i]);
-			else if (ret == -EDOM)
-				pr_err("%s: %s is a compiler clone whose arguments need not match the prototype: use via fprobe or kretprobe\n",
-				       node->cmd.name, node->syms[i]);
-			else if (ret == -ENOENT)
-				pr_err("%s: no BTF prototype for %s: the direct backend needs one; use via fprobe or kretprobe\n",
-				       node->cmd.name, node->syms[i]);
-			else
-				pr_err("%s: cannot read the BTF of %s: error %d\n",
-				       node->cmd.name, node->syms[i], ret);
-			return ret == -ENOENT || ret == -E2BIG || ret == -EDOM ||
-			       ret == -ECHILD ? -EINVAL : ret;
-		}
-		if (i == node->nsyms)
-			node->backend = &ks_direct_backend;
+	if (node->chosen) {
+		b = ks_backend_choose(node);
+	} else if (b->fits) {
+		ret = b->fits(node, true);
+		if (ret)
+			return ret;
 	}
+	if (!IS_ERR(b))
+		node->backend = b;
 	ks_settle_via(node);
 	return 0;
-}
-
-/* node->cmd.via and maxactive as node->backend needs them. */
-static void ks_settle_via(struct ks_node *node)
-{
-	if (KS_HAVE_DIRECT && node->backend == &ks_direct_backend) {
-		node->cmd.via = KS_VIA_DIRECT;
-		node->cmd.maxactive = 0;	/* no pool: state on the stack */
-	} else if (node->backend == &ks_kretprobe_backend) {
-		node->cmd.via = KS_VIA_KRETPROBE;
-	} else if (node->backend != &ks_section_backend) {
-		node->cmd.via = KS_VIA_FPROBE;
-		if (!KS_FPROBE_HAS_POOL)
-			node->cmd.maxactive = 0;	/* shadow stack, no pool */
-	}
 }
 
 /*
@@ -252,14 +167,18 @@ static void ks_settle_via(struct ks_node *node)
  */
 static bool ks_backend_fallback(struct ks_node *node, int err)
 {
-	if (!KS_HAVE_DIRECT || err != -EBUSY ||
-	    node->backend != &ks_direct_backend || !node->chosen)
+	const struct ks_backend *next;
+
+	if (err != -EBUSY || !(node->backend->caps & KS_CAP_EXCLUSIVE) || !node->chosen)
 		return false;
-	node->backend = ks_pick_backend(KS_VIA_DEFAULT);
+	next = ks_backend_next(node->backend);
+	if (IS_ERR(next))
+		return false;
+	node->backend = next;
 	node->cmd.maxactive = node->maxactive;
 	ks_settle_via(node);
 	pr_info("%s: another tracer holds %s for its direct call (a BPF program, a livepatch): timed via %s\n",
-		node->cmd.name, node->syms[0], node->backend->name);
+		node->cmd.name, node->syms[0], ks_backend_name(node->backend->via));
 	return true;
 }
 
@@ -291,9 +210,7 @@ ALLOW_ERROR_INJECTION(ks_node_publish, ERRNO);
  */
 const char *ks_via_name(enum ks_via via)
 {
-	const struct ks_backend *b = ks_pick_backend(via);
-
-	return IS_ERR(b) ? "?" : b->name;
+	return ks_backend_name(via);
 }
 
 /**
@@ -409,7 +326,7 @@ int ks_node_finish(struct ks_node *node)
 			       cmd->name, cmd->start, cmd->end, ret);
 		else
 			pr_err("%s: attaching %s to %s%s failed: error %d\n",
-			       cmd->name, node->backend->name, node->syms[0],
+			       cmd->name, ks_backend_name(node->backend->via), node->syms[0],
 			       node->nsyms > 1 ? " and its clones" : "", ret);
 		goto err;
 	}

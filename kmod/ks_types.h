@@ -128,34 +128,67 @@ struct ks_slowest {
 /* Spares a node keeps for CPUs that have not recorded yet (ks_slots.c). */
 #define KS_SPARES	8
 
+/*
+ * The backends of nodes that no "via" names, after enum ks_via's: nodes
+ * kernel code makes (ks_api.c) and GAP- nodes (ks_trace.c).
+ */
+enum {
+	KS_VIA_API = KS_VIA_NR,
+	KS_VIA_GAP,
+	KS_VIA_ALL
+};
+
+/* What a backend can and cannot do (struct ks_backend's @caps). */
+#define KS_CAP_BY_ADDRESS	BIT(0)	/* see @caps */
+#define KS_CAP_NO_POOL		BIT(1)	/* no instances in flight: maxactive 0 */
+#define KS_CAP_EXCLUSIVE	BIT(2)	/* -EBUSY: another tracer holds the function */
+
 /**
  * struct ks_backend - one way of hooking function entry and exit
- * @name: as written after "via" and shown in attach=
+ * @via: what it is (enum ks_via, KS_VIA_API, KS_VIA_GAP): its name
+ *	(ks_backend_name()) and its place in ks_backend.c's table
+ * @caps: KS_CAP_BY_ADDRESS: hooks through an ftrace_ops filter, which keeps
+ *	a function's address after its module goes (kprobes forget such
+ *	probes themselves): the node must be detached before that module is
+ *	freed; KS_CAP_NO_POOL: its calls keep their state on a stack, so
+ *	maxactive does not apply; KS_CAP_EXCLUSIVE: a function another tracer
+ *	holds for its own direct call fails with -EBUSY, and a node whose
+ *	backend was chosen for it takes the next (ks_backend_next())
+ * @fits: may it time every symbol of @node?  0, or a negative errno,
+ *	logged when @asked ("via" named it); NULL: any function
  * @attach: hook every symbol of @node; undo everything on failure
+ * @attach_many: hook many nodes with one operation (NULL: one by one)
  * @detach: unhook; after it returns no handler runs any more
+ * @settle: after any number of @detach calls, wait until no handler or
+ *	trampoline of theirs runs any more (NULL: @detach waits itself)
  * @missed: events the hooks dropped so far
  * @busy: calls still running a traced body after @detach, which will
  *	still record into the node when they return (NULL: none can)
  * @acted: follow a start, stop or reset of the node (NULL: nothing to do)
- * @settle: after any number of @detach calls, wait until no handler or
- *	trampoline of theirs runs any more (NULL: @detach waits itself)
- * @attach_many: hook many nodes with one operation (NULL: one by one)
- * @by_address: hooks through an ftrace_ops filter, which keeps a function's
- *	address after its module goes (kprobes forget such probes themselves):
- *	the node must be detached before that module is freed
+ * @start: what it needs while the module is loaded (NULL: nothing)
+ * @stop: undo @start, once no node is left
+ * @wake: wake the tasks asleep inside a timed call, before the module
+ *	goes (NULL: the kernel's own return trampolines hold them)
  * @owner_removes: NULL, or why "remove" on _control refuses the node (logged
  *	after its name): the code that made it alone removes it
+ *
+ * The core calls these and never a backend by name: ks_backend.c's table
+ * is the one place that knows them.
  */
 struct ks_backend {
-	const char *name;
+	unsigned int via;
+	unsigned int caps;
+	int (*fits)(struct ks_node *node, bool asked);
 	int (*attach)(struct ks_node *node);
+	int (*attach_many)(struct ks_node **nodes, unsigned int n);
 	void (*detach)(struct ks_node *node);
+	void (*settle)(void);
 	u64 (*missed)(struct ks_node *node);
 	long (*busy)(struct ks_node *node);
 	void (*acted)(struct ks_node *node);
-	void (*settle)(void);
-	int (*attach_many)(struct ks_node **nodes, unsigned int n);
-	bool by_address;
+	int (*start)(void);
+	void (*stop)(void);
+	void (*wake)(void);
 	const char *owner_removes;
 };
 

@@ -8,9 +8,10 @@ OBJDIR holds kmod/'s objects (and ../common/ beside it those of the
 command grammar, common/ks_cmd.c, named common/ks_cmd here) (default: every vm/out/KVER/src/kmod that
 make vm-stage built, each checked for cycles; the table is compared with
 the one of most files: a kernel with every backend).  A file calls another when its object uses a
-symbol the other's defines (nm).  The trampolines (ks_tramp*.S) and the
-direct backend's C side (ks_direct.c) call each other by design and count
-as one.  Checks, one TAP line each:
+symbol the other's defines (nm).  The trampolines (ks_tramp*.S), the
+direct backend's C side (ks_direct.c) and its calls on tasks' stacks
+(ks_direct_stack.c: its backend's start, stop and wake) call each other by
+design and count as one.  Checks, one TAP line each:
   - no two files call each other, directly or through others (a cycle);
   - each kmod/*.c and common/*.c file has at most 600 lines, or says why at its top
     ("Longer than 600 lines: ..."); each kmod/*.h at most 400;
@@ -32,7 +33,7 @@ from tap import TOP, Tap, staged, staged_objdirs
 DOC = os.path.join(TOP, "docs", "architecture.md")
 BEGIN, END = "<!-- layers: begin -->", "<!-- layers: end -->"
 # object -> the unit it belongs to
-UNITS = {"ks_tramp": "ks_direct", "ks_tramp_arm64": "ks_direct"}
+UNITS = {"ks_tramp": "ks_direct", "ks_tramp_arm64": "ks_direct", "ks_direct_stack": "ks_direct"}
 MAX_LINES = 600
 MAX_HEADER = 400
 
@@ -124,7 +125,7 @@ def table(g):
     for f in sorted(by, reverse=True):
         names = []
         for v in sorted(by[f]):
-            names.append("`%s`" % (v + ".c" + (" + ks_tramp*.S" if v == "ks_direct" else "")))
+            names.append("`%s`" % (v + ".c" + (" + ks_direct_stack.c + ks_tramp*.S" if v == "ks_direct" else "")))
         lines.append("| %d | %s |" % (f, ", ".join(names)))
     lines += ["", END]
     return "\n".join(lines)

@@ -47,7 +47,20 @@ enum ks_via {
 	KS_VIA_FPROBE,
 	KS_VIA_DIRECT,		/* ftrace direct call into a trampoline */
 	KS_VIA_SECTION,		/* kprobe/tracepoint pair, from start/end */
+	KS_VIA_NR
 };
+
+/*
+ * Each backend's name, by enum ks_via: what "via" takes (kretprobe,
+ * fprobe, direct: ks_via_asked()) and attach= shows; NULL for the default.
+ * The module's table of backends (kmod/ks_backend.c) and the command-line
+ * tool's completion read this one.
+ */
+extern const char *const ks_via_names[KS_VIA_NR];
+static inline int ks_via_asked(unsigned int via)
+{
+	return via > KS_VIA_DEFAULT && via < KS_VIA_SECTION;
+}
 
 enum ks_clock {
 	KS_CLOCK_LOCAL,		/* local_clock(), ns */

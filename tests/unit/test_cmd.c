@@ -87,11 +87,53 @@ static void test_is_glob(void)
 			   "glob: '%s' is not a glob", names[i]);
 }
 
+/*
+ * The backends' one table (ks_via_names[]): each name "via" takes parses
+ * to its place, "section" and the default are no "via", and the option's
+ * help and refusal name exactly those "via" takes.
+ */
+static void test_via_names(void)
+{
+	const struct ks_cmd_opt *via = NULL;
+	unsigned int i, asked = 0, named = 0;
+	char line[64];
+
+	for (i = 0; i < KS_CMD_NR_OPTS; i++)
+		if (!strcmp(ks_cmd_opts[i].key, "via"))
+			via = &ks_cmd_opts[i];
+	tap_result(via != NULL, "via: an option of the grammar");
+	if (!via)
+		return;
+	tap_result(!ks_via_names[KS_VIA_DEFAULT], "via: the default has no name");
+	for (i = 0; i < KS_VIA_NR; i++) {
+		struct ks_cmd cmd;
+		const char *why;
+		int ret;
+
+		if (!ks_via_names[i])
+			continue;
+		snprintf(line, sizeof(line), "trace f via %s", ks_via_names[i]);
+		ret = parse(line, &cmd, &why);
+		if (ks_via_asked(i)) {
+			asked++;
+			named += strstr(via->help, ks_via_names[i]) &&
+				 strstr(via->bad, ks_via_names[i]);
+			tap_result(!ret && cmd.via == i, "via: '%s' parses to ks_via_names[%u]",
+				   line, i);
+		} else {
+			tap_result(ret == -EINVAL, "via: '%s' is refused: no via", line);
+		}
+	}
+	tap_result(asked == 3 && named == asked,
+		   "via: the help and the refusal name each of the %u backends via takes", asked);
+}
+
 int main(void)
 {
 	char longname[80];
 
 	test_is_glob();
+	test_via_names();
 
 	/* defaults */
 	GOOD("trace find_vma", cmd.verb == KS_VERB_TRACE &&
