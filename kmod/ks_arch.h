@@ -68,7 +68,7 @@ static inline u64 ks_cycles_hz(void)
  * flags (QEMU's default CPU model, many KVM and cloud guests), where the
  * kernel keeps its own time on the TSC clocksource (6.12 and later name
  * it in a timekeeping snapshot).  Either can change at any time:
- * ks_node.c's ks_clock_check() asks again every second.
+ * ks_clock.c's watch asks again every second.
  *
  * Return: the rule, or NULL: local_clock().
  */

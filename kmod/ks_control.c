@@ -3,7 +3,8 @@
  * kstats _control and _last: the commands written to _control (the grammar
  * is in ks_cmd.c), each run by the layer below that does it: "trace" by
  * the pipeline (ks_trace.c) or for a glob (ks_glob.c), the other verbs on
- * the registry (ks_node.c).
+ * the registry (ks_node.c); reading _control lists the nodes; _last shows
+ * what the last glob command did, which ks_glob_trace() says into its text.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,13 +15,17 @@
 #include <linux/mutex.h>
 #include <linux/error-injection.h>
 #include "ks_btf.h"
+#include "ks_slots.h"
+#include "ks_backend.h"
 #include "ks_node.h"
-#include "ks_show.h"
 #include "ks_control.h"
 #include "ks_trace.h"
 #include "ks_glob.h"
 
 static_assert(KS_CMD_LONGEST <= KS_CMD_MAX);	/* kstats/cmd.h, contract.h */
+
+/* _last's text: what the last glob command did (under ks_lock). */
+static struct ks_text ks_last_text;
 
 /* Run one parsed command (as written: @line); caller holds ks_lock. */
 static int ks_run(const struct ks_cmd *cmd, const char *line)
@@ -30,7 +35,7 @@ static int ks_run(const struct ks_cmd *cmd, const char *line)
 	unsigned int n = 0;
 
 	if (cmd->verb == KS_VERB_TRACE)
-		return glob ? ks_glob_trace(cmd, line) : ks_trace(cmd);
+		return glob ? ks_glob_trace(cmd, line, &ks_last_text) : ks_trace(cmd);
 	if (cmd->verb == KS_VERB_REMOVE && (cmd->all || glob))
 		n = ks_nodes_remove(glob ? cmd->name : NULL, false);
 	else if (cmd->all || glob)
@@ -62,12 +67,12 @@ static int ks_run(const struct ks_cmd *cmd, const char *line)
 	return 0;
 }
 
-/* Reading _last: what the last glob command did (ks_glob.c). */
+/* Reading _last: what the last glob command did (ks_glob_trace()). */
 static int ks_last_show_(struct seq_file *m, void *v)
 {
 	if (mutex_lock_killable(&ks_lock))
 		return -EINTR;
-	ks_last_show(m);
+	ks_text_show(&ks_last_text, m);
 	mutex_unlock(&ks_lock);
 	return 0;
 }
@@ -97,6 +102,40 @@ const struct ks_file_ops ks_last_file = {
 	.debugfs = &ks_last_fops,
 	.proc = &ks_last_pops,
 };
+
+/* Reading _control lists the nodes, one per line. */
+static int ks_control_show(struct seq_file *m, void *v)
+{
+	struct ks_node *node;
+	int cpu;
+
+	if (mutex_lock_killable(&ks_lock))
+		return -EINTR;
+	seq_puts(m, KS_LIST_HEAD "\n");
+	list_for_each_entry(node, &ks_nodes, list) {
+		u64 samples = 0, unslotted = 0;
+
+		for_each_possible_cpu(cpu) {
+			struct kstats_slot *sl = ks_cpu_slots(node, cpu);
+
+			if (sl)
+				samples += kstats_total(sl, node->nslots);
+			unslotted += READ_ONCE(per_cpu_ptr(node->pcpu,
+							   cpu)->unslotted);
+		}
+		seq_printf(m, KS_LIST_ROW "\n", node->cmd.name,
+			   ks_backend_name(node->backend->via),
+			   node->active ? KS_STATE_ACTIVE : KS_STATE_STOPPED,
+			   samples, node->backend->missed(node) + unslotted);
+	}
+	mutex_unlock(&ks_lock);
+	return 0;
+}
+
+static int ks_control_file_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ks_control_show, NULL);
+}
 
 /* Commands: see the grammar in ks_cmd.c. */
 static ssize_t ks_control_file_write(struct file *file, const char __user *ubuf,
@@ -144,3 +183,11 @@ out:
 
 /* _control, in debugfs and in /proc/kstats (ks_files.c) */
 DEFINE_KS_FILE(ks_control_file);
+
+/**
+ * ks_control_exit() - at module exit: free _last's text
+ */
+void ks_control_exit(void)
+{
+	ks_text_free(&ks_last_text);
+}

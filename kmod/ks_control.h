@@ -7,5 +7,6 @@
 
 extern const struct ks_file_ops ks_control_file;
 extern const struct ks_file_ops ks_last_file;
+void ks_control_exit(void);
 
 #endif /* _KSTATS_CONTROL_H */

@@ -12,8 +12,14 @@
 
 #include <linux/debugfs.h>
 #include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 #include <linux/security.h>
 #include <uapi/linux/magic.h>
+#include <kstats/cmd.h>
 #include "ks_files.h"
 
 #define KS_FILES_NAME	"kstats"
@@ -126,4 +132,105 @@ void *ks_file_data(const struct inode *inode)
 	/* procfs keeps it in its entry, debugfs in i_private */
 	return inode->i_sb->s_magic == PROC_SUPER_MAGIC ? pde_data(inode) :
 							  inode->i_private;
+}
+
+/**
+ * ks_text_start() - empty @t for a new text, of at most @size bytes
+ * @t: the text
+ * @size: its room, allocated the first time
+ *
+ * Caller serializes every use of @t (ks_lock).  Where there is no room,
+ * the text stays empty (ks_text_say() writes nothing).
+ */
+void ks_text_start(struct ks_text *t, size_t size)
+{
+	if (!t->buf) {
+		t->buf = kvmalloc(size, GFP_KERNEL);
+		t->size = t->buf ? size : 0;
+	}
+	t->len = 0;
+}
+
+/**
+ * ks_text_say() - append to @t, cut at its room
+ * @t: the text
+ * @fmt: printf format
+ */
+void ks_text_say(struct ks_text *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!t->buf)
+		return;
+	va_start(ap, fmt);
+	t->len += vscnprintf(t->buf + t->len, t->size - t->len, fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * ks_text_show() - @t into a seq_file
+ * @t: the text
+ * @m: the file read
+ */
+void ks_text_show(const struct ks_text *t, struct seq_file *m)
+{
+	if (t->buf)
+		seq_write(m, t->buf, t->len);
+}
+
+/**
+ * ks_text_free() - free @t's room
+ * @t: the text
+ */
+void ks_text_free(struct ks_text *t)
+{
+	kvfree(t->buf);
+	t->buf = NULL;
+	t->len = 0;
+	t->size = 0;
+}
+
+/**
+ * ks_get_cmd() - copy one command written to a kstats file
+ * @ubuf: what userspace wrote
+ * @count: its bytes
+ * @ppos: the offset written at
+ * @who: the file, for the log
+ *
+ * One whole command per write, from offset 0, at most KS_CMD_MAX bytes of
+ * text (ks_cmd_text()).
+ *
+ * Return: the command, NUL-terminated with trailing blanks cut (kfree()
+ * it); NULL for a write of 0 bytes: nothing to do; or an ERR_PTR.
+ */
+char *ks_get_cmd(const char __user *ubuf, size_t count, loff_t *ppos,
+		 const char *who)
+{
+	const char *why;
+	char *buf;
+	long bad;
+
+	if (*ppos) {
+		pr_err("%s: write at offset %lld: a command starts at offset 0\n",
+		       who, *ppos);
+		return ERR_PTR(-EINVAL);
+	}
+	if (!count)
+		return NULL;
+	if (count > KS_CMD_MAX) {
+		pr_err("%s: command longer than %d bytes\n", who, KS_CMD_MAX);
+		return ERR_PTR(-EINVAL);
+	}
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return buf;
+	bad = ks_cmd_text(buf, count, &why);
+	if (bad >= 0) {
+		pr_err("%s: %s 0x%02x at offset %ld of a %zu-byte command\n",
+		       who, why, (unsigned char)buf[bad], bad, count);
+		kfree(buf);
+		return ERR_PTR(-EINVAL);
+	}
+	strim(buf);
+	return buf;
 }

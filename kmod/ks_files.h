@@ -55,5 +55,20 @@ int ks_file_add(struct ks_file *f, const char *name, umode_t mode, void *data,
 		const struct ks_file_ops *ops);
 void ks_file_remove(struct ks_file *f);
 void *ks_file_data(const struct inode *inode);
+char *ks_get_cmd(const char __user *ubuf, size_t count, loff_t *ppos,
+		 const char *who);
+
+/* A text a file shows, written by whoever the file's owner lends it to. */
+struct ks_text {
+	char *buf;
+	size_t len;
+	size_t size;
+};
+
+struct seq_file;
+void ks_text_start(struct ks_text *t, size_t size);
+__printf(2, 3) void ks_text_say(struct ks_text *t, const char *fmt, ...);
+void ks_text_show(const struct ks_text *t, struct seq_file *m);
+void ks_text_free(struct ks_text *t);
 
 #endif /* _KSTATS_KS_FILES_H */

@@ -27,51 +27,6 @@ static unsigned int glob_max = 1000;
 module_param(glob_max, uint, 0644);
 MODULE_PARM_DESC(glob_max, "functions one trace GLOB may match (default 1000)");
 
-/* ---- _last: what the last glob command did ---- */
-
-#define KS_LAST_SIZE	(64 * 1024)
-static char *ks_last;		/* under ks_lock */
-static size_t ks_last_len;
-
-static __printf(1, 2) void ks_last_say(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!ks_last)
-		return;
-	va_start(ap, fmt);
-	ks_last_len += vscnprintf(ks_last + ks_last_len,
-				  KS_LAST_SIZE - ks_last_len, fmt, ap);
-	va_end(ap);
-}
-
-static void ks_last_start(const char *line)
-{
-	if (!ks_last)
-		ks_last = kvmalloc(KS_LAST_SIZE, GFP_KERNEL);
-	ks_last_len = 0;
-	ks_last_say(KS_LAST_HEAD, line);
-}
-
-/**
- * ks_last_show() - print what the last glob command did
- * @m: the _last file
- *
- * Caller holds ks_lock.
- */
-void ks_last_show(struct seq_file *m)
-{
-	if (ks_last)
-		seq_write(m, ks_last, ks_last_len);
-}
-
-/** ks_last_free() - at module exit */
-void ks_last_free(void)
-{
-	kvfree(ks_last);
-	ks_last = NULL;
-}
-
 /* ---- trace GLOB ---- */
 
 /* One function a glob matched, with its clones. */
@@ -308,13 +263,14 @@ static void ks_glob_prepare(struct ks_glob_fn *fn, const struct ks_cmd *cmd,
  * ks_glob_trace() - run "trace GLOB ...": one node per matching function
  * @cmd: the parsed command, cmd->name a glob (or MODULE:glob)
  * @line: the command as written, for _last
+ * @last: where to say what happened to each function (_last's text)
  *
  * Caller holds ks_lock.
  * Return: 0 if at least one function was attached, -E2BIG if the glob
  * matches more than glob_max functions (nothing attached), -ENOENT if it
  * matches none, else the first error.
  */
-int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
+int ks_glob_trace(const struct ks_cmd *cmd, const char *line, struct ks_text *last)
 {
 	const char *colon = strchr(cmd->name, ':');
 	struct ks_match mt = { .glob = colon ? colon + 1 : cmd->name,
@@ -326,7 +282,8 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 	int ret, first = 0;
 
 	t[0] = ktime_get_ns();
-	ks_last_start(line);
+	ks_text_start(last, KS_LAST_SIZE);
+	ks_text_say(last, KS_LAST_HEAD, line);
 	if (colon)
 		strscpy(mod, cmd->name, min_t(size_t, sizeof(mod),
 					      colon - cmd->name + 1));
@@ -335,7 +292,7 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 		pr_err("%s: matches %s%u functions, more than glob_max (%u)\n",
 		       cmd->name, ret == -E2BIG ? "over " : "",
 		       ret == -E2BIG ? KS_MATCH_MAX : mt.n, glob_max);
-		ks_last_say(KS_LAST_TOO_MANY,
+		ks_text_say(last, KS_LAST_TOO_MANY,
 			    ret == -E2BIG ? KS_MATCH_MAX : mt.n, glob_max);
 		ret = -E2BIG;
 		goto out;
@@ -344,7 +301,7 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 		goto out;
 	if (!mt.n) {
 		pr_err("%s: matches no function ftrace can trace\n", cmd->name);
-		ks_last_say(KS_LAST_NONE);
+		ks_text_say(last, KS_LAST_NONE);
 		ret = -ENOENT;
 		goto out;
 	}
@@ -384,12 +341,12 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 		if (fn->err) {
 			refused++;
 			first = first ?: fn->err;
-			ks_last_say(KS_LAST_REFUSED_FN, fn->mod,
+			ks_text_say(last, KS_LAST_REFUSED_FN, fn->mod,
 				    fn->mod[0] ? ":" : "", fn->name);
 			if (fn->why)
-				ks_last_say("%s\n", fn->why);
+				ks_text_say(last, "%s\n", fn->why);
 			else
-				ks_last_say("attach failed (%pe, see the kernel log)\n",
+				ks_text_say(last, "attach failed (%pe, see the kernel log)\n",
 					    ERR_PTR(fn->err));
 			continue;
 		}
@@ -401,11 +358,11 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line)
 	pr_debug("%s: %u functions: match %llu us, prepare %llu us, hook %llu us, publish %llu us\n",
 		 cmd->name, mt.n, (t[1] - t[0]) / 1000, (t[2] - t[1]) / 1000,
 		 (t[3] - t[2]) / 1000, (t[4] - t[3]) / 1000);
-	ks_last_say(KS_LAST_DONE, mt.n, ok, refused);
+	ks_text_say(last, KS_LAST_DONE, mt.n, ok, refused);
 	for (i = 0; i < KS_VIA_SECTION; i++)
 		if (by[i])
-			ks_last_say(KS_LAST_DONE_VIA, ks_via_name(i), by[i]);
-	ks_last_say("\n");
+			ks_text_say(last, KS_LAST_DONE_VIA, ks_via_name(i), by[i]);
+	ks_text_say(last, "\n");
 	pr_info("%s: %u functions matched, %u attached, %u refused (%s_last)\n",
 		cmd->name, mt.n, ok, refused, "/sys/kernel/debug/kstats/");
 	ret = ok ? 0 : first;

@@ -290,110 +290,6 @@ void ks_node_act(struct ks_node *node, enum ks_verb verb)
 		node->backend->acted(node);
 }
 
-/*
- * The clock watch.  A node that reads the counter for the default clock
- * (ks_clock.c) is followed every KS_CLOCK_WATCH_MS: once the counter no
- * longer stands for time, by the kernel's rules or counter_unstable, it
- * falls back to local_clock().
- */
-static bool counter_unstable;
-static void ks_clock_watch(struct work_struct *work);
-static DECLARE_DELAYED_WORK(ks_clock_work, ks_clock_watch);
-#define KS_CLOCK_WATCH_MS	1000
-
-/* The rule by which the counter stands for time now, or NULL. */
-static const char *ks_counter_usable(void)
-{
-	return READ_ONCE(counter_unstable) ? NULL : ks_counter_rule();
-}
-
-/* Watch the counter while a node reads it for the default clock. */
-static void ks_clock_watch_start(void)
-{
-	schedule_delayed_work(&ks_clock_work,
-			      msecs_to_jiffies(KS_CLOCK_WATCH_MS));
-}
-
-/**
- * ks_clock_check() - fall back to local_clock() if the counter is unstable
- *
- * Caller holds ks_lock.
- */
-void ks_clock_check(void)
-{
-	struct ks_node *node;
-
-	if (ks_counter_usable())
-		return;
-	list_for_each_entry(node, &ks_nodes, list) {
-		ks_clock_fall_back(node);
-		if (node->gap)
-			ks_clock_fall_back(node->gap);
-	}
-}
-
-/* Every KS_CLOCK_WATCH_MS while a node counts cycles as ns. */
-static void ks_clock_watch(struct work_struct *work)
-{
-	struct ks_node *node;
-	bool again = false;
-
-	/*
-	 * ks_lock may be held for long: a removal waits for RCU Tasks grace
-	 * periods under it, which take many seconds under emulation while
-	 * CPUs go offline and online.  The watch never waits for it: it
-	 * looks again a period later.
-	 */
-	if (!mutex_trylock(&ks_lock)) {
-		ks_clock_watch_start();
-		return;
-	}
-	ks_clock_check();
-	list_for_each_entry(node, &ks_nodes, list)
-		again |= ks_clock_watched(node);
-	mutex_unlock(&ks_lock);
-	if (again)
-		ks_clock_watch_start();
-}
-
-/* Stop watching the counter (unload). */
-void ks_clock_watch_stop(void)
-{
-	cancel_delayed_work_sync(&ks_clock_work);
-}
-
-static int ks_set_counter_unstable(const char *val,
-				   const struct kernel_param *kp)
-{
-	int ret = param_set_bool(val, kp);
-
-	if (!ret) {
-		mutex_lock(&ks_lock);
-		ks_clock_check();
-		mutex_unlock(&ks_lock);
-	}
-	return ret;
-}
-
-static const struct kernel_param_ops ks_counter_unstable_ops = {
-	.set = ks_set_counter_unstable,
-	.get = param_get_bool,
-};
-module_param_cb(counter_unstable, &ks_counter_unstable_ops, &counter_unstable,
-		0644);
-MODULE_PARM_DESC(counter_unstable, "Act as if the kernel had found the TSC unstable: local_clock() for every node (default 0)");
-
-/**
- * ks_node_clock_ns() - a node whose slots hold ns (ks_clock_ns())
- * @node: a node no sample has reached yet
- */
-void ks_node_clock_ns(struct ks_node *node)
-{
-	ks_clock_ns(node, ks_counter_usable());
-	if (ks_clock_watched(node))
-		ks_clock_watch_start();
-}
-
 /**
  * ks_node_alloc() - allocate a detached node with its histogram and filters
  * @cmd: the parsed trace command
@@ -428,9 +324,7 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 	/* its own, its sites' and the rest's, the disturbed calls' (last) */
 	node->nhist = 1 + (cmd->callers ? cmd->callers + 1 : 0) +
 		      (cmd->slowest ? 1 : 0);
-	ks_clock_setup(node, cmd, ks_counter_usable());
-	if (ks_clock_watched(node))
-		ks_clock_watch_start();
+	ks_clock_setup(node, cmd);
 	node->filtered = cmd->pid >= 0 || cmd->tgid >= 0 || cmd->comm[0] ||
 			 cmd->cpus[0] || cmd->sample > 1;
 	node->backend = backend;

@@ -15,7 +15,6 @@ struct ks_node *ks_find(const char *name);
 int ks_node_room(const char *name);
 struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 			      const struct ks_backend *backend);
-void ks_node_clock_ns(struct ks_node *node);
 int ks_set_syms(struct ks_node *node, const char *first, const char *second);
 void ks_node_list(struct ks_node *node);
 void ks_node_act(struct ks_node *node, enum ks_verb verb);
@@ -25,7 +24,5 @@ unsigned int ks_nodes_remove(const char *glob, bool owned);
 bool ks_node_matches(const char *glob, const char *name);
 void ks_node_delete(struct ks_node *node);
 void ks_reap_wait(void);
-void ks_clock_check(void);
-void ks_clock_watch_stop(void);
 
 #endif /* _KSTATS_NODE_H */

@@ -19,6 +19,7 @@
 #include "ks_btf.h"
 #include "ks_backend.h"
 #include "ks_node.h"
+#include "ks_clock.h"
 #include "ks_show.h"
 #include "ks_trace.h"
 #include "ks_floor.h"
@@ -381,7 +382,7 @@ struct ks_node *ks_node_create(const struct ks_cmd *cmd,
 		ret = PTR_ERR(node);
 		goto out;
 	}
-	ks_node_clock_ns(node);	/* the maker's values are in ns */
+	ks_clock_ns(node);	/* the maker's values are in ns */
 	node->active = true;
 	ret = ks_set_syms(node, cmd->name, NULL);
 	if (!ret)

@@ -206,7 +206,7 @@ struct ks_backend {
  * @to_count: 0, or the factor << KS_MULT_SHIFT ks_delta() applies to a
  *	time: counter cycles per ns, turning local_clock()'s ns into the
  *	cycles the slots hold once the counter no longer stands for time
- *	(ks_clock_check()); or ns per counter cycle, for a node whose slots
+ *	(ks_clock.c's watch); or ns per counter cycle, for a node whose slots
  *	hold ns but whose sections read the counter (ks_clock_ns())
  * @pcpu: per-CPU extremes, and each CPU's slots
  * @gap: the GAP-NAME node fed by the same hooks, or NULL
@@ -236,7 +236,7 @@ struct ks_backend {
  * @show_mult: ns per counter cycle << KS_MULT_SHIFT when the slots hold
  *	cycles and the text shows ns (ks_show.c scales them), else 0
  * @fell_back: the counter stopped standing for time while the node
- *	recorded: local_clock() since (ks_clock_check())
+ *	recorded: local_clock() since (ks_clock.c's watch)
  * @clock_by: the rule that chose its clock (KS_CLOCK_BY_*, contract.h)
  * @spare: zeroed slots for the next CPUs that record (ks_slots.c)
  * @slots_flags: KS_SLOTS_ASKED (ks_slots.c)

@@ -23,6 +23,7 @@
 #include "ks_btf.h"
 #include "ks_backend.h"
 #include "ks_node.h"
+#include "ks_clock.h"
 #include "ks_modules.h"
 #include "ks_control.h"
 #include "ks_glob.h"
@@ -33,6 +34,7 @@ static int __init kstats_init(void)
 {
 	int ret;
 
+	ks_clock_watch_init(&ks_lock, &ks_nodes);
 	ret = ks_slots_setup();
 	if (ret)
 		return ret;
@@ -69,7 +71,7 @@ static void __exit kstats_exit(void)
 	unregister_module_notifier(&ks_module_nb);
 	mutex_lock(&ks_lock);
 	ks_nodes_remove(NULL, true);
-	ks_last_free();
+	ks_control_exit();
 	mutex_unlock(&ks_lock);
 	ks_files_exit();
 	ks_reap_wait();
