@@ -28,6 +28,15 @@ done
 /usr/bin/python3 -c 'import matplotlib, pytest' 2>/dev/null || missing="$missing python3-matplotlib/pytest"
 # kstats compare --prometheus dlopen()s libcurl (tests/cli/prometheus.sh)
 /sbin/ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4 ' || missing="$missing libcurl4"
+# kstats serve: libmicrohttpd, libprotobuf-c and protoc-c's code of
+# tools/proto (which imports libprotobuf-dev's timestamp.proto); its
+# tests run it under valgrind (tests/cli/serve.sh)
+for f in /usr/include/microhttpd.h /usr/include/protobuf-c/protobuf-c.h \
+	 /usr/include/google/protobuf/timestamp.proto; do
+	[ -f "$f" ] || missing="$missing $f"
+done
+command -v protoc-c >/dev/null 2>&1 || missing="$missing protoc-c"
+command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
 command -v clang >/dev/null 2>&1 || missing="$missing clang"
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
 	missing="$missing libclang-rt-14-dev"	# clang -fsanitize=fuzzer (tests/fuzz)

@@ -125,6 +125,7 @@ arm64=""
 pkgs="build-essential make gcc bc kmod xz-utils zstd cpio busybox-static debootstrap
       qemu-system-x86 python3 python3-matplotlib python3-pytest prometheus
       prometheus-node-exporter tmux curl libcurl4
+      libmicrohttpd-dev libprotobuf-c-dev libprotobuf-dev protobuf-c-compiler valgrind
       bpftrace linux-perf clang libclang-rt-14-dev
       $img61 $hdr61 $img612 $hdr612 $rt $deb $kbuild $arm64"
 missing=""

@@ -1630,6 +1630,9 @@ done
 sed 's/"by": "-"/"by": "idle"/' "$tmp/slowest.json" >"$tmp/bad.json"
 fails "slowest: a snapshot with a bad by" 1 "by 'idle' is not" "$K" slowest -f "$tmp/bad.json"
 
+# ---- serve: both formats, bad requests, load, under valgrind ----
+tap "$here/serve.sh" "$K"
+
 # ---- bash completion, typed in a real shell ----
 tap "$here/completion.sh" "$K"
 

@@ -195,6 +195,15 @@ static const struct ks_help {
 	  "                 call site (label caller: FUNCTION+0xOFF or other)\n"
 	  "  --total        CSV: only the merged histogram, no per-CPU rows\n"
 	  "  --label L      JSON: the snapshot label\n" },
+	{ "serve", "usage: kstats serve [--listen ADDR:PORT] [--per-cpu] [NAME|GLOB...]\n"
+	  "Serve every node (or those named) at http://ADDR:PORT/metrics for\n"
+	  "Prometheus, read-only, each node read once per scrape: native\n"
+	  "histograms (protobuf, schema = bits, up to 8) to a scraper whose\n"
+	  "Accept asks for them, else export --prometheus's text.  Stops on\n"
+	  "SIGINT or SIGTERM (docs/prometheus.md).\n"
+	  "  -l, --listen A:P  the address to bind (default 127.0.0.1:9477;\n"
+	  "                    [::1]:P for IPv6, port 0 picks one)\n"
+	  "  --per-cpu         one histogram per CPU (label cpu), no merge\n" },
 	{ "check", "usage: kstats check [NAME...] [-f FILE]...\n"
 	  "Parse node text strictly (every invariant of docs/format.md) or read a\n"
 	  "snapshot, and say whether it is consistent.\n" },
@@ -276,6 +285,7 @@ static void ks_usage(FILE *f)
 	      "  compare A B [C...]            compare snapshots (--markdown, --wide)\n"
 	      "  compare A... -- B...          runs a side: verdicts (--json)\n"
 	      "  export --json|--csv|--prometheus [NAME|all] [-f FILE] [-o OUT]\n"
+	      "  serve [-l A:P] [NAME...]      Prometheus exporter, native histograms\n"
 	      "  check NAME | -f FILE          verify node text or a snapshot\n"
 	      "  doctor [--json] [--no-attach] what this machine allows, the fixes\n"
 	      "Environment: KSTATS_DIR (default " KSTATS_DEBUGFS_DEFAULT ", else\n"
@@ -389,7 +399,7 @@ int main(int argc, char **argv)
 		{ "run", cmd_run },
 		{ "save", cmd_save }, { "compare", cmd_compare },
 		{ "export", cmd_export }, { "check", cmd_check },
-		{ "doctor", cmd_doctor },
+		{ "doctor", cmd_doctor }, { "serve", cmd_serve },
 	};
 	const char *near = NULL;
 	size_t i, best = (size_t)-1;

@@ -179,5 +179,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_compare_prom(int argc, char **argv);	/* compare --prometheus (cmd_prom.c) */
 int cmd_export(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);	/* cmd_doctor.c */
+int cmd_serve(int argc, char **argv);	/* cmd_serve.c */
 
 #endif /* KSTATS_H */
