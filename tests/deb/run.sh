@@ -86,6 +86,10 @@ check "kstats-export.service and .timer shipped, the timer not enabled" sh -c \
 	 ! ls /etc/systemd/system/timers.target.wants/kstats-export.timer 2>/dev/null'
 check "/etc/default/kstats-export is a conffile" sh -c \
 	'dpkg-query -W -f="\${Conffiles}" kstats | grep -q " /etc/default/kstats-export "'
+check "kstats-serve.service shipped, not enabled; /etc/default/kstats-serve a conffile" sh -c \
+	'dpkg -L kstats | grep -qE "^(/usr)?/lib/systemd/system/kstats-serve.service$" &&
+	 ! ls /etc/systemd/system/multi-user.target.wants/kstats-serve.service 2>/dev/null &&
+	 dpkg-query -W -f="\${Conffiles}" kstats | grep -q " /etc/default/kstats-serve "'
 check "bash completion where bash-completion looks" \
 	bash -c '. /usr/share/bash-completion/completions/kstats && complete -p kstats | grep -q _kstats'
 check "apt-get purge kstats kstats-dkms" apt-get purge -y -q kstats kstats-dkms
