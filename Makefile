@@ -171,9 +171,11 @@ test-rt: deps-check
 
 # kstats -> node_exporter -> Prometheus end to end in one boot of the newest
 # 6.12 kernel (tests/vm/prometheus.sh: Debian's prometheus and
-# prometheus-node-exporter from this machine over 9p); make test runs it.
+# prometheus-node-exporter from this machine over 9p), and kstats serve ->
+# Prometheus with native histograms beside it (tools/kstats, run from this
+# machine's root over 9p too); make test runs it.
 PROM_KVER ?= $(or $(lastword $(filter 6.12.%,$(KVERS))),$(lastword $(KVERS)))
-test-prometheus: deps-check vm-stage-$(PROM_KVER) vm-tools
+test-prometheus: deps-check vm-stage-$(PROM_KVER) vm-tools tools
 	tests/vm/prometheus.sh $(PROM_KVER)
 
 # A fleet of two: the newest 6.1 and 6.12 kernels boot at once, each with
