@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "ks_callers.h"
+#include "ks_fmt.h"
 #include "ks_load.h"
+#include "ks_slowest.h"
 #include "kstats.h"
 
 /* What a table of the nodes read: the nodes that keep it, the rest said so. */

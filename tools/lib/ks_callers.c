@@ -24,23 +24,6 @@ static char *ks_fmt_share(char *buf, size_t len, double part, double whole)
 	return buf;
 }
 
-/*
- * The heading: @node's name, under QEMU -icount what a "ns" is, then
- * @text; wrapped at 72 columns, in Markdown one line and a blank.
- */
-static void ks_heading(FILE *f, const struct ks_view *node, int markdown, const char *text)
-{
-	char buf[1024];
-
-	snprintf(buf, sizeof(buf), "%s%s%s%s: %s", markdown ? "**" : "", node->name,
-		 markdown ? "**" : "",
-		 ks_timing_note(&node->meta) ? " (ns = 1 instruction, QEMU -icount)" : "", text);
-	if (markdown)
-		fprintf(f, "%s\n\n", buf);
-	else
-		ks_print_wrapped(f, "", "  ", buf, KS_MAIL_WIDTH);
-}
-
 void ks_print_callers(FILE *f, const struct ks_view *node, int how)
 {
 	int markdown = how & KS_TBL_MARKDOWN;
@@ -63,7 +46,7 @@ void ks_print_callers(FILE *f, const struct ks_view *node, int how)
 	snprintf(head, sizeof(head), "%.0f calls from %u call sites (callers %u), by total time%s%s",
 		 calls, seen, node->callers_n, markdown ? "; latency in " : "",
 		 markdown ? node->unit : "");
-	ks_heading(f, node, markdown, head);
+	ks_print_heading(f, node, markdown, head);
 	if (markdown) {
 		fprintf(f, "| site | calls | calls %% | time %% | p50 | p99 | max |\n");
 		fprintf(f, "|---|--:|--:|--:|--:|--:|--:|\n");
@@ -310,50 +293,4 @@ int ks_callers_compare(FILE *f, struct ks_view *const *nodes, const char *const 
 		}
 	}
 	return 0;
-}
-
-void ks_print_slowest(FILE *f, const struct ks_view *node, int how)
-{
-	int markdown = how & KS_TBL_MARKDOWN;
-	int vw = ks_value_width(node->unit);
-	char t[32], at[32], head[KS_NAME_MAX + 160];
-	__u32 i, j;
-
-	snprintf(head, sizeof(head), "the %u slowest of %llu calls (slowest %u), slowest first",
-		 node->nr_slow, (unsigned long long)node->samples, node->slowest_k);
-	ks_heading(f, node, markdown, head);
-	fprintf(f, "disturbed since the reset: %llu call%s, %llu switched, %llu interrupted\n",
-		(unsigned long long)(node->switched + node->interrupted),
-		node->switched + node->interrupted == 1 ? "" : "s",
-		(unsigned long long)node->switched, (unsigned long long)node->interrupted);
-	if (markdown)
-		fprintf(f, "\n| # | time | cpu | pid | comm | at (s) | by | caller |\n"
-			"|--:|--:|--:|--:|---|--:|---|---|\n");
-	else
-		fprintf(f, "%3s %*s %4s %7s %-16s %12s %s\n", "#", vw, "time", "cpu",
-			"pid", "comm", "at (s)", "by");
-	for (i = 0; i < node->nr_slow; i++) {
-		const struct ks_slow *c = &node->slow[i];
-
-		ks_fmt_value(t, sizeof(t), c->time, node->unit);
-		snprintf(at, sizeof(at), "%.6f", (double)c->at / 1e9);
-		if (markdown) {
-			fprintf(f, "| %u | %s | %u | %d | %s | %s | %s | `%s` |\n", i, t,
-				c->cpu, c->pid, c->comm, at, c->by, c->caller);
-			continue;
-		}
-		fprintf(f, "%3u %*s %4u %7d %-16s %12s %s\n", i, vw, t, c->cpu, c->pid,
-			c->comm, at, c->by);
-		for (j = 0; j < c->nr_frames; j++)
-			fprintf(f, "    %s\n", c->frames[j]);
-		if (!c->nr_frames)
-			fprintf(f, "    %s\n", c->caller);
-	}
-	if (!markdown)
-		return;
-	for (i = 0; i < node->nr_slow; i++) {
-		fprintf(f, "\nCall %u's stack:\n\n", i);
-		for (j = 0; j < node->slow[i].nr_frames; j++)
-			fprintf(f, "    %s\n", node->slow[i].frames[j]);
-	}
 }

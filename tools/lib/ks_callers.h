@@ -10,10 +10,6 @@
 #include <stdio.h>
 #include "ks_view.h"
 
-/* How ks_print_callers() and ks_print_slowest() print. */
-#define KS_TBL_MARKDOWN	0x1
-#define KS_TBL_BRIEF	0x2
-
 /**
  * ks_print_callers() - the call sites of @node, most total time first:
  * calls, share of the calls, share of the time, p50, p99, max
@@ -46,14 +42,5 @@ void ks_print_callers(FILE *f, const struct ks_view *node, int how);
  */
 int ks_callers_compare(FILE *f, struct ks_view *const *nodes, const char *const *labels,
 		       int n, int style);
-
-/**
- * ks_print_slowest() - the kept calls of @node, slowest first, each with
- * its stack; within 80 columns, or a Markdown table with the stacks after
- * @f:        output
- * @node:     a node traced with slowest
- * @how:      KS_TBL_MARKDOWN for Markdown; KS_TBL_BRIEF (no notes)
- */
-void ks_print_slowest(FILE *f, const struct ks_view *node, int how);
 
 #endif /* KS_CALLERS_H */

@@ -451,3 +451,20 @@ char *ks_fmt_site(char *buf, size_t len, const char *site, int width)
 	snprintf(buf, len, "%.*s~%.*s", w > 1 ? w : 1, site, (int)(off - fn), site + fn);
 	return buf;
 }
+
+/*
+ * The heading: @node's name, under QEMU -icount what a "ns" is, then
+ * @text; wrapped at 72 columns, in Markdown one line and a blank.
+ */
+void ks_print_heading(FILE *f, const struct ks_view *node, int markdown, const char *text)
+{
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf), "%s%s%s%s: %s", markdown ? "**" : "", node->name,
+		 markdown ? "**" : "",
+		 ks_timing_note(&node->meta) ? " (ns = 1 instruction, QEMU -icount)" : "", text);
+	if (markdown)
+		fprintf(f, "%s\n\n", buf);
+	else
+		ks_print_wrapped(f, "", "  ", buf, KS_MAIL_WIDTH);
+}

@@ -115,6 +115,10 @@ enum {
 #define KS_CLAMPED_WHY	"they ended on a CPU whose clock read earlier than the start's"
 
 #define KS_NBSP		'\001'	/* ks_print_wrapped(): a blank, not a break */
+/* How the tables of callers and slowest print (their @how). */
+#define KS_TBL_MARKDOWN	0x1
+#define KS_TBL_BRIEF	0x2
+
 #define KS_MAIL_WIDTH	72	/* what a review email takes */
 #define KS_WIDE_WIDTH	80	/* --wide */
 
@@ -159,5 +163,16 @@ int ks_print_wrapped(FILE *f, const char *first, const char *next,
  * Return: @buf.
  */
 char *ks_fmt_site(char *buf, size_t len, const char *site, int width);
+
+/**
+ * ks_print_heading() - the heading line of a table about @node
+ * @f:        output
+ * @node:     the node: its name first, and under QEMU -icount what a "ns"
+ *            is, then @text
+ * @markdown: one line and a blank, the name in bold; else wrapped at 72
+ *            columns
+ * @text:     what the table holds
+ */
+void ks_print_heading(FILE *f, const struct ks_view *node, int markdown, const char *text);
 
 #endif /* KS_FMT_H */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ks_fmt.h"
 #include "ks_slowest.h"
 
 int ks_slow_check(const struct ks_view *node, char *why, size_t len)
@@ -129,4 +130,50 @@ int ks_parse_slow(const struct ks_errbuf *e, int line, struct ks_view *node,
 		return ks_fail(e, line, "'# %s': more than %d frames, or one too long",
 			       KS_LINE_STACK, KS_STACK_MAX);
 	return 0;
+}
+
+void ks_print_slowest(FILE *f, const struct ks_view *node, int how)
+{
+	int markdown = how & KS_TBL_MARKDOWN;
+	int vw = ks_value_width(node->unit);
+	char t[32], at[32], head[KS_NAME_MAX + 160];
+	__u32 i, j;
+
+	snprintf(head, sizeof(head), "the %u slowest of %llu calls (slowest %u), slowest first",
+		 node->nr_slow, (unsigned long long)node->samples, node->slowest_k);
+	ks_print_heading(f, node, markdown, head);
+	fprintf(f, "disturbed since the reset: %llu call%s, %llu switched, %llu interrupted\n",
+		(unsigned long long)(node->switched + node->interrupted),
+		node->switched + node->interrupted == 1 ? "" : "s",
+		(unsigned long long)node->switched, (unsigned long long)node->interrupted);
+	if (markdown)
+		fprintf(f, "\n| # | time | cpu | pid | comm | at (s) | by | caller |\n"
+			"|--:|--:|--:|--:|---|--:|---|---|\n");
+	else
+		fprintf(f, "%3s %*s %4s %7s %-16s %12s %s\n", "#", vw, "time", "cpu",
+			"pid", "comm", "at (s)", "by");
+	for (i = 0; i < node->nr_slow; i++) {
+		const struct ks_slow *c = &node->slow[i];
+
+		ks_fmt_value(t, sizeof(t), c->time, node->unit);
+		snprintf(at, sizeof(at), "%.6f", (double)c->at / 1e9);
+		if (markdown) {
+			fprintf(f, "| %u | %s | %u | %d | %s | %s | %s | `%s` |\n", i, t,
+				c->cpu, c->pid, c->comm, at, c->by, c->caller);
+			continue;
+		}
+		fprintf(f, "%3u %*s %4u %7d %-16s %12s %s\n", i, vw, t, c->cpu, c->pid,
+			c->comm, at, c->by);
+		for (j = 0; j < c->nr_frames; j++)
+			fprintf(f, "    %s\n", c->frames[j]);
+		if (!c->nr_frames)
+			fprintf(f, "    %s\n", c->caller);
+	}
+	if (!markdown)
+		return;
+	for (i = 0; i < node->nr_slow; i++) {
+		fprintf(f, "\nCall %u's stack:\n\n", i);
+		for (j = 0; j < node->slow[i].nr_frames; j++)
+			fprintf(f, "    %s\n", node->slow[i].frames[j]);
+	}
 }

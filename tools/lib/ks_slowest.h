@@ -6,7 +6,8 @@
 #ifndef KS_SLOWEST_H
 #define KS_SLOWEST_H
 
-#include "ks_parse.h"
+#include <stdio.h>
+#include "ks_err.h"
 #include "ks_view.h"
 
 /**
@@ -34,5 +35,14 @@ int ks_parse_slow(const struct ks_errbuf *e, int line, struct ks_view *node,
  * Return: 0, or -1 with @why written.
  */
 int ks_slow_check(const struct ks_view *node, char *why, size_t len);
+
+/**
+ * ks_print_slowest() - the kept calls of @node, slowest first, each with
+ * its stack; within 80 columns, or a Markdown table with the stacks after
+ * @f:        output
+ * @node:     a node traced with slowest
+ * @how:      KS_TBL_MARKDOWN for Markdown; KS_TBL_BRIEF (no notes)
+ */
+void ks_print_slowest(FILE *f, const struct ks_view *node, int how);
 
 #endif /* KS_SLOWEST_H */
