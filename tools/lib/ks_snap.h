@@ -62,4 +62,20 @@ int ks_snap_read_many(const char *text, const char *src, struct ks_view **nodes,
 int ks_snap_read(const char *text, const char *src, struct ks_view *node,
 		 char *err, size_t errlen);
 
+/* The schema's 64-bit figures of a node, shared by the reader and the writer. */
+#define KS_SNAP_FIGURES	7
+struct ks_snap_figure {
+	const char *key;
+	size_t off;		/* in struct ks_view */
+	int optional;		/* older files lack it */
+};
+extern const struct ks_snap_figure ks_snap_figures_u64[KS_SNAP_FIGURES];
+
+/* Figure @f of @node. */
+static inline __u64 *ks_snap_figure_of(const struct ks_view *node,
+				       const struct ks_snap_figure *f)
+{
+	return (__u64 *)((char *)node + f->off);
+}
+
 #endif /* KS_SNAP_H */
