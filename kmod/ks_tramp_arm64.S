@@ -50,6 +50,7 @@
 #include <asm/assembler.h>
 #include <asm/sysreg.h>
 #include "ks_direct.h"
+#include "ks_slot_arm64.h"
 
 /*
  * LSE atomics where the kernel patches them in: CONFIG_ARM64_LSE_ATOMICS
@@ -306,18 +307,8 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	ldr	x11, [sp, #KS_F_NODE]
 	KS_THIS_PCPU x12, x11, x13
 .Lks_cycles:
-	/* the slot of x10 into w13, as kstats_slot() (include/kstats/hist.h) */
-	ldr	x14, [x12, #KS_PCPU_ONE]
-	orr	x14, x10, x14
-	clz	x14, x14
-	eor	w14, w14, #63			/* the leading one */
-	ldp	w15, w16, [x12, #KS_PCPU_BITS]	/* bits, buckets */
-	sub	w13, w14, w15			/* sh */
-	cmp	w13, w16
-	b.hs	.Lks_over
-	lsr	x14, x10, x13			/* v >> sh */
-	lsl	w13, w13, w15			/* sh << bits */
-	add	w13, w13, w14
+	/* the slot of x10 into w13, as kstats_slot() (ks_slot_arm64.h) */
+	KS_SLOT_ARM64 .Lks_over
 .Lks_slot:
 	ldr	x16, [x12, #KS_PCPU_SLOTS]
 	cbz	x16, .Lks_noslots
@@ -344,10 +335,7 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	str	x10, [x12, #KS_PCPU_MAX]
 	b	.Lks_done
 .Lks_over:
-	/* kstats_overflow_slot(): (buckets + 1) << bits */
-	add	w13, w16, #1
-	lsl	w13, w13, w15
-	b	.Lks_slot
+	KS_SLOT_OVER_ARM64 .Lks_slot
 .Lks_noslots:
 	/* none yet: ks_direct_record() takes a spare, or counts it as missed */
 	KS_IRQ_RESTORE

@@ -21,13 +21,15 @@ fi
 cd "$top"
 # include/kstats/shim.h is userspace's stand-in for kernel helpers
 files=$(ls kmod/*.c kmod/*.h kmod/*.S common/*.c include/kstats/*.h tests/target/*.c tests/api/*.c |
-	grep -v -e '\.mod\.c$' -e 'ks_slot_x86\.h$' -e 'kstats/shim\.h$')
+	grep -v -e '\.mod\.c$' -e 'ks_slot_[a-z0-9]*\.h$' -e 'kstats/shim\.h$')
 "$cp" --strict --no-tree --terse --show-types \
 	--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f $files
-# ks_slot_x86.h holds assembler macros (for ks_tramp.S and a unit test),
-# whose operands are not C's: no C spacing rules.
+# ks_slot_x86.h and ks_slot_arm64.h hold assembler macros (for the
+# trampolines and a unit test), whose lines are not C's: no C spacing,
+# blank-line or comparison-order rules.
 "$cp" --strict --no-tree --terse --show-types \
-	--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES,SPACING -f kmod/ks_slot_x86.h
+	--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES,SPACING,LINE_SPACING,CONSTANT_COMPARISON \
+	-f kmod/ks_slot_x86.h kmod/ks_slot_arm64.h
 # KSTATS_SECTION_START/END open and close one block between them, on
 # purpose (a section cannot be left unclosed): no do-while of their own.
 "$cp" --strict --no-tree --terse --show-types \

@@ -6,8 +6,8 @@
 #   scripts/deps-check.sh [base] [rt] [deb] [kbuild] [arm64] [all]   (as scripts/deps.sh)
 # rt: the PREEMPT_RT kernels too; deb: the Debian packaging tools, dkms in
 # the trixie root and the Debian 12 root of the package test; arm64: the
-# cross compiler, qemu-system-aarch64, and the three arm64 kernels with an
-# arm64 busybox (scripts/kernels.sh: KSTATS_ARCH=arm64).
+# cross compiler, qemu-system-aarch64, qemu-aarch64, and the three arm64
+# kernels with an arm64 busybox (scripts/kernels.sh: KSTATS_ARCH=arm64).
 want_rt=0 want_deb=0 want_kbuild=0 want_arm64=0
 for part in "$@"; do
 	case $part in
@@ -71,7 +71,7 @@ if [ $want_kbuild = 1 ]; then
 	done
 fi
 if [ $want_arm64 = 1 ]; then
-	for c in aarch64-linux-gnu-gcc qemu-system-aarch64; do
+	for c in aarch64-linux-gnu-gcc qemu-system-aarch64 qemu-aarch64; do
 		command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 	done
 	[ -f /usr/aarch64-linux-gnu/lib/libc.a ] || missing="$missing libc6-dev-arm64-cross"

@@ -16,11 +16,12 @@
 # rt adds the PREEMPT_RT kernels of each series (make test-rt); deb adds
 # the packaging tools, dkms and python3-matplotlib in the Debian 13 root
 # and a clean Debian 12 root (make deb, make deb-test).  arm64 adds the
-# cross compiler, qemu-system-arm and Debian's arm64 kernels of the same
-# three series: 6.1 and 6.12 (whose headers apt cannot install beside this
-# machine's compiler) with busybox-static:arm64 unpacked into
-# $KSTATS_CACHE/arm64/root (default /var/cache/kstats), 7.x installed in
-# the Debian 13 root (make test-arm64; make test runs a part).
+# cross compiler, qemu-system-arm, qemu-user (qemu-aarch64 runs the unit
+# test of the arm64 trampoline's slot arithmetic, tests/unit) and Debian's
+# arm64 kernels of the same three series: 6.1 and 6.12 (whose headers apt
+# cannot install beside this machine's compiler) with busybox-static:arm64
+# unpacked into $KSTATS_CACHE/arm64/root (default /var/cache/kstats), 7.x
+# installed in the Debian 13 root (make test-arm64; make test runs a part).
 set -eu
 
 [ "$(id -u)" = 0 ] || { echo "deps: run as root (sudo make deps)" >&2; exit 1; }
@@ -120,7 +121,7 @@ deb=""
 kbuild=""
 [ $want_kbuild = 1 ] && kbuild="$KS_KBUILD_PKGS"
 arm64=""
-[ $want_arm64 = 1 ] && arm64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
+[ $want_arm64 = 1 ] && arm64="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-user"
 
 pkgs="build-essential make gcc bc kmod xz-utils zstd cpio busybox-static debootstrap
       qemu-system-x86 python3 python3-matplotlib python3-pytest prometheus

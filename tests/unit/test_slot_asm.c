@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The direct trampoline's slot computation (kmod/ks_slot_x86.h, assembled
- * by slot_asm.S) against kstats_slot() of include/kstats/hist.h: for
- * every bits, the default and the largest number of buckets, at every
- * slot's lowest and highest value and one past each, and at a million
- * random values of every magnitude.  x86-64 only.
+ * The direct trampoline's slot computation against kstats_slot() of
+ * include/kstats/hist.h: for every bits, the default and the largest
+ * number of buckets, at every slot's lowest and highest value and one
+ * past each, and at a million random values of every magnitude.  Built
+ * twice: x86-64's (kmod/ks_slot_x86.h, assembled by slot_asm.S) as
+ * test_slot_asm, arm64's (kmod/ks_slot_arm64.h, by slot_asm_arm64.S) as
+ * test_slot_asm_arm64, cross-built and run under qemu-aarch64 where this
+ * is not an arm64 machine (Makefile).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -18,12 +21,20 @@
 #undef __ASSEMBLY__
 #include "../tap.h"
 
+#if defined(__x86_64__)
+#define SLOT_ARCH	"x86-64"
+#elif defined(__aarch64__)
+#define SLOT_ARCH	"arm64"
+#else
+#error "no trampoline slot code for this architecture"
+#endif
+
 unsigned int ks_test_slot(unsigned long long v, const void *pcpu);
 
 /* The per-CPU part the assembly reads, as ks_direct.c fills it. */
 static unsigned int asm_slot(__u64 v, __u32 bits, __u32 buckets)
 {
-	unsigned char pcpu[128];
+	unsigned char pcpu[128] __attribute__((aligned(16)));
 	__u64 one = 1ULL << bits;
 	__u32 two = 2U << bits;
 
@@ -93,7 +104,7 @@ int main(void)
 			}
 			checks++;
 			bad += !same(~0ULL, bits, buckets, why, sizeof(why));
-			tap_result(!bad, "trampoline slot = kstats_slot(): bits %u, %u buckets, %lu values at every slot edge and random%s%s",
+			tap_result(!bad, SLOT_ARCH " trampoline slot = kstats_slot(): bits %u, %u buckets, %lu values at every slot edge and random%s%s",
 				   bits, buckets, checks, bad ? ": " : "", why);
 		}
 	}
