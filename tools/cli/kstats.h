@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the subcommands of tools/kstats share: kstats.c holds main, the
- * help texts and the command table; each cmd_*.c holds a family of
+ * What the subcommands of tools/kstats share: kstats.c holds main and the
+ * command table, ks_help.c the help texts and the usage every subcommand
+ * shares (below them all); each cmd_*.c holds a family of
  * subcommands (cmd_node.c trace, remove, start, stop, reset, list;
  * cmd_show.c show, check; cmd_callers.c callers, slowest; cmd_watch.c watch; cmd_top.c top; cmd_run.c
  * run; cmd_snap.c save, compare, export); ks_load.c loads the nodes they
@@ -56,6 +57,12 @@ struct ks_trace_opts {
  * @cmd: subcommand name
  */
 void ks_help(FILE *f, const char *cmd);
+
+/**
+ * ks_usage() - print the general usage: every command in a line
+ * @f: output stream
+ */
+void ks_usage(FILE *f);
 
 /**
  * ks_bad_usage() - bad usage of @cmd: one line "kstats: CMD: WHAT", exit 2

@@ -14,11 +14,6 @@
 #include "ks_fmt.h"
 
 
-const char *ks_row_name(int i)
-{
-	return i ? kstats_pct_name[i - 1] : "mean";
-}
-
 /* Every node of @s named @name. */
 static int ks_cmp_runs(const struct ks_cmp_side *s, const char *name,
 		       struct ks_view ***out)
@@ -206,17 +201,6 @@ static char *ks_change(char *buf, const struct ks_row *r)
 }
 
 /* ---- the notes under a table ---- */
-
-/* Are all nodes of @s from QEMU -icount? */
-int ks_side_icount(const struct ks_cmp_side *s)
-{
-	int i;
-
-	for (i = 0; i < s->n; i++)
-		if (!ks_timing_note(&s->nodes[i]->meta))
-			return 0;
-	return s->n > 0;
-}
 
 /* One note: "# TEXT" wrapped at 72 columns in text, "TEXT  " (a Markdown line break) else. */
 static void ks_note(FILE *f, int md, const char *text)

@@ -24,10 +24,21 @@ struct ks_fn {
 };
 
 /* "mean", then the percentiles' names, for row @i of struct ks_fn. */
-const char *ks_row_name(int i);
+static inline const char *ks_row_name(int i)
+{
+	return i ? kstats_pct_name[i - 1] : "mean";
+}
 
 /* Are all nodes of @s from QEMU -icount? */
-int ks_side_icount(const struct ks_cmp_side *s);
+static inline int ks_side_icount(const struct ks_cmp_side *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (!ks_timing_note(&s->nodes[i]->meta))
+			return 0;
+	return s->n > 0;
+}
 
 /* compare --json of the @n functions @fns (ks_cmp_json.c). */
 void ks_cmp_json_print(FILE *f, const struct ks_cmp_side *a,
