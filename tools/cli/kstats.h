@@ -5,7 +5,9 @@
  * shares (below them all); each cmd_*.c holds a family of
  * subcommands (cmd_node.c trace, remove, start, stop, reset, list;
  * cmd_show.c show, check; cmd_callers.c callers, slowest; cmd_watch.c watch; cmd_top.c top; cmd_run.c
- * run; cmd_snap.c save, compare, export); ks_load.c loads the nodes they
+ * run; cmd_save.c save; cmd_compare.c compare; cmd_export.c export;
+ * cmd_prom.c compare --prometheus; cmd_serve.c serve; cmd_doctor.c
+ * doctor); ks_load.c loads the nodes they
  * act on, ks_tick.c runs the intervals of watch and top.
  */
 #ifndef KSTATS_H
