@@ -105,7 +105,7 @@ else
 	notok "serve, protobuf: HTTP $(code), $(ctype), pbdump $pbrc"; tap_diag "$tmp/pb.txt"
 fi
 # per node: schema = bits, _count = samples, buckets + zero = _count, _sum = the text's
-for nb in find_vma:3:1500 gen_b5:5:6500; do
+for nb in find_vma:4:1500 gen_b5:6:6500; do
 	n=${nb%%:*} b=${nb#*:}; s=${b#*:}; b=${b%%:*}
 	tsum=$(sed -n "s/^kstats_latency_seconds_sum{node=\"$n\"[^}]*} //p" "$tmp/export.prom")
 	line=$(grep "^kstats_latency_seconds{node=\"$n\"" "$tmp/pb.txt")
@@ -117,7 +117,7 @@ for nb in find_vma:3:1500 gen_b5:5:6500; do
 		printf "schema %s count %s buckets+zero %d sum %s", f["schema"], f["count"], t,
 			(d <= 1e-12 * tsum ? "same" : f["sum"] " vs " tsum)
 	}')
-	expect "serve, protobuf: $n native, schema = bits, _count = samples, buckets + zero = _count, _sum = the text's" \
+	expect "serve, protobuf: $n native, schema = bits + 1 ($b), _count = samples, buckets + zero = _count, _sum = the text's" \
 		"$got" "schema $b count $s buckets+zero $s sum same"
 done
 if [ "$(grep -c '^kstats_latency_seconds{' "$tmp/pb.txt")" = 2 ] && ! grep -q 'cpu=' "$tmp/pb.txt" &&

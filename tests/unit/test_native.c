@@ -7,9 +7,13 @@
  *    power of two, and nowhere inside one (so slots go to the bucket of
  *    their mean, and Prometheus' quantile is within one bucket of it);
  *  - bucket index and edges for schemas 0..8;
+ *  - schema = bits + 1: Prometheus' quantile, in the bucket of a slot's
+ *    middle, and any value of the slot (kstats' own percentile) at most
+ *    2^-bits apart, where schema = bits would be 13.9% at bits 3;
  *  - for bits 1..8, random histograms: every native bucket's count equals
- *    the slots whose mean it holds, slot 0 is the zero bucket, nothing
+ *    the slots whose middle it holds, slot 0 is the zero bucket, nothing
  *    below the zero threshold but 0, count and sum exact;
+ *  - no bucket falls when calls are added (a counter to Prometheus);
  *  - ks_pb_write()'s bytes, read back with protoc-c's unpack: the same
  *    families, labels, schema, spans and counts.
  */
@@ -69,22 +73,105 @@ static int decode(const __s32 *off, const __u32 *len, __u32 nsp, const __s64 *d,
 	return n == nd ? 0 : -1;
 }
 
-/* The reference: each slot's count in the bucket of its mean. */
+/* The reference point of slot @s: its value, its lower edge (overflow), or sqrt(lo (hi + 1)). */
+static long double ref_point(__u32 s, __u32 bits, __u32 buckets)
+{
+	long double lo = kstats_slot_lo(s, bits), hi = kstats_slot_hi(s, bits, buckets);
+
+	if (s < (1U << bits) || s == kstats_overflow_slot(bits, buckets))
+		return lo;
+	return sqrtl(lo * (hi + 1));
+}
+
+/* The reference: each slot's count in the bucket of its middle. */
 static void reference(const struct kstats_slot *sl, __u32 bits, __u32 buckets,
 		      double scale, __u64 *out)
 {
 	__u32 s, nr = kstats_nr_slots(bits, buckets);
-	int sch = bits > 8 ? 8 : (int)bits;
+	int sch = bits + 1 > 8 ? 8 : (int)bits + 1;
 
 	memset(out, 0, IDX_N * sizeof(*out));
 	for (s = 1; s < nr; s++) {
-		__u64 m;
-
 		if (!sl[s].count)
 			continue;
-		m = kstats_slot_clamp(sl[s].sum / sl[s].count, s, bits, buckets);
-		out[ref_index((long double)m * (long double)scale, sch) - IDX_LO] += sl[s].count;
+		out[ref_index(ref_point(s, bits, buckets) * (long double)scale, sch) - IDX_LO] +=
+			sl[s].count;
 	}
+}
+
+/*
+ * The widest gap between a value of slot @s and one of the bucket (of
+ * schema @sch) its middle is in: max(bucket top / slot bottom, slot top /
+ * bucket bottom) - 1, in seconds (@scale 1e-9) or node units.
+ */
+static double gap(__u32 s, __u32 bits, __u32 buckets, int sch, long double scale)
+{
+	long double lo = kstats_slot_lo(s, bits) * scale;
+	long double hi = (kstats_slot_hi(s, bits, buckets) + 1.0L) * scale;
+	int i = ref_index(ref_point(s, bits, buckets) * scale, sch);
+	long double bl = exp2l((long double)(i - 1) / (1 << sch)), bh = exp2l((long double)i / (1 << sch));
+
+	if (s < (1U << bits))		/* one value, lo */
+		hi = lo;
+	return (double)fmaxl(bh / lo, hi / bl) - 1;
+}
+
+static void bounds(void)
+{
+	static const double want[] = { 0, 0.3544, 0.2078, 0.1075, 0.0492, 0.0265 };
+	__u32 bits, s;
+
+	for (bits = 1; bits <= 7; bits++) {
+		__u32 buckets = kstats_default_buckets(bits);
+		double w = 0, ws = 0, wc = 0;
+
+		for (s = 1; s < kstats_overflow_slot(bits, buckets); s++) {
+			w = fmax(w, gap(s, bits, buckets, bits + 1, 1e-9L));
+			wc = fmax(wc, gap(s, bits, buckets, bits + 1, 1.0L));
+			ws = fmax(ws, gap(s, bits, buckets, bits, 1e-9L));
+		}
+		tap_result(w < ldexp(1, -(int)bits) && wc < ldexp(1, -(int)bits) &&
+			   (bits > 5 || fabs(w - want[bits]) < 0.0005),
+			   "bits %u, schema %u: Prometheus' quantile within %.2f%% (seconds; %.2f%% cycles) of any value of the slot, under 2^-%u = %.2f%%; schema %u: %.2f%%",
+			   bits, bits + 1, 100 * w, 100 * wc, bits, 100 * ldexp(1, -(int)bits), bits, 100 * ws);
+	}
+}
+
+/* Calls added one by one, encoded after each: no bucket ever falls. */
+static void monotonic(void)
+{
+	static __u64 before[IDX_N], after[IDX_N];
+	__u32 bits = 3, buckets = kstats_default_buckets(3), k;
+	__u32 nr = kstats_nr_slots(bits, buckets);
+	struct kstats_slot *sl = calloc(nr, sizeof(*sl));
+	int bad = 0, i, moved = 0;
+
+	memset(before, 0, sizeof(before));
+	for (k = 0; k < 3000; k++) {
+		struct ks_native h;
+		/* around 1000 ns, so that slot means wander across bucket edges */
+		__u64 v = 800 + next() % 500;
+		__u32 s = kstats_slot(v, bits, buckets);
+		__u64 m0 = sl[s].count ? sl[s].sum / sl[s].count : 0;
+
+		kstats_hist_add(sl, v, bits, buckets);
+		if (m0 && ks_native_index(m0 * 1e-9, 4) != ks_native_index(sl[s].sum / sl[s].count * 1e-9, 4))
+			moved++;
+		if (ks_native_from_slots(&h, sl, bits, buckets, 1e-9) ||
+		    decode(h.offsets, h.lengths, h.nr_spans, h.deltas, h.nr_deltas, after)) {
+			bad++;
+			break;
+		}
+		for (i = 0; i < IDX_N; i++)
+			if (after[i] < before[i])
+				bad++;
+		memcpy(before, after, sizeof(before));
+		ks_native_free(&h);
+	}
+	free(sl);
+	tap_result(!bad && moved > 0,
+		   "3000 calls added one at a time: no bucket ever falls (slot means crossed a bucket edge %d times)",
+		   moved);
 }
 
 /* Fill @sl with a random histogram: @kind 0 sparse, 1 dense, 2 with slot 0 and overflow. */
@@ -210,7 +297,7 @@ static void counts(void)
 					if (got[i] && ks_native_edge(i + IDX_LO, h.schema) <= h.zero_threshold)
 						bad++;
 				}
-				if (h.schema != (int)bits || h.zero_count != sl[0].count ||
+				if (h.schema != (bits + 1 > 8 ? 8 : (int)bits + 1) || h.zero_count != sl[0].count ||
 				    h.count != tot || bsum + h.zero_count != tot ||
 				    h.sum != (double)sum * scale ||
 				    !(h.zero_threshold < scale) ||
@@ -224,7 +311,7 @@ static void counts(void)
 				free(sl);
 			}
 		}
-		tap_result(!bad, "bits %u: %d histograms, %llu calls in %d spans: each bucket == the slots whose mean it holds, zero bucket == slot 0, count and sum exact",
+		tap_result(!bad, "bits %u: %d histograms, %llu calls in %d spans: each bucket == the slots whose middle it holds, zero bucket == slot 0, count and sum exact",
 			   bits, runs, (unsigned long long)calls, spans);
 	}
 }
@@ -290,7 +377,8 @@ static int same_hist(const Io__Prometheus__Client__Metric *m, const struct ks_vi
 	__u32 len[4096], k, s;
 	__u64 tot = 0;
 
-	if (!h || h->n_positive_span > 4096 || !h->has_schema || h->schema != (int)n->bits ||
+	if (!h || h->n_positive_span > 4096 || !h->has_schema ||
+	    h->schema != (n->bits + 1 > 8 ? 8 : (int)n->bits + 1) ||
 	    h->n_negative_span || h->n_bucket)
 		return 0;
 	for (k = 0; k < h->n_positive_span; k++) {
@@ -339,7 +427,7 @@ static void pb(void)
 	tap_result(same_hist(fam[0]->metric[0], &n[0], n[0].total, 1e-9) &&
 		   same_hist(fam[0]->metric[1], &n[1], n[1].total, 1e-9) &&
 		   same_hist(fam[1]->metric[0], &n[2], n[2].total, 1.0),
-		   "protobuf read back: schema = bits (3, 8, 5), every bucket == the slots whose mean it holds");
+		   "protobuf read back: schema = bits + 1 (4, 8, 6), every bucket == the slots whose middle it holds");
 	tap_result(fam[0]->metric[0]->histogram->sample_sum ==
 		   (double)ks_slots_sum(n[0].total, n[0].nr_slots) * 1e-9,
 		   "protobuf: _sum in seconds, %.9f", fam[0]->metric[0]->histogram->sample_sum);
@@ -376,7 +464,9 @@ int main(void)
 {
 	edges();
 	index_edges();
+	bounds();
 	counts();
+	monotonic();
 	pb();
 	return tap_end();
 }

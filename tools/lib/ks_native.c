@@ -11,7 +11,16 @@
 
 int ks_native_schema(__u32 bits)
 {
-	return bits > KS_NATIVE_SCHEMA_MAX ? KS_NATIVE_SCHEMA_MAX : (int)bits;
+	return bits + 1 > KS_NATIVE_SCHEMA_MAX ? KS_NATIVE_SCHEMA_MAX : (int)bits + 1;
+}
+
+double ks_native_point(__u32 s, __u32 bits, __u32 buckets)
+{
+	__u64 lo = kstats_slot_lo(s, bits);
+
+	if (s < (1U << bits) || s >= kstats_overflow_slot(bits, buckets))
+		return (double)lo;	/* one value; or past the last range */
+	return sqrt((double)lo * ((double)kstats_slot_hi(s, bits, buckets) + 1));
 }
 
 /*
@@ -91,9 +100,7 @@ int ks_native_from_slots(struct ks_native *h, const struct kstats_slot *slots,
 			h->zero_count += sl->count;
 			continue;
 		}
-		i = ks_native_index(scale * (double)kstats_slot_clamp(kstats_slot_mean(sl),
-								      s, bits, buckets),
-				    h->schema);
+		i = ks_native_index(scale * ks_native_point(s, bits, buckets), h->schema);
 		if (have && i == idx) {		/* the same bucket as the slot before */
 			h->deltas[h->nr_deltas - 1] += (__s64)sl->count;
 			continue;

@@ -11,12 +11,21 @@
  * (include/kstats/hist.h): the two grids share only the powers of two (in
  * a power-of-two unit; 1e-9, from ns to seconds, is not one), the inner
  * edges 1 + k 2^-b and 2^(k 2^-b) differ (bits 3: 1.5 against 2^(4/8) =
- * 1.414), so no slot maps onto buckets exactly.  Each slot's calls go to
- * the bucket holding the slot's mean (the figure kstats itself reports
- * for a percentile, include/kstats/hist.h), as the classic export does:
- * both lie in one bucket, so a quantile Prometheus interpolates inside it
- * is within one bucket's width, 2^(2^-s) - 1 (9.05% at s = 3), of
- * kstats' own.
+ * 1.414), so no slot maps onto buckets exactly.
+ *
+ * A bucket is a counter (rate(), increase()): it must never fall while
+ * calls are added, so each slot goes to one bucket, the same whatever its
+ * calls: the bucket of the slot's geometric middle (ks_native_point()),
+ * not of its mean, which moves as calls come and would carry a slot's
+ * whole count from one bucket to the next (a counter reset to
+ * Prometheus).  A quantile Prometheus interpolates in that bucket and any
+ * value of the slot (kstats' own percentile is one, the slot mean) are
+ * then at most (bucket top / slot bottom, slot top / bucket bottom) apart:
+ * at schema b, 13.9% for bits 3 in seconds, more than the slot's own
+ * 12.5%; at schema b + 1, 10.75% (bits 1..7: 35%, 21%, 10.75%, 4.9%,
+ * 2.65%, ..., always under 2^-b, kstats' own precision).  So the schema
+ * is the node's bits + 1, 8 at most (tests/unit/test_native.c measures
+ * these bounds).
  */
 #ifndef KS_NATIVE_H
 #define KS_NATIVE_H
@@ -44,9 +53,20 @@ struct ks_native {
  * ks_native_schema() - the native schema of a node of @bits
  * @bits: the node's fractional bits
  *
- * Return: @bits, folded to KS_NATIVE_SCHEMA_MAX above it.
+ * Return: @bits + 1, folded to KS_NATIVE_SCHEMA_MAX above it.
  */
 int ks_native_schema(__u32 bits);
+
+/**
+ * ks_native_point() - the value whose bucket slot @s goes to, in node units
+ * @s:       slot
+ * @bits:    the node's bits
+ * @buckets: the node's power-of-two ranges
+ *
+ * Return: the slot's value where it holds one (below 2^bits), its lower
+ * edge for the overflow slot, else the geometric middle of [lo, hi + 1).
+ */
+double ks_native_point(__u32 s, __u32 bits, __u32 buckets);
 
 /**
  * ks_native_index() - the bucket of schema @schema that holds @x
@@ -77,9 +97,9 @@ double ks_native_edge(int i, int schema);
  *
  * Schema ks_native_schema(@bits); slot 0 (value 0) is the zero bucket,
  * whose threshold is the lower edge of the bucket of one node unit (ns:
- * 2^-30 s at schema 3), so it holds no other value; every other slot's
- * calls count in the bucket of the slot's mean (kstats_slot_mean(),
- * clamped into the slot).  Runs of up to two empty buckets stay inside a
+ * 2^-30 s at schema 4), so it holds no other value; every other slot's
+ * calls count in the bucket of ks_native_point() times @scale, so that
+ * no bucket falls when calls are added.  Runs of up to two empty buckets stay inside a
  * span (as zero deltas), longer ones start a new span.  count is the
  * calls of every slot, sum ks_slots_sum() times @scale.
  *
