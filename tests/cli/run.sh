@@ -1477,6 +1477,7 @@ assert d["worse"] == 1 and d["functions"] == 3, d
 
 # ---- compare --prometheus, against a real Prometheus on 127.0.0.1 ----
 tap "$here/prometheus.sh" "$K"
+tap "$here/prometheus-native.sh" "$K"
 
 # ---- slowest: the slowest calls of a node traced with slowest K ----
 # the callers node above, with two kept calls as the module writes them

@@ -6,7 +6,9 @@
  * The two sides are label selectors over kstats' exported histograms
  * (ks_export.c) in a Prometheus server.  Per side, one query of the
  * buckets' increase() over the window, summed by function, instance and
- * le (and timing, which marks a QEMU -icount guest): each machine
+ * le (and timing, which marks a QEMU -icount guest), or where the series
+ * are native histograms (kstats serve) their increase(), whose buckets
+ * ks_prom.c reads as le and count; the note says which: each machine
  * (instance) is one run of its side, its histogram re-binned by
  * ks_prom.c, and ks_cmp.c judges them as it judges snapshot files.  Every
  * failure is one line on stderr and status 1.
@@ -84,18 +86,34 @@ static int ks_prom_query(const struct ks_promq *q, const char *expr, int now,
 /*
  * The samples of one side: the buckets' increase(), and _sum's and
  * _count's; refused (printed) when the selector matches nothing, the
- * window holds no samples, or a counter was reset inside it.
+ * window holds no samples, or a counter was reset inside it.  Native
+ * histograms (kstats serve) where the selector's series are native:
+ * their increase(), histogram_sum() and histogram_count() of it, their
+ * buckets as le samples (ks_prom_parse()); else the classic series.
+ * Return: 0, 1 for native, or -1.
  */
 static int ks_prom_fetch(const struct ks_promq *q, const char *sel, struct ks_prom_vec v[3])
 {
 	static const char * const what[3] = { "bucket", "sum", "count" };
+	static const char * const nwhat[3] = { "", "histogram_sum", "histogram_count" };
 	char expr[KS_Q_MAX];
 	struct ks_prom_vec r = { 0 };
-	int i;
+	int i, native;
 
-	for (i = 0; i < 3; i++) {
-		snprintf(expr, sizeof(expr), "sum by (node, function, instance, timing%s) (increase(%s_%s{%s}[%s]))",
-			 i ? "" : ", le", KS_PROM_METRIC, what[i], sel, q->window);
+	snprintf(expr, sizeof(expr), "sum by (node, function, instance, timing) (increase(%s{%s}[%s]))",
+		 KS_PROM_METRIC, sel, q->window);
+	if (ks_prom_query(q, expr, 0, &v[0]))
+		return -1;
+	native = v[0].native;
+	if (!native)
+		ks_prom_vec_free(&v[0]);
+	for (i = native; i < 3; i++) {
+		if (native)
+			snprintf(expr, sizeof(expr), "sum by (node, function, instance, timing) (%s(increase(%s{%s}[%s])))",
+				 nwhat[i], KS_PROM_METRIC, sel, q->window);
+		else
+			snprintf(expr, sizeof(expr), "sum by (node, function, instance, timing%s) (increase(%s_%s{%s}[%s]))",
+				 i ? "" : ", le", KS_PROM_METRIC, what[i], sel, q->window);
 		if (ks_prom_query(q, expr, 0, &v[i]))
 			return -1;
 		if (i || v[0].n)
@@ -114,8 +132,12 @@ static int ks_prom_fetch(const struct ks_promq *q, const char *sel, struct ks_pr
 		ks_prom_vec_free(&r);
 		return -1;
 	}
-	snprintf(expr, sizeof(expr), "sum by (node, function, instance) (resets(%s_count{%s}[%s])) > 0",
-		 KS_PROM_METRIC, sel, q->window);
+	if (native)	/* resets() reads floats: the count's, each second */
+		snprintf(expr, sizeof(expr), "sum by (node, function, instance) (resets(histogram_count(%s{%s})[%s:1s])) > 0",
+			 KS_PROM_METRIC, sel, q->window);
+	else
+		snprintf(expr, sizeof(expr), "sum by (node, function, instance) (resets(%s_count{%s}[%s])) > 0",
+			 KS_PROM_METRIC, sel, q->window);
 	if (ks_prom_query(q, expr, 0, &r))
 		return -1;
 	if (r.n) {
@@ -124,7 +146,7 @@ static int ks_prom_fetch(const struct ks_promq *q, const char *sel, struct ks_pr
 		ks_prom_vec_free(&r);
 		return -1;
 	}
-	return 0;
+	return native;
 }
 
 /* A selector as given, braces or none: its inside, or NULL when unusable. */
@@ -171,7 +193,7 @@ int cmd_compare_prom(int argc, char **argv)
 	struct ks_prom_side pa = { 0 }, pb = { 0 };
 	struct ks_cmp_side a, b;
 	char note[256], url[1024];
-	int i, nl = 0, ns = 0, fmt = KS_CMP_TEXT, ret = 1, per2;
+	int i, nl = 0, ns = 0, fmt = KS_CMP_TEXT, ret = 1, per2, na, nb;
 
 	for (i = 1; i < argc; i++) {
 		const char *o = argv[i];
@@ -235,7 +257,9 @@ int cmd_compare_prom(int argc, char **argv)
 
 		strftime(q.when, sizeof(q.when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	}
-	if (ks_prom_fetch(&q, sels[0], va) || ks_prom_fetch(&q, sels[1], vb))
+	na = ks_prom_fetch(&q, sels[0], va);
+	nb = na < 0 ? -1 : ks_prom_fetch(&q, sels[1], vb);
+	if (na < 0 || nb < 0)
 		goto out;
 	if (ks_prom_layout_init(&lay) ||
 	    ks_prom_side(&lay, &va[0], &va[1], &va[2], glob, nl > 0 ? labels[0] : sels[0], &pa) ||
@@ -251,8 +275,10 @@ int cmd_compare_prom(int argc, char **argv)
 		}
 	}
 	per2 = lay.worst > 0 ? (int)lround(M_LN2 / log1p(lay.worst)) : 0;
-	snprintf(note, sizeof(note), "percentiles: bucket middles, within %.0f%% (Prometheus buckets, %d per power of two)",
-		 lay.worst * 100, per2);
+	snprintf(note, sizeof(note), "percentiles: bucket middles, within %.0f%% (Prometheus %s, %d per power of two)",
+		 lay.worst * 100, na && nb ? "native histograms" : na || nb ?
+		 (na ? "native histograms against buckets" : "buckets against native histograms") :
+		 "buckets", per2);
 	a = (struct ks_cmp_side){ .label = nl > 0 ? labels[0] : sels[0], .nodes = pa.nodes,
 				  .srcs = pa.srcs, .n = pa.n, .bounds = lay.bounds,
 				  .precision = lay.worst > 0 ? note : NULL,

@@ -45,17 +45,66 @@ static int ks_prom_num(const char *s, double *v)
 	return *end ? -1 : 0;
 }
 
+/*
+ * A native histogram of the API, [time, {"count", "sum", "buckets": [[
+ * boundaries, "lower", "upper", "count"], ...]}], appended to @vec as the
+ * cumulative counts of a classic one: a sample at each bucket's upper
+ * edge, one at its lower edge too where the bucket below it is not there
+ * (so that each bucket keeps its own bounds), and +Inf at "count".
+ * Buckets at or below 0 (the zero bucket's negative half) count at le 0.
+ */
+static int ks_prom_hist(const struct ks_jv *h, struct ks_prom_vec *vec, char *err,
+			size_t errlen, const char *src, int line)
+{
+	const struct ks_jv *o = h->type == KS_JARR && h->n == 2 ? &h->kids[1] : NULL, *b;
+	double cum = 0, prev = -1, total;
+	size_t k;
+
+	b = o && o->type == KS_JOBJ ? ks_jget(o, "buckets") : NULL;
+	if (!o || o->type != KS_JOBJ || ks_prom_num(ks_prom_str(o, "count"), &total) ||
+	    (b && b->type != KS_JARR)) {
+		snprintf(err, errlen, "%s:%d: a histogram without \"count\" and \"buckets\"", src, line);
+		return -1;
+	}
+	for (k = 0; b && k < b->n; k++) {
+		const struct ks_jv *e = &b->kids[k];
+		double lo, hi, c;
+
+		if (e->type != KS_JARR || e->n != 4 || e->kids[1].type != KS_JSTR ||
+		    ks_prom_num(e->kids[1].str, &lo) || ks_prom_num(e->kids[2].str, &hi) ||
+		    ks_prom_num(e->kids[3].str, &c) || !(hi >= lo)) {
+			snprintf(err, errlen, "%s:%d: a histogram bucket that is not [boundaries, \"lower\", \"upper\", \"count\"]",
+				 src, line);
+			return -1;
+		}
+		if (lo < 0)
+			lo = 0;
+		if (lo != prev && lo > 0) {	/* no bucket just below: its lower edge */
+			vec->s[vec->n].le = lo;
+			vec->s[vec->n++].v = cum;
+		}
+		cum += c;
+		vec->s[vec->n].le = hi;
+		vec->s[vec->n++].v = cum;
+		prev = hi;
+	}
+	vec->s[vec->n].le = INFINITY;
+	vec->s[vec->n++].v = total;
+	return 0;
+}
+
 int ks_prom_parse(const char *text, const char *src, struct ks_prom_vec *vec,
 		  char *err, size_t errlen)
 {
 	const struct ks_jv *data, *res;
 	const char *status, *type;
 	struct ks_jv root;
-	size_t i;
+	size_t i, nmax;
 	int ret = -1;
 
 	vec->s = NULL;
 	vec->n = 0;
+	vec->native = 0;
 	if (ks_json_parse(text, src, &root, err, errlen))
 		return -1;
 	status = ks_prom_str(&root, "status");
@@ -77,42 +126,63 @@ int ks_prom_parse(const char *text, const char *src, struct ks_prom_vec *vec,
 			 type ? type : "missing");
 		goto out;
 	}
-	vec->s = calloc(res->n ? res->n : 1, sizeof(*vec->s));
+	/* a native histogram becomes up to 2 samples a bucket, and +Inf */
+	for (i = 0, nmax = 0; i < res->n; i++) {
+		const struct ks_jv *h = res->kids[i].type == KS_JOBJ ?
+					ks_jget(&res->kids[i], "histogram") : NULL;
+		const struct ks_jv *hb = h && h->type == KS_JARR && h->n == 2 &&
+					 h->kids[1].type == KS_JOBJ ? ks_jget(&h->kids[1], "buckets") : NULL;
+
+		nmax += hb && hb->type == KS_JARR ? 2 * hb->n + 1 : 1;
+	}
+	vec->s = calloc(nmax ? nmax : 1, sizeof(*vec->s));
 	if (!vec->s) {
 		snprintf(err, errlen, "%s: out of memory", src);
 		goto out;
 	}
 	for (i = 0; i < res->n; i++) {
-		const struct ks_jv *r = &res->kids[i], *m, *val;
+		const struct ks_jv *r = &res->kids[i], *m, *val, *h;
 		struct ks_prom_sample *s = &vec->s[vec->n];
 		const char *name, *inst, *timing, *le;
+		size_t first = vec->n;
 
 		m = r->type == KS_JOBJ ? ks_jget(r, "metric") : NULL;
 		val = r->type == KS_JOBJ ? ks_jget(r, "value") : NULL;
-		if (!m || m->type != KS_JOBJ || !val || val->type != KS_JARR || val->n != 2 ||
+		h = r->type == KS_JOBJ ? ks_jget(r, "histogram") : NULL;
+		if (m && m->type == KS_JOBJ && !val && h) {
+			if (ks_prom_hist(h, vec, err, errlen, src, r->line))
+				goto out;
+			vec->native = 1;
+		} else if (!m || m->type != KS_JOBJ || !val || val->type != KS_JARR || val->n != 2 ||
 		    val->kids[1].type != KS_JSTR || ks_prom_num(val->kids[1].str, &s->v)) {
 			snprintf(err, errlen, "%s:%d: a result without \"metric\" and \"value\": [time, \"number\"]",
 				 src, r->line);
 			goto out;
+		} else {
+			vec->n++;
 		}
 		name = ks_prom_str(m, "function");
 		if (!name || !*name)
 			name = ks_prom_str(m, "node");
 		inst = ks_prom_str(m, "instance");
 		timing = ks_prom_str(m, "timing");
-		s->icount = timing && !strcmp(timing, KS_TIMING_ICOUNT);
 		le = ks_prom_str(m, "le");
-		s->le = NAN;
-		if (le && ks_prom_num(le, &s->le)) {
-			snprintf(err, errlen, "%s:%d: le=\"%s\" is not a number", src, r->line, le);
-			goto out;
-		}
-		s->name = strdup(name ? name : "");
-		s->instance = strdup(inst ? inst : "");
-		vec->n++;
-		if (!s->name || !s->instance) {
-			snprintf(err, errlen, "%s: out of memory", src);
-			goto out;
+		for (; first < vec->n; first++) {
+			s = &vec->s[first];
+			s->icount = timing && !strcmp(timing, KS_TIMING_ICOUNT);
+			if (!h) {
+				s->le = NAN;
+				if (le && ks_prom_num(le, &s->le)) {
+					snprintf(err, errlen, "%s:%d: le=\"%s\" is not a number", src, r->line, le);
+					goto out;
+				}
+			}
+			s->name = strdup(name ? name : "");
+			s->instance = strdup(inst ? inst : "");
+			if (!s->name || !s->instance) {
+				snprintf(err, errlen, "%s: out of memory", src);
+				goto out;
+			}
 		}
 	}
 	ret = 0;

@@ -28,6 +28,7 @@ struct ks_prom_sample {
 struct ks_prom_vec {
 	struct ks_prom_sample *s;
 	size_t n;
+	int native;		/* native histograms were read, as le samples */
 };
 
 /**
@@ -37,6 +38,10 @@ struct ks_prom_vec {
  * @vec:    the samples of its instant vector, on success
  * @err:    on failure: the parse error, or Prometheus' own ("bad_data: ...")
  * @errlen: size of @err
+ *
+ * A native histogram (a "histogram" instead of a "value") becomes the
+ * samples of a classic one, le and cumulative count, one per bucket edge
+ * and +Inf, and sets vec->native.
  *
  * Return: 0, or -1 (not JSON, status "error", not an instant vector).
  */
