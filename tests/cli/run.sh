@@ -830,7 +830,17 @@ kstats_latency_seconds_count{node="find_vma",function="find_vma",backend="kretpr
 EOF
 got=$(grep -vc '^#' "$tmp/p4.prom")
 if [ "$got" = $((88 * 2 + 1)) ]; then ok "export --per-cpu: 88 series per CPU + 1 missed counter"; else notok "export --per-cpu: $got series"; fi
-fails "export --buckets: schema2 or log2" 2 "bad value for --buckets: 'log10' (schema2 or log2)" "$K" export --prometheus --buckets log10 find_vma
+fails "export --buckets: schema2, schema3 or log2" 2 "bad value for --buckets: 'log10' (schema2, schema3 or log2)" "$K" export --prometheus --buckets log10 find_vma
+"$K" export --prometheus --buckets schema3 find_vma gen_b5 >"$tmp/p6.prom"
+promcheck "export --prometheus --buckets schema3" "$tmp/p6.prom"
+if [ "$(grep -c '^kstats_latency_seconds_bucket{node="find_vma"' "$tmp/p6.prom")" = 170 ] &&
+   grep -q '^kstats_latency_seconds_bucket{node="find_vma".*le="5.9604644775390625e-08"}' "$tmp/p6.prom" &&
+   grep -q '^kstats_latency_seconds_bucket{node="find_vma".*le="6.4999326030329328e-08"}' "$tmp/p6.prom" &&
+   grep -q '^kstats_latency_seconds_bucket{node="find_vma".*le="0.125"}' "$tmp/p6.prom"; then
+	ok "export --prometheus --buckets schema3: 169 edges and +Inf, 2^(i/8) s from 2^-24 to 2^-3"
+else
+	notok "export --buckets schema3: edges"; grep -c '^kstats_latency_seconds_bucket{node="find_vma"' "$tmp/p6.prom" | tap_diag
+fi
 fails "export --buckets goes with --prometheus" 2 "--buckets goes with --prometheus, not --csv" "$K" export --csv --buckets log2 find_vma
 "$K" export --prometheus --slots find_vma >"$tmp/p5.prom"
 promcheck "export --prometheus --slots" "$tmp/p5.prom"

@@ -102,9 +102,11 @@ int cmd_export(int argc, char **argv)
 		case OPT_BUCKETS:
 			if (!strcmp(optarg, "log2")) {
 				flags |= KS_EXPORT_LOG2;
+			} else if (!strcmp(optarg, "schema3")) {
+				flags |= KS_EXPORT_SCHEMA3;
 			} else if (strcmp(optarg, "schema2")) {
 				snprintf(err, sizeof(err),
-					 "bad value for --buckets: '%s' (schema2 or log2)",
+					 "bad value for --buckets: '%s' (schema2, schema3 or log2)",
 					 optarg);
 				ks_bad_usage("export", err);
 			}

@@ -172,6 +172,8 @@ static const struct ks_help {
 	  "  --per-cpu      Prometheus: one histogram per CPU (label cpu), no merge\n"
 	  "  --slots        Prometheus: one bucket per slot (many series)\n"
 	  "  --buckets log2 Prometheus: le = 2^k-1 ns (k = 1..40), the old layout\n"
+	  "  --buckets schema3  Prometheus: le = 2^(i/8) s, 169 buckets (Prometheus\n"
+	  "                 3's convert_classic_histograms_to_nhcb: one series)\n"
 	  "  --callers      Prometheus: a node with callers N as one histogram per\n"
 	  "                 call site (label caller: FUNCTION+0xOFF or other)\n"
 	  "  --total        CSV: only the merged histogram, no per-CPU rows\n"

@@ -155,34 +155,37 @@ static void ks_prom_bucket(FILE *f, const char *metric, const struct ks_view *no
 	fprintf(f, ",le=\"%s\"} %llu\n", le, (unsigned long long)count);
 }
 
-/* 2^(i/4): the same double on every machine (no libm rounding in it). */
-static double ks_prom_q_edge(int i)
+/* 2^(i/@per), @per 4 or 8: the same double on every machine (no libm rounding in it). */
+static double ks_prom_q_edge(int i, int per)
 {
-	static const double frac[4] = {
-		1.0, 0x1.306fe0a31b715p+0, 0x1.6a09e667f3bcdp+0,
-		0x1.ae89f995ad3adp+0,
+	static const double frac[8] = {
+		1.0, 0x1.172b83c7d517bp+0, 0x1.306fe0a31b715p+0, 0x1.4bfdad5362a27p+0,
+		0x1.6a09e667f3bcdp+0, 0x1.8ace5422aa0dbp+0, 0x1.ae89f995ad3adp+0,
+		0x1.d5818dcfba487p+0,
 	};
-	int q = i >= 0 ? i / 4 : -((3 - i) / 4);	/* floor(i / 4) */
+	int q = i >= 0 ? i / per : -((per - 1 - i) / per);	/* floor(i / per) */
 
-	return ldexp(frac[i - 4 * q], q);
+	return ldexp(frac[(i - per * q) * (8 / per)], q);
 }
 
 /*
- * The default buckets (KS_PROM_Q_*): each slot's calls in the first
- * bucket whose edge is at or above the slot's mean, in @counts (one per
- * edge, then +Inf); the edges in @edges.  Return: the number of edges.
+ * The default buckets (KS_PROM_Q_*, twice as many with KS_EXPORT_SCHEMA3):
+ * each slot's calls in the first bucket whose edge is at or above the
+ * slot's mean, in @counts (one per edge, then +Inf); the edges in @edges.
+ * Return: the number of edges.
  */
 static int ks_prom_q_counts(const struct ks_view *node,
 			    const struct kstats_slot *slots, int seconds,
-			    double *edges, __u64 *counts)
+			    unsigned int flags, double *edges, __u64 *counts)
 {
-	int lo = seconds ? KS_PROM_Q_SEC_LO : KS_PROM_Q_CYC_LO;
-	int hi = seconds ? KS_PROM_Q_SEC_HI : KS_PROM_Q_CYC_HI;
+	int per = flags & KS_EXPORT_SCHEMA3 ? 8 : 4;
+	int lo = (seconds ? KS_PROM_Q_SEC_LO : KS_PROM_Q_CYC_LO) * per / 4;
+	int hi = (seconds ? KS_PROM_Q_SEC_HI : KS_PROM_Q_CYC_HI) * per / 4;
 	int n = hi - lo + 1, j;
 	__u32 s;
 
 	for (j = 0; j < n; j++) {
-		edges[j] = ks_prom_q_edge(lo + j);
+		edges[j] = ks_prom_q_edge(lo + j, per);
 		counts[j] = 0;
 	}
 	counts[n] = 0;
@@ -222,7 +225,7 @@ static void ks_prom_series(FILE *f, const char *metric,
 	int j, n;
 
 	if (!(flags & (KS_EXPORT_SLOTS | KS_EXPORT_LOG2))) {
-		n = ks_prom_q_counts(node, slots, seconds, edges, counts);
+		n = ks_prom_q_counts(node, slots, seconds, flags, edges, counts);
 		for (j = 0; j < n; j++) {
 			seen += counts[j];
 			snprintf(le, sizeof(le), "%.17g", edges[j]);

@@ -23,6 +23,13 @@
  * sum without (caller) gives back exactly; nodes without sites as before.
  */
 #define KS_EXPORT_CALLERS	0x10
+/*
+ * Prometheus: the default edges at eight per power of two, le = 2^(i/8)
+ * (--buckets schema3; 169 buckets in seconds, 177 in cycles), for
+ * Prometheus 3's convert_classic_histograms_to_nhcb, which keeps them as
+ * one series.
+ */
+#define KS_EXPORT_SCHEMA3	0x20
 
 /*
  * Prometheus, --buckets log2: le = 2^k - 1 (k = 1..40), in seconds for
@@ -45,7 +52,7 @@
 #define KS_PROM_Q_SEC_HI	(-12)
 #define KS_PROM_Q_CYC_LO	24
 #define KS_PROM_Q_CYC_HI	112
-#define KS_PROM_Q_MAX		89	/* edges at most */
+#define KS_PROM_Q_MAX		177	/* edges at most (KS_EXPORT_SCHEMA3, cycles) */
 
 /* One label of a series. */
 struct ks_prom_label {
