@@ -5,6 +5,23 @@
 # for 1000 s (woken on unload).  rmmod returns within 10 s each time.
 . /ks/lib.sh
 
+# stopped_in_get_signal PID...: is each task stopped (SIGSTOP) inside
+# get_signal(), entered through kstats' trampoline, as its kernel stack
+# says (do_signal_stop, get_signal, ks_direct_fast [kstats], get_signal's
+# call site)?  Without /proc/PID/stack, its wchan: do_signal_stop(),
+# which only get_signal() calls.
+stopped_in_get_signal() {
+	for p; do
+		grep -q '^State:.*(stopped)' /proc/$p/status || return 1
+		if [ -e /proc/$p/stack ]; then
+			grep -q ' get_signal+' /proc/$p/stack || return 1
+			grep -q ' ks_direct_[a-z_]*+.* \[kstats\]' /proc/$p/stack || return 1
+		else
+			[ "$(cat /proc/$p/wchan)" = do_signal_stop ] || return 1
+		fi
+	done
+}
+
 load_modules || exit 0
 if need_direct "unloading with direct calls that would not return"; then
 	# rmmod's own syscall runs through the syscall table's dispatcher:
@@ -25,22 +42,37 @@ if need_direct "unloading with direct calls that would not return"; then
 	# A task that ends inside a timed body never returns through the
 	# trampoline: here a fatal signal, taken in get_signal(), which then
 	# exits.  The exit scan takes those calls out of the ones rmmod
-	# waits for; without it rmmod would wait for ever.
+	# waits for; without it rmmod would wait for ever.  Each task is
+	# stopped first (SIGSTOP), which it is inside get_signal(): its call
+	# is timed and stays in flight, so rmmod (after the node's removal)
+	# waits for exactly those, until SIGKILL ends them in the same call.
 	check "trace get_signal via direct" ctl "trace get_signal via direct"
-	killed=0
+	victims=""
 	for i in 1 2 3 4 5; do
 		sleep 100 &
-		victim=$!
-		sleep 0.2
-		kill -9 $victim
-		wait $victim 2> /dev/null
+		victims="$victims $!"
+	done
+	kill -STOP $victims
+	check "5 tasks stopped inside get_signal, through the trampoline" poll 500 "stopped_in_get_signal $victims"
+	check "remove get_signal" ctl "remove get_signal"
+	waits='kstats: unloading waits for 5 calls still inside get_signal to return'
+	said=$(dmesg | grep -c "$waits")
+	rmmod kstats &
+	rmmoder=$!
+	check "rmmod waits for their 5 calls in flight" \
+		poll 1000 "[ \$(dmesg | grep -c '$waits') -gt $said ]"
+	check "and waits on while they are stopped" "grep -q '^kstats ' /proc/modules"
+	t0=$(uptime_cs)
+	kill -9 $victims
+	killed=0
+	for v in $victims; do
+		wait $v 2> /dev/null
 		[ $? = 137 ] && killed=$((killed + 1))
 	done
 	expect_eq "5 tasks were killed (inside get_signal)" "$killed" 5
-	check "remove get_signal" ctl "remove get_signal"
-	said=$(dmesg | grep -c 'kstats: unloading waits')
-	rmmod_within_10s "rmmod kstats returns"
-	expect_eq "rmmod waited for no call" "$(dmesg | grep -c 'kstats: unloading waits')" "$said"
+	check "rmmod kstats returns once they ended" poll 3000 '! grep -q "^kstats " /proc/modules'
+	expect_range "rmmod returned within 10 s of the kill (cs)" $(($(uptime_cs) - t0)) 0 999
+	wait $rmmoder
 	check "insmod kstats again" insmod "$KS_MODDIR/kstats.ko"
 
 	# A task asleep inside a timed body may sleep there for ever (an idle
