@@ -32,6 +32,7 @@ from tap import TOP, Tap, staged, staged_objdirs
 
 DOC = os.path.join(TOP, "docs", "architecture.md")
 BEGIN, END = "<!-- layers: begin -->", "<!-- layers: end -->"
+TBEGIN, TEND = "<!-- tools layers: begin -->", "<!-- tools layers: end -->"
 # object -> the unit it belongs to
 UNITS = {"ks_tramp": "ks_direct", "ks_tramp_arm64": "ks_direct", "ks_direct_stack": "ks_direct"}
 MAX_LINES = 600
@@ -132,11 +133,13 @@ def table(g):
 
 
 def includes_below():
-    """common/ and tools/lib/ include nothing from the folders above them."""
+    """common/ and tools/lib/ include nothing from the folders above them
+    (tools/lib/ may include the code protoc-c generates in tools/gen/)."""
     inc = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
     for folder, ok in (("common", lambda q, h, d: q == "<"),
                        ("tools/lib", lambda q, h, d: q == "<" or
-                        os.path.exists(os.path.join(d, h)))):
+                        os.path.exists(os.path.join(d, h)) or
+                        os.path.exists(os.path.join(TOP, "tools", "gen", h)))):
         bad = []
         for f in sorted(glob.glob(os.path.join(TOP, folder, "*.[ch]"))):
             with open(f) as fh:
@@ -146,10 +149,110 @@ def includes_below():
         check("%s/ includes only what lies below it" % folder, not bad, "\n".join(bad))
 
 
+SOURCES = ("kmod/*.[chS]", "common/*.[ch]", "include/kstats/*.h", "tools/*/*.[ch]",
+           "tools/*/*.py", "tools/*/*.sh", "tools/*/*/*.[ch]")
+
+
+def sizes():
+    """Every source file of kmod/, common/ and tools/ (headers included)
+    has at most 600 lines, or says why at its top; kmod's headers 400."""
+    for c in sorted(set(f for pat in SOURCES for f in glob.glob(os.path.join(TOP, pat)))):
+        rel = os.path.relpath(c, TOP)
+        if "/out/" in rel or ".pb-c." in rel:	# generated
+            continue
+        with open(c, errors="replace") as fh:
+            text = fh.read()
+        n = text.count("\n")
+        if rel.startswith("kmod/") and rel.endswith(".h"):
+            check("%s: %d lines (a header: at most %d)" % (rel, n, MAX_HEADER), n <= MAX_HEADER)
+            continue
+        ok = n <= MAX_LINES or "Longer than 600 lines:" in text[:2000]
+        check("%s: %d lines%s" % (rel, n, "" if n <= MAX_LINES else ", says why"), ok)
+
+
+def tools_graph():
+    """tools/kstats' objects (built here, under the folder's lock): which
+    file calls which, units named cli/X, lib/X and common/ks_cmd."""
+    tools = os.path.join(TOP, "tools")
+    subprocess.run(["flock", tools, "make", "-s", "-C", tools, "kstats"], check=True,
+                   stdout=subprocess.DEVNULL)
+    defs, uses = {}, {}
+    # the objects the binary is linked from, as make links it
+    link = subprocess.run(["make", "-n", "-B", "-C", tools, "kstats"], capture_output=True,
+                          text=True, check=True).stdout
+    objs = []
+    for line in link.splitlines():
+        w = line.split()
+        if "-o" in w and w[w.index("-o") + 1] == "kstats":
+            objs = [os.path.join(tools, x) for x in w if x.endswith(".o")]
+    for o in objs:
+        rel = os.path.relpath(o, tools)[:-2]
+        unit = "common/ks_cmd" if rel == "ks_cmd" else rel
+        out = subprocess.run(["nm", o], capture_output=True, text=True, check=True).stdout
+        uses.setdefault(unit, set())
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 3 and f[1] in "TDBR":
+                defs[f[2]] = unit
+            elif len(f) == 2 and f[0] == "U":
+                uses[unit].add(f[1])
+    g = {u: set() for u in uses}
+    why = {}
+    for u, syms in uses.items():
+        for sym in syms:
+            v = defs.get(sym)
+            if v and v != u:
+                g[u].add(v)
+                why.setdefault((u, v), []).append(sym)
+    return g, why
+
+
+def tools_table(g):
+    by = floors(g)
+    lines = [TBEGIN, "", "| floor | tools/ files (each calls only files of lower floors) |",
+             "|---|---|"]
+    for f in sorted(by, reverse=True):
+        lines.append("| %d | %s |" % (f, ", ".join("`%s.c`" % v for v in sorted(by[f]))))
+    lines += ["", TEND]
+    return "\n".join(lines)
+
+
+def tools_layers(write):
+    """No cycle between tools/ files, lib/ calls nothing of cli/, and the
+    table of tools' floors in docs/architecture.md is theirs."""
+    g, why = tools_graph()
+    cyc = [c for c in sccs(g) if len(c) > 1]
+    detail = ""
+    for c in cyc:
+        for u in c:
+            for v in sorted(g[u] & set(c)):
+                detail += "%s -> %s: %s\n" % (u, v, " ".join(sorted(why[(u, v)])[:6]))
+    check("tools/: the objects tools/kstats is linked from (%d)" % len(g), len(g) > 20)
+    check("tools/: no cycle between files (%d files, %d calls between files)"
+          % (len(g), sum(len(x) for x in g.values())), not cyc, detail)
+    up = ["%s -> %s" % (u, v) for u in g for v in g[u]
+          if not u.startswith("cli/") and v.startswith("cli/")]
+    check("tools/: lib/ and common/ call nothing of cli/", not up, "\n".join(up))
+    if cyc:
+        return
+    want = tools_table(g)
+    with open(DOC) as fh:
+        doc = fh.read()
+    if write and TBEGIN in doc:
+        a, b = doc.index(TBEGIN), doc.index(TEND) + len(TEND)
+        doc = doc[:a] + want + doc[b:]
+        with open(DOC, "w") as fh:
+            fh.write(doc)
+    have = doc[doc.index(TBEGIN):doc.index(TEND) + len(TEND)] if TBEGIN in doc and TEND in doc else ""
+    check("docs/architecture.md's tools/ layer table is the objects' (tests/layers.py --write)",
+          have == want, "want:\n" + want)
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     write = "--write" in sys.argv
     includes_below()
+    tools_layers(write)
     dirs = args or staged_objdirs()
     dirs = [d for d in dirs if glob.glob(os.path.join(d, "*.o"))]
     if not dirs:
@@ -170,21 +273,7 @@ def main():
               not cyc, detail)
         if not cyc and (best is None or len(g) > len(best)):
             best = g
-    for c in sorted(glob.glob(os.path.join(TOP, "kmod", "*.c")) +
-                    glob.glob(os.path.join(TOP, "common", "*.c"))):
-        with open(c) as fh:
-            text = fh.read()
-        n = text.count("\n")
-        head = text[:2000]
-        ok = n <= MAX_LINES or "Longer than 600 lines:" in head
-        check("%s: %d lines%s" % (os.path.relpath(c, TOP), n,
-                                   "" if n <= MAX_LINES else ", says why"), ok)
-    # headers: an interface or the types, never a hub
-    for h in sorted(glob.glob(os.path.join(TOP, "kmod", "*.h"))):
-        with open(h) as fh:
-            n = fh.read().count("\n")
-        check("%s: %d lines (a header: at most %d)" % (os.path.relpath(h, TOP), n, MAX_HEADER),
-              n <= MAX_HEADER)
+    sizes()
     if best:
         want = table(best)
         with open(DOC) as fh:
