@@ -24,11 +24,23 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const struct ks_serve_opts ks_fuzz_opts;	/* every node, merged */
+static char ks_fuzz_dir[] = "/tmp/kstats-fuzz-serve-XXXXXX";
+
+/* The fake debugfs removed at exit. */
+static void ks_fuzz_rm(void)
+{
+	char path[sizeof(ks_fuzz_dir) + 32];
+
+	snprintf(path, sizeof(path), "%s/find_vma", ks_fuzz_dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/_control", ks_fuzz_dir);
+	unlink(path);
+	rmdir(ks_fuzz_dir);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static char dir[] = "/tmp/kstats-fuzz-serve-XXXXXX";
-	char path[sizeof(dir) + 32], buf[65536];
+	char *dir = ks_fuzz_dir, path[sizeof(ks_fuzz_dir) + 32], buf[65536];
 	FILE *in, *out;
 	size_t n;
 
@@ -36,6 +48,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	if (!mkdtemp(dir))
 		abort();
+	atexit(ks_fuzz_rm);
 	snprintf(path, sizeof(path), "%s/find_vma", dir);
 	in = fopen(KS_FUZZ_FIXTURE, "r");
 	out = fopen(path, "w");
