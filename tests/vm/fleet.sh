@@ -17,6 +17,12 @@
 #      second: the same checks; compare: the mean worse?, its 95% bounds
 #      holding the ratio of the nodes' own means; the review's PromQL (the
 #      mean, p50 and p99 by release) against the nodes' own figures
+#   3. kstats reset, then 200 calls of 500 us against 550 us (+10%),
+#      compared both ways: the classic series (export, node_exporter;
+#      job node) and the native ones (kstats serve in each guest, job
+#      serve; Prometheus with native histograms on): the p50 worse? with
+#      native histograms, not measurable with the classic buckets
+# Phases 1 and 2 compare the classic series (job="node").
 #
 #   tests/vm/fleet.sh [KVER_A KVER_B]   default: the newest 6.1 and 6.12
 #                                       kernels (scripts/kernels.sh list)
@@ -51,14 +57,15 @@ if [ -z "$ka" ] || [ -z "$kb" ] || [ ! -x "$KSTATS" ]; then
 	exit 1
 fi
 
-# Three free TCP ports on the loopback: the two forwards and Prometheus
+# Five free TCP ports on the loopback: the four forwards (node_exporter,
+# kstats serve) and Prometheus
 set -- $(/usr/bin/python3 -c '
 import socket
-s = [socket.socket() for i in range(3)]
+s = [socket.socket() for i in range(5)]
 for x in s:
     x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])')
-pa=$1 pb=$2 pp=$3
+pa=$1 pb=$2 pp=$3 sa=$4 sb=$5
 PROM=http://127.0.0.1:$pp
 
 rm -rf "$work"
@@ -71,12 +78,16 @@ scrape_configs:
   - job_name: node
     static_configs:
       - targets: ['127.0.0.1:$pa', '127.0.0.1:$pb']
+  - job_name: serve
+    static_configs:
+      - targets: ['127.0.0.1:$sa', '127.0.0.1:$sb']
 EOF
 prometheus --config.file="$work/prom.yml" --storage.tsdb.path="$work/prom-data" \
-	--web.listen-address=127.0.0.1:$pp > "$work/prometheus.log" 2>&1 &
+	--web.listen-address=127.0.0.1:$pp --enable-feature=native-histograms \
+	> "$work/prometheus.log" 2>&1 &
 prom_pid=$!
 
-# boot SIDE KVER PORT: one guest in the background (its pid in $!), its
+# boot SIDE KVER PORT SPORT: one guest in the background (its pid in $!), its
 # TAP in work/SIDE.tap.  Under -icount, the guest's clock counts
 # instructions, so that the delays measure the same on both kernels, to
 # the instruction, whatever else this machine runs (and the guest's
@@ -85,13 +96,13 @@ boot() {
 	KS_VM_SCENARIO_TIMEOUT=1000000 KS_VM_TIMEOUT=900 "$top/vm/session.sh" -k "$2" \
 		--scenarios "$here/fleet" --9p-host-root --kmods virtio_net --icount \
 		--append "ks.repo=$top" --work "$work/$1-vm" \
-		--qemu-args "-netdev user,id=n0,hostfwd=tcp:127.0.0.1:$3-:9100 -device virtio-net-pci,netdev=n0 -virtfs local,path=$work/$1,mount_tag=fleet,security_model=none" \
+		--qemu-args "-netdev user,id=n0,hostfwd=tcp:127.0.0.1:$3-:9100,hostfwd=tcp:127.0.0.1:$4-:9477 -device virtio-net-pci,netdev=n0 -virtfs local,path=$work/$1,mount_tag=fleet,security_model=none" \
 		> "$work/$1.tap" 2>&1 &
 }
 t_start=$(date +%s)
-boot a "$ka" "$pa"
+boot a "$ka" "$pa" "$sa"
 pid_a=$!
-boot b "$kb" "$pb"
+boot b "$kb" "$pb" "$sb"
 pid_b=$!
 
 trap 'kill -TERM "$pid_a" "$pid_b" "$prom_pid" 2>/dev/null; exit 130' INT TERM
@@ -201,14 +212,16 @@ node_checks() {
 	fi
 }
 
-# compare PHASE AT WINDOW: kstats compare --prometheus of the two
-# releases, the table in work/compare.PHASE
+# compare PHASE AT WINDOW [JOB]: kstats compare --prometheus of the two
+# releases (of job JOB, default node: the classic series), the table in
+# work/compare.PHASE
 cmp_rc=0
 compare() {
-	echo "$ kstats compare --prometheus $PROM --window ${3}s --at $2 'release=\"$ka\"' 'release=\"$kb\"' --function $NODE" \
+	_j=${4:-node}
+	echo "$ kstats compare --prometheus $PROM --window ${3}s --at $2 'job=\"$_j\",release=\"$ka\"' 'job=\"$_j\",release=\"$kb\"' --function $NODE" \
 		> "$work/compare.$1"
 	"$KSTATS" compare --prometheus "$PROM" --window "${3}s" --at "$2" \
-		"release=\"$ka\"" "release=\"$kb\"" --function $NODE >> "$work/compare.$1" 2> "$work/compare.$1.err"
+		"job=\"$_j\",release=\"$ka\"" "job=\"$_j\",release=\"$kb\"" --function $NODE >> "$work/compare.$1" 2> "$work/compare.$1.err"
 	cmp_rc=$?
 	sed 's/^/# /' "$work/compare.$1"
 	[ -s "$work/compare.$1.err" ] && sed 's/^/# stderr: /' "$work/compare.$1.err"
@@ -258,9 +271,10 @@ else
 	notok "equal: compare --prometheus: the mean not measurable, bounds holding $tc% (exit $cmp_rc)" "$(mean_row equal)"
 fi
 
-# the exports' timing="qemu-icount" label: the table says what a "ns" is
-if grep -q '^# instructions, QEMU -icount: a "ns" is one guest instruction$' "$work/compare.equal"; then
-	ok "equal: compare --prometheus: the -icount note (the exports' timing label)"
+# the exports' timing="qemu-icount" label: the table's heading says what
+# its unit is ("us = 1,000 instructions, QEMU -icount", over two lines)
+if [ "$(sed -n '2,3p' "$work/compare.equal" | tr '\n' ' ')" = '# ks_target_delay: latency per call in us = 1,000 instructions, QEMU # -icount; lower is better ' ]; then
+	ok "equal: compare --prometheus: the heading's unit is QEMU -icount instructions (the exports' timing label)"
 else
 	notok "equal: compare --prometheus: the -icount note (the exports' timing label)"
 fi
@@ -323,8 +337,46 @@ if [ $cmp_rc = 0 ] && [ "$(mean_row worse | awk '{ print $8 }')" = "worse?" ] &&
 else
 	notok "worse: compare --prometheus: the mean worse?, bounds holding $tc% (exit $cmp_rc)" "$(mean_row worse)"
 fi
+
+# ---- 3. kstats reset, then 500 us against 550 us, classic and native ----
+n=$((n + 1))
+send a reset
+send b reset
+wait_for "reset on both guests (for +10%)" 60 answered
+wait_for "Prometheus: _count 0 on both after the reset (for +10%)" 60 counts_are
+t4=$(now_after 2)
+sleep 2
+n=$((n + 1))
+send a run 200 500000
+send b run 200 550000
+wait_for "+10%: 200 calls of 500 us on $ka, 550 us on $kb, exported" 120 answered
+ncount_is() { [ "$(value "histogram_count(kstats_latency_seconds{job=\"serve\",node=\"$NODE\",instance=\"127.0.0.1:$2\"})")" = "$3" ]; }
+ncounts_are() { ncount_is a "$sa" "$(field a samples)" && ncount_is b "$sb" "$(field b samples)"; }
+wait_for "+10%: native histogram_count() per machine == each node's samples ($(field a samples), $(field b samples))" 60 ncounts_are
+wait_for "+10%: classic _count per machine == each node's samples" 60 counts_are
+t5=$(now_after 3)
+compare classic10 "$t5" $((t5 - t4)) node
+cmp_classic=$cmp_rc
+compare native10 "$t5" $((t5 - t4)) serve
+cmp_native=$cmp_rc
+row() { awk -v f="$2" '$1 == f' "$work/compare.$1"; }
+verdict() { row "$1" "$2" | awk '{ v = $8; if ($9 != "") v = v " " $9; print v }'; }
+tp50=$(awk -v a="$(field a p50)" -v b="$(field b p50)" 'BEGIN { printf "%.1f", (b / a - 1) * 100 }')
+if [ $cmp_native = 0 ] && grep -q 'Prometheus native histograms' "$work/compare.native10" &&
+   [ "$(verdict native10 p50)" = "worse?" ] && [ "$(verdict native10 mean)" = "worse?" ]; then
+	ok "+10%: compare --prometheus, native (job serve): p50 $(row native10 p50 | awk '{ print $4, $7 }') worse?, mean worse? (the nodes' own p50 +$tp50%)"
+else
+	notok "+10%: compare --prometheus, native: p50 worse? (exit $cmp_native)" "$(row native10 p50)" "$(tail -n 3 "$work/compare.native10")"
+fi
+if [ $cmp_classic = 0 ] && grep -q 'Prometheus buckets' "$work/compare.classic10" &&
+   [ "$(verdict classic10 p50)" = "not measurable" ] && [ "$(verdict classic10 mean)" = "worse?" ]; then
+	ok "+10%: compare --prometheus, classic (job node): p50 $(row classic10 p50 | awk '{ print $4, $7 }') not measurable, mean worse?"
+else
+	notok "+10%: compare --prometheus, classic: p50 not measurable (exit $cmp_classic)" "$(row classic10 p50)"
+fi
 if [ -n "${KS_FLEET_OUT:-}" ]; then
-	cat "$work/compare.equal" "$work/compare.worse" "$work/review" > "$KS_FLEET_OUT"
+	cat "$work/compare.equal" "$work/compare.worse" "$work/review" "$work/compare.classic10" \
+		"$work/compare.native10" > "$KS_FLEET_OUT"
 fi
 
 n=$((n + 1))

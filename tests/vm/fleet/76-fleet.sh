@@ -2,8 +2,9 @@
 # One machine of the fleet of tests/vm/fleet.sh: Debian's
 # prometheus-node-exporter, run from the host's root (9p), serves what the
 # command of debian/kstats.kstats-export.service writes, on the guest's
-# port 9100, which QEMU forwards to a port on the host's loopback, where
-# the host's Prometheus scrapes it.  The host drives the guest through a
+# port 9100, and kstats serve (the source tree's tools/kstats) the node's
+# native histogram on port 9477; QEMU forwards both to ports on the host's
+# loopback, where the host's Prometheus scrapes them.  The host drives the guest through a
 # second 9p share (mount tag "fleet", writable): it writes cmd.N, one of
 #   run CALLS NS     CALLS calls of ks_target_delay taking NS each
 #   reset            kstats reset ks_target_delay
@@ -66,6 +67,25 @@ if [ $ready = 0 ]; then
 fi
 ok "node_exporter ready on 10.0.2.15:9100"
 
+# kstats serve from the source tree (the guest's static kstats has none),
+# on port 9477, which QEMU forwards too: native histograms
+serve_pid=""
+if chroot $HOST "$repo/tools/kstats" serve --help >/dev/null 2>&1; then
+	chroot $HOST /usr/bin/env -i HOME=/tmp "$repo/tools/kstats" serve --listen 0.0.0.0:9477 \
+		> /tmp/serve.log 2>&1 &
+	serve_pid=$!
+	i=0
+	while [ $i -lt 10000 ] &&
+	      ! chroot $HOST /usr/bin/curl -sf --max-time 2 http://10.0.2.15:9477/metrics >/dev/null 2>&1; do
+		i=$((i + 1))
+		sleep 0.5
+	done
+	check "kstats serve ready on 10.0.2.15:9477" \
+		chroot $HOST /usr/bin/curl -sf --max-time 2 -o /dev/null http://10.0.2.15:9477/metrics
+else
+	skip "kstats serve" "$repo/tools/kstats has no serve"
+fi
+
 check "trace $NODE" kstats trace $NODE
 check "the timer's command exports (no call yet)" timer_export
 
@@ -103,8 +123,9 @@ while :; do
 	n=$((n + 1))
 done
 
-kill $ne_pid
+kill $ne_pid $serve_pid
 wait $ne_pid 2>/dev/null
+[ -z "$serve_pid" ] || { wait $serve_pid; expect_eq "kstats serve ends on SIGTERM with status 0" "$?" 0; }
 check "remove $NODE at the end" kstats remove $NODE
 umount $X
 umount -l $HOST 2>/dev/null
