@@ -267,87 +267,106 @@ static void ks_slowest_lines(struct seq_file *m, const struct ks_node *node)
 	kvfree(c);
 }
 
-static int ks_node_show(struct seq_file *m, void *v)
+/* One read of a node: a copy of every CPU's slots and what is made of them. */
+struct ks_read {
+	struct kstats_slot *copy;	/* every CPU's slots, nr_cpu_ids x n */
+	struct kstats_slot *all;	/* their merge; then @tmp, n more */
+	struct kstats_slot *tmp;
+	struct kstats_slot *hists;	/* the call sites' and the rest's, merged */
+	u32 *map;			/* ks_rebin_map() */
+	u64 pct[KSTATS_NR_PCT];
+	u64 samples, sum, min, max, clamped, unslotted;
+};
+
+static void ks_read_free(struct ks_read *r)
 {
-	struct ks_node *node = m->private;
-	u64 pct[KSTATS_NR_PCT], samples, sum = 0, min = U64_MAX, max = 0;
-	u64 clamped = 0, unslotted = 0, bytes;
-	u32 n = node->nslots, s, i, *map;
-	unsigned int cpus, spares;
-	struct kstats_slot *all, *copy, *tmp, *hists = NULL;
+	kvfree(r->copy);
+	kvfree(r->all);
+	kvfree(r->map);
+	kvfree(r->hists);
+}
+
+/*
+ * One copy of every CPU's slots, so the CPU rows and their merge (the
+ * CPUS rows and the header) agree even while the node records.  No
+ * ks_lock: removal waits for this read to end (ks_files.c), and the
+ * slots are read racily on purpose, like any per-CPU counter.
+ */
+static int ks_read_node(struct ks_node *node, struct ks_read *r)
+{
+	u32 n = node->nslots, s;
 	int cpu;
 
-	/*
-	 * One copy of every CPU's slots, so the CPU rows and their merge (the
-	 * CPUS rows and the header) agree even while the node records.  No
-	 * ks_lock: removal waits for this read to end (ks_files.c), and the
-	 * slots are read racily on purpose, like any per-CPU counter.
-	 */
-	copy = kvcalloc((size_t)nr_cpu_ids * n, sizeof(*copy), GFP_KERNEL);
-	all = kvcalloc(2 * n, sizeof(*all), GFP_KERNEL);
-	map = kvcalloc(n, sizeof(*map), GFP_KERNEL);
+	memset(r, 0, sizeof(*r));
+	r->min = U64_MAX;
+	r->copy = kvcalloc((size_t)nr_cpu_ids * n, sizeof(*r->copy), GFP_KERNEL);
+	r->all = kvcalloc(2 * n, sizeof(*r->all), GFP_KERNEL);
+	r->map = kvcalloc(n, sizeof(*r->map), GFP_KERNEL);
 	if (node->nhist > 1)
-		hists = kvcalloc((size_t)(node->nhist - 1) * n, sizeof(*hists),
-				 GFP_KERNEL);
-	if (!copy || !all || !map || (node->nhist > 1 && !hists)) {
-		kvfree(copy);
-		kvfree(all);
-		kvfree(map);
-		kvfree(hists);
+		r->hists = kvcalloc((size_t)(node->nhist - 1) * n, sizeof(*r->hists),
+				    GFP_KERNEL);
+	if (!r->copy || !r->all || !r->map || (node->nhist > 1 && !r->hists)) {
+		ks_read_free(r);
 		return -ENOMEM;
 	}
-	tmp = all + n;
+	r->tmp = r->all + n;
 	for_each_possible_cpu(cpu) {
 		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
 		struct kstats_slot *sl = READ_ONCE(p->slots);
 
 		if (sl)	/* else left zero: this CPU never recorded */
-			memcpy(copy + (size_t)cpu * n, sl, n * sizeof(*copy));
-		if (sl && hists)	/* its call sites' next to it */
-			kstats_merge(hists, sl + n, (node->nhist - 1) * n);
-		kstats_merge(all, copy + (size_t)cpu * n, n);
-		min = min(min, READ_ONCE(p->min));
-		max = max(max, READ_ONCE(p->max));
-		clamped += READ_ONCE(p->clamped);
-		unslotted += READ_ONCE(p->unslotted);
+			memcpy(r->copy + (size_t)cpu * n, sl, n * sizeof(*r->copy));
+		if (sl && r->hists)	/* its call sites' next to it */
+			kstats_merge(r->hists, sl + n, (node->nhist - 1) * n);
+		kstats_merge(r->all, r->copy + (size_t)cpu * n, n);
+		r->min = min(r->min, READ_ONCE(p->min));
+		r->max = max(r->max, READ_ONCE(p->max));
+		r->clamped += READ_ONCE(p->clamped);
+		r->unslotted += READ_ONCE(p->unslotted);
 	}
 	/*
 	 * Merged before any repair: a record whose count and sum landed on
 	 * two CPUs (a move between the two) is whole in the merge.
 	 */
-	ks_repair_slots(all, n, node->cmd.bits, node->cmd.buckets);
+	ks_repair_slots(r->all, n, node->cmd.bits, node->cmd.buckets);
 	for_each_possible_cpu(cpu)
-		ks_repair_slots(copy + (size_t)cpu * n, n, node->cmd.bits,
+		ks_repair_slots(r->copy + (size_t)cpu * n, n, node->cmd.bits,
 				node->cmd.buckets);
 	if (node->show_mult) {
 		/* cycles to ns, every CPU alike, then merged again */
-		ks_rebin_map(node, map, n);
-		memset(all, 0, n * sizeof(*all));
+		ks_rebin_map(node, r->map, n);
+		memset(r->all, 0, n * sizeof(*r->all));
 		for_each_possible_cpu(cpu) {
-			ks_rebin(node, copy + (size_t)cpu * n, tmp, map, n);
-			ks_repair_slots(copy + (size_t)cpu * n, n,
+			ks_rebin(node, r->copy + (size_t)cpu * n, r->tmp, r->map, n);
+			ks_repair_slots(r->copy + (size_t)cpu * n, n,
 					node->cmd.bits, node->cmd.buckets);
-			kstats_merge(all, copy + (size_t)cpu * n, n);
+			kstats_merge(r->all, r->copy + (size_t)cpu * n, n);
 		}
-		min = ks_shown(node, min);
-		max = ks_shown(node, max);
+		r->min = ks_shown(node, r->min);
+		r->max = ks_shown(node, r->max);
 	}
-	samples = kstats_total(all, n);
+	r->samples = kstats_total(r->all, n);
 	for (s = 0; s < n; s++)
-		sum += all[s].sum;
+		r->sum += r->all[s].sum;
 	/* min and max lie in the first and last slots with samples */
-	for (s = 0; samples && !all[s].count; s++)
+	for (s = 0; r->samples && !r->all[s].count; s++)
 		;
-	if (samples)
-		min = kstats_slot_clamp(min, s, node->cmd.bits, node->cmd.buckets);
-	for (s = n; samples && !all[s - 1].count; s--)
+	if (r->samples)
+		r->min = kstats_slot_clamp(r->min, s, node->cmd.bits, node->cmd.buckets);
+	for (s = n; r->samples && !r->all[s - 1].count; s--)
 		;
-	if (samples)
-		max = kstats_slot_clamp(max, s - 1, node->cmd.bits,
-					node->cmd.buckets);
-	kstats_percentiles(all, n, node->cmd.bits, pct);
+	if (r->samples)
+		r->max = kstats_slot_clamp(r->max, s - 1, node->cmd.bits,
+					   node->cmd.buckets);
+	kstats_percentiles(r->all, n, node->cmd.bits, r->pct);
+	return 0;
+}
 
-	/* the words of include/kstats/contract.h, see docs/format.md */
+/* The header line: "# kstats NAME key=value..." (contract.h's words). */
+static void ks_show_head(struct seq_file *m, const struct ks_node *node)
+{
+	u32 i;
+
 	seq_printf(m, "# " KS_LINE_HEAD " %s " KS_KEY_ATTACH "=%s:",
 		   node->cmd.name, ks_backend_name(node->backend->via));
 	for (i = 0; i < node->nsyms; i++)
@@ -376,23 +395,33 @@ static int ks_node_show(struct seq_file *m, void *v)
 	if (node->slowest)
 		seq_printf(m, " " KS_KEY_SLOWEST "=%u", node->slowest->k);
 	seq_putc(m, '\n');
+}
+
+/* The "# samples ..." line and the lines under it, to the percentiles. */
+static void ks_show_figures(struct seq_file *m, struct ks_node *node,
+			    const struct ks_read *r)
+{
+	unsigned int cpus, spares;
+	u64 bytes;
+	u32 i;
+
 	seq_printf(m, "# " KS_LINE_SAMPLES " %llu " KS_SAMPLES_MISSED " %llu "
 		   KS_SAMPLES_MIN " %llu " KS_SAMPLES_AVG " %llu " KS_SAMPLES_MAX
 		   " %llu " KS_SAMPLES_FLOOR " %llu\n",
-		   samples, node->backend->missed(node) + unslotted,
-		   samples ? min : 0, samples ? div64_u64(sum, samples) : 0,
-		   samples ? max : 0, node->floor);
+		   r->samples, node->backend->missed(node) + r->unslotted,
+		   r->samples ? r->min : 0, r->samples ? div64_u64(r->sum, r->samples) : 0,
+		   r->samples ? r->max : 0, node->floor);
 	if (node->cmd.sample > 1)
 		seq_printf(m, "# " KS_LINE_SAMPLED " 1 in %u: estimated calls %llu\n",
-			   node->cmd.sample, samples * node->cmd.sample);
-	if (clamped)
+			   node->cmd.sample, r->samples * node->cmd.sample);
+	if (r->clamped)
 		seq_printf(m, "# " KS_LINE_CLAMPED
 			   " %llu: ended on a CPU whose clock read earlier than the start's, recorded as 0\n",
-			   clamped);
-	if (unslotted)
+			   r->clamped);
+	if (r->unslotted)
 		seq_printf(m, "# " KS_LINE_UNSLOTTED
 			   " %llu: timed on CPUs that had no slots yet (mem_max, or many CPUs at once), counted in missed\n",
-			   unslotted);
+			   r->unslotted);
 	bytes = ks_slots_bytes(node, &cpus, &spares);
 	seq_printf(m, "# " KS_LINE_MEMORY " %llu bytes: slots on %u CPU%s, %u spare%s\n",
 		   bytes, cpus, cpus == 1 ? "" : "s", spares, spares == 1 ? "" : "s");
@@ -402,29 +431,41 @@ static int ks_node_show(struct seq_file *m, void *v)
 			   KS_COUNTER_NAME);
 	seq_puts(m, "# " KS_LINE_PCT);
 	for (i = 0; i < KSTATS_NR_PCT; i++)
-		seq_printf(m, " %s %llu", kstats_pct_name[i], pct[i]);
+		seq_printf(m, " %s %llu", kstats_pct_name[i], r->pct[i]);
 	seq_printf(m, " " KS_PCT_PRECISION " %u " KS_PCT_ESTIMATE " "
 		   KS_ESTIMATE_SLOT_MEAN "\n",
 		   kstats_precision_ppm(node->cmd.bits));
-	if (hists)
-		ks_callers_unit(node, hists, map, tmp);
+}
+
+/* A node's text: the words of include/kstats/contract.h, see docs/format.md. */
+static int ks_node_show(struct seq_file *m, void *v)
+{
+	struct ks_node *node = m->private;
+	u32 n = node->nslots;
+	struct ks_read r;
+	int cpu, ret;
+
+	ret = ks_read_node(node, &r);
+	if (ret)
+		return ret;
+	ks_show_head(m, node);
+	ks_show_figures(m, node, &r);
+	if (r.hists)
+		ks_callers_unit(node, r.hists, r.map, r.tmp);
 	if (node->callers)
-		ks_callers_lines(m, node, hists);
+		ks_callers_lines(m, node, r.hists);
 	if (node->slowest)
 		ks_slowest_lines(m, node);
 
 	for_each_possible_cpu(cpu)
-		ks_show_rows(m, copy + (size_t)cpu * n, n, KS_ROW_CPU, cpu);
-	ks_show_rows(m, all, n, KS_ROW_CPUS, num_possible_cpus());
+		ks_show_rows(m, r.copy + (size_t)cpu * n, n, KS_ROW_CPU, cpu);
+	ks_show_rows(m, r.all, n, KS_ROW_CPUS, num_possible_cpus());
 	if (node->callers)
-		ks_callers_rows(m, node, hists);
+		ks_callers_rows(m, node, r.hists);
 	if (node->slowest)	/* the last of them: the disturbed calls' */
-		ks_show_hist(m, hists + (size_t)(node->nhist - 2) * n, n, "# ",
+		ks_show_hist(m, r.hists + (size_t)(node->nhist - 2) * n, n, "# ",
 			     KS_ROW_DISTURBED, "-");
-	kvfree(copy);
-	kvfree(all);
-	kvfree(map);
-	kvfree(hists);
+	ks_read_free(&r);
 	return 0;
 }
 
