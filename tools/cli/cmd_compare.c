@@ -155,26 +155,27 @@ static int ks_leave_disturbed(struct ks_set *set, int json)
 	return !kept;
 }
 
-int cmd_compare(int argc, char **argv)
-{
+/* What compare was asked for. */
+struct ks_cmp_req {
 	const char *labels[64], *files[1024];
-	char names[64][KS_META_MAX];
-	struct ks_set set = { 0 };
-	int nl = 0, fmt = KS_CMP_TEXT, i, nf = 0, split = -1, ret = 0, node_split = -1;
-	int force = 0, wide = 0, undisturbed = 0, brief = 0, style;
+	int nl, nf, split;		/* split: the first file after --, or -1 */
+	int fmt, force, wide, undisturbed, brief;
+};
+
+/* The options and files of compare into @r; exits on bad usage; 1 for --help. */
+static int ks_compare_args(int argc, char **argv, struct ks_cmp_req *r)
+{
 	const char *fmt_opt = NULL;
 	char err[KS_ERR_MAX];
+	int i;
 
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--prometheus"))
-			return cmd_compare_prom(argc, argv);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--")) {
-			if (split >= 0)
+			if (r->split >= 0)
 				ks_bad_usage("compare", "one -- between the two sides");
-			split = nf;
+			r->split = r->nf;
 		} else if (!strcmp(a, "--markdown") || !strcmp(a, "--json") ||
 			   !strcmp(a, "--wide")) {
 			if (fmt_opt && strcmp(fmt_opt, a)) {
@@ -183,108 +184,141 @@ int cmd_compare(int argc, char **argv)
 				ks_bad_usage("compare", err);
 			}
 			fmt_opt = a;
-			fmt = !strcmp(a, "--json") ? KS_CMP_JSON : KS_CMP_MARKDOWN;
-			wide = !strcmp(a, "--wide");
-			if (wide)
-				fmt = KS_CMP_TEXT;
+			r->fmt = !strcmp(a, "--json") ? KS_CMP_JSON : KS_CMP_MARKDOWN;
+			r->wide = !strcmp(a, "--wide");
+			if (r->wide)
+				r->fmt = KS_CMP_TEXT;
 		} else if (!strcmp(a, "--force")) {
-			force = 1;
+			r->force = 1;
 		} else if (!strcmp(a, "--undisturbed")) {
-			undisturbed = 1;
+			r->undisturbed = 1;
 		} else if (!strcmp(a, "--brief")) {
-			brief = 1;
+			r->brief = 1;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			ks_help(stdout, "compare");
-			return 0;
+			return 1;
 		} else if (!strcmp(a, "--label") || !strncmp(a, "--label=", 8)) {
-			if (nl == 64)
+			if (r->nl == 64)
 				ks_bad_usage("compare", "at most 64 labels");
 			if (a[7] == '=')
-				labels[nl++] = a + 8;
+				r->labels[r->nl++] = a + 8;
 			else if (++i < argc)
-				labels[nl++] = argv[i];
+				r->labels[r->nl++] = argv[i];
 			else
 				ks_bad_usage("compare", "--label takes a name");
 		} else if (a[0] == '-' && a[1]) {
 			ks_err("compare: unknown option '%s' (kstats compare --help lists them)", a);
 			ks_bad_usage("compare", NULL);
 		} else {
-			if (nf == 1024)
+			if (r->nf == 1024)
 				ks_bad_usage("compare", "at most 1024 snapshots");
-			files[nf++] = a;
+			r->files[r->nf++] = a;
 		}
 	}
-	if (!nf)
+	return 0;
+}
+
+/* The rules of compare's files and labels; exits on a broken one. */
+static void ks_compare_usage(const struct ks_cmp_req *r)
+{
+	if (!r->nf)
 		ks_bad_usage("compare", "snapshot files expected");
-	if (split == 0 || split == nf)
+	if (r->split == 0 || r->split == r->nf)
 		ks_bad_usage("compare", "snapshots expected on both sides of --");
-	if (split < 0 && nf > 64)
+	if (r->split < 0 && r->nf > 64)
 		ks_bad_usage("compare", "at most 64 snapshots (A... -- B... takes more)");
-	if (split >= 0 && nl > 2)
+	if (r->split >= 0 && r->nl > 2)
 		ks_bad_usage("compare", "A... -- B... takes two --label at most (base, new)");
-	if (split < 0 && nl > nf)
+	if (r->split < 0 && r->nl > r->nf)
 		ks_bad_usage("compare", "more --label than snapshots");
-	if (fmt == KS_CMP_JSON && split < 0 && nf != 2)
+	if (r->fmt == KS_CMP_JSON && r->split < 0 && r->nf != 2)
 		ks_bad_usage("compare", "--json compares two sides: A B, or A... -- B...");
-	for (i = 0; i < nf; i++) {
-		if (i == split || (split < 0 && i == 1))
+}
+
+/*
+ * A B [C...]: one function, one kind of time (or --force, said first),
+ * one bits and one unit.  Return: 0, or 1 (printed).
+ */
+static int ks_compare_same(const struct ks_set *set, int force)
+{
+	int i, ret = 0;
+
+	for (i = 1; i < set->n; i++)
+		if (ks_timing_note(&set->nodes[i]->meta) != ks_timing_note(&set->nodes[0]->meta))
+			return !ks_cmp_same_timing(stdout, set->nodes[0], set->srcs[0],
+						   set->nodes[i], set->srcs[i], force);
+	for (i = 1; i < set->n; i++) {
+		const struct ks_view *a = set->nodes[0], *b = set->nodes[i];
+
+		if (!ks_cmp_same_fn(a, set->srcs[0], b, set->srcs[i], force)) {
+			ret = 1;
+		} else if (a->bits != b->bits) {
+			ks_err("compare: %s has bits=%u but %s has bits=%u: their percentiles have different resolution; record both with the same --bits",
+			       set->srcs[0], a->bits, set->srcs[i], b->bits);
+			ret = 1;
+		} else if (strcmp(a->unit, b->unit)) {
+			ks_err("compare: %s is in %s but %s is in %s: record both with the same --clock",
+			       set->srcs[0], a->unit, set->srcs[i], b->unit);
+			ret = 1;
+		}
+	}
+	return ret;
+}
+
+/* A B [C...]'s table, its rows named apart.  Return: 0, or 1 (printed). */
+static int ks_compare_table(struct ks_set *set, struct ks_cmp_req *r)
+{
+	char names[64][KS_META_MAX];
+	int i, style;
+
+	for (i = r->nl; i < set->n; i++) {
+		ks_label_of(names[i], sizeof(names[i]), set->nodes[i], set->srcs[i]);
+		r->labels[i] = names[i];
+	}
+	ks_labels_apart(names, r->labels, set, r->nl);
+	style = r->wide ? KS_PRINT_WIDE : r->fmt == KS_CMP_MARKDOWN ? KS_PRINT_MARKDOWN :
+		KS_PRINT_PLAIN;
+	return ks_cmp_table(stdout, set->nodes, r->labels, set->n,
+			    style | (r->brief ? KS_PRINT_BRIEF : 0)) ? 1 : 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct ks_cmp_req r = { .split = -1, .fmt = KS_CMP_TEXT };
+	struct ks_set set = { 0 };
+	int i, ret = 0, node_split = -1;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--prometheus"))
+			return cmd_compare_prom(argc, argv);
+	if (ks_compare_args(argc, argv, &r))
+		return 0;
+	ks_compare_usage(&r);
+	for (i = 0; i < r.nf; i++) {
+		if (i == r.split || (r.split < 0 && i == 1))
 			node_split = set.n;
-		if (ks_set_add(&set, files[i], 0, 0))
+		if (ks_set_add(&set, r.files[i], 0, 0))
 			ret = 1;
 	}
+	if (!ret && r.undisturbed && ks_leave_disturbed(&set, r.fmt == KS_CMP_JSON))
+		ret = 1;
 	if (ret)
 		goto out;
-	if (undisturbed && ks_leave_disturbed(&set, fmt == KS_CMP_JSON)) {
-		ret = 1;
-		goto out;
-	}
-	if (split >= 0 || fmt == KS_CMP_JSON || (nf == 2 && ks_set_many(&set))) {
-		if (wide) {
+	if (r.split >= 0 || r.fmt == KS_CMP_JSON || (r.nf == 2 && ks_set_many(&set))) {
+		if (r.wide) {
 			ks_err("compare: --wide goes with A B [C...] of one function (this table has every row)");
 			ret = 2;
-			goto out;
+		} else {
+			ret = ks_compare_sides(&set, node_split, r.labels, r.nl, r.fmt, r.force);
 		}
-		ret = ks_compare_sides(&set, node_split, labels, nl, fmt, force);
 		goto out;
 	}
-	if (set.n != nf) {
+	if (set.n != r.nf) {
 		ks_err("compare: a file holds several nodes: compare two such files (A B), or A... -- B...");
 		ret = 1;
 		goto out;
 	}
-	for (i = 1; i < set.n; i++)	/* one kind of time, or --force said first */
-		if (ks_timing_note(&set.nodes[i]->meta) != ks_timing_note(&set.nodes[0]->meta)) {
-			ret = !ks_cmp_same_timing(stdout, set.nodes[0], set.srcs[0], set.nodes[i],
-						  set.srcs[i], force);
-			break;
-		}
-	if (ret)
-		goto out;
-	for (i = 1; i < set.n; i++) {
-		const struct ks_view *a = set.nodes[0], *b = set.nodes[i];
-
-		if (!ks_cmp_same_fn(a, set.srcs[0], b, set.srcs[i], force)) {
-			ret = 1;
-		} else if (a->bits != b->bits) {
-			ks_err("compare: %s has bits=%u but %s has bits=%u: their percentiles have different resolution; record both with the same --bits",
-			       set.srcs[0], a->bits, set.srcs[i], b->bits);
-			ret = 1;
-		} else if (strcmp(a->unit, b->unit)) {
-			ks_err("compare: %s is in %s but %s is in %s: record both with the same --clock",
-			       set.srcs[0], a->unit, set.srcs[i], b->unit);
-			ret = 1;
-		}
-	}
-	if (ret)
-		goto out;
-	for (i = nl; i < set.n; i++) {
-		ks_label_of(names[i], sizeof(names[i]), set.nodes[i], set.srcs[i]);
-		labels[i] = names[i];
-	}
-	ks_labels_apart(names, labels, &set, nl);
-	style = wide ? KS_PRINT_WIDE : fmt == KS_CMP_MARKDOWN ? KS_PRINT_MARKDOWN : KS_PRINT_PLAIN;
-	if (ks_cmp_table(stdout, set.nodes, labels, set.n, style | (brief ? KS_PRINT_BRIEF : 0)))
-		ret = 1;
+	ret = ks_compare_same(&set, r.force) || ks_compare_table(&set, &r);
 out:
 	ks_set_free(&set);
 	return ret;
