@@ -465,6 +465,44 @@ static int ks_build(struct ks_parser *ps, struct ks_view *node)
 	return 0;
 }
 
+/*
+ * A "# WORD ..." line: the header, figures, call sites, slowest calls, a
+ * call site's rows; unknown words are later additions, skipped.
+ */
+static int ks_parse_hash(struct ks_parser *ps, struct ks_view *node, char **tok, int ntok)
+{
+	if (strcmp(tok[0], "#") || ntok < 2)
+		return 0;
+	if (!strcmp(tok[1], KS_LINE_HEAD)) {
+		if (ps->have_head)
+			return ks_fail(&ps->e, ps->line, "second '# kstats' header");
+		return ks_parse_head(ps, node, tok, ntok);
+	}
+	if (!strcmp(tok[1], KS_LINE_SAMPLES))
+		return ks_parse_samples(ps, node, tok + 1, ntok - 1);
+	if (!strcmp(tok[1], KS_LINE_FALLBACK)) {
+		node->fell_back = 1;
+		return 0;
+	}
+	if (!strcmp(tok[1], KS_LINE_CLAMPED))
+		return ks_parse_clamped(ps, node, tok, ntok);
+	if (!strcmp(tok[1], KS_LINE_PCT))
+		return ks_parse_pct(ps, node, tok + 2, ntok - 2);
+	if (!strcmp(tok[1], KS_LINE_CALLER))
+		return ks_parse_caller(ps, node, tok + 1, ntok - 1);
+	if (!strcmp(tok[1], KS_LINE_DISTURBED) || !strcmp(tok[1], KS_LINE_SLOW) ||
+	    !strcmp(tok[1], KS_LINE_STACK)) {
+		if (!ps->have_head)
+			return ks_fail(&ps->e, ps->line, "'# %s' before the '# kstats' header",
+				       tok[1]);
+		return ks_parse_slow(&ps->e, ps->line, node, tok + 1, ntok - 1);
+	}
+	if (!strcmp(tok[1], KS_ROW_SLOT) && ntok > 3 &&
+	    (!strcmp(tok[3], KS_ROW_CALLER) || !strcmp(tok[3], KS_ROW_DISTURBED)))
+		return ks_parse_row(ps, node, tok + 1, ntok - 1);
+	return 0;
+}
+
 int ks_parse_text(const char *text, const char *src, unsigned int flags,
 		  struct ks_view *node, char *err, size_t errlen)
 {
@@ -495,46 +533,8 @@ int ks_parse_text(const char *text, const char *src, unsigned int flags,
 		if (!ntok)
 			continue;
 		if (tok[0][0] == '#') {
-			/* "# WORD ...": unknown words are later additions */
-			if (strcmp(tok[0], "#") || ntok < 2)
-				continue;
-			if (!strcmp(tok[1], KS_LINE_HEAD)) {
-				if (ps.have_head) {
-					ks_fail(&ps.e, ps.line, "second '# kstats' header");
-					goto out;
-				}
-				if (ks_parse_head(&ps, node, tok, ntok))
-					goto out;
-			} else if (!strcmp(tok[1], KS_LINE_SAMPLES)) {
-				if (ks_parse_samples(&ps, node, tok + 1, ntok - 1))
-					goto out;
-			} else if (!strcmp(tok[1], KS_LINE_FALLBACK)) {
-				node->fell_back = 1;
-			} else if (!strcmp(tok[1], KS_LINE_CLAMPED)) {
-				if (ks_parse_clamped(&ps, node, tok, ntok))
-					goto out;
-			} else if (!strcmp(tok[1], KS_LINE_PCT)) {
-				if (ks_parse_pct(&ps, node, tok + 2, ntok - 2))
-					goto out;
-			} else if (!strcmp(tok[1], KS_LINE_CALLER)) {
-				if (ks_parse_caller(&ps, node, tok + 1, ntok - 1))
-					goto out;
-			} else if (!strcmp(tok[1], KS_LINE_DISTURBED) ||
-				   !strcmp(tok[1], KS_LINE_SLOW) ||
-				   !strcmp(tok[1], KS_LINE_STACK)) {
-				if (!ps.have_head) {
-					ks_fail(&ps.e, ps.line, "'# %s' before the '# kstats' header",
-						tok[1]);
-					goto out;
-				}
-				if (ks_parse_slow(&ps.e, ps.line, node, tok + 1, ntok - 1))
-					goto out;
-			} else if (!strcmp(tok[1], KS_ROW_SLOT) && ntok > 3 &&
-				   (!strcmp(tok[3], KS_ROW_CALLER) ||
-				    !strcmp(tok[3], KS_ROW_DISTURBED))) {
-				if (ks_parse_row(&ps, node, tok + 1, ntok - 1))
-					goto out;
-			}
+			if (ks_parse_hash(&ps, node, tok, ntok))
+				goto out;
 			continue;
 		}
 		if (strcmp(tok[0], KS_ROW_SLOT)) {
