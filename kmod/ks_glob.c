@@ -259,6 +259,22 @@ static void ks_glob_prepare(struct ks_glob_fn *fn, const struct ks_cmd *cmd,
 	fn->node = node;
 }
 
+/* The last line of _last's text and of the log: what a glob command did. */
+static void ks_glob_said(const struct ks_cmd *cmd, struct ks_text *last,
+			 unsigned int n, unsigned int ok, unsigned int refused,
+			 const unsigned int *by)
+{
+	unsigned int i;
+
+	ks_text_say(last, KS_LAST_DONE, n, ok, refused);
+	for (i = 0; i < KS_VIA_SECTION; i++)
+		if (by[i])
+			ks_text_say(last, KS_LAST_DONE_VIA, ks_via_name(i), by[i]);
+	ks_text_say(last, "\n");
+	pr_info("%s: %u functions matched, %u attached, %u refused (%s_last)\n",
+		cmd->name, n, ok, refused, "/sys/kernel/debug/kstats/");
+}
+
 /**
  * ks_glob_trace() - run "trace GLOB ...": one node per matching function
  * @cmd: the parsed command, cmd->name a glob (or MODULE:glob)
@@ -358,13 +374,7 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line, struct ks_text *la
 	pr_debug("%s: %u functions: match %llu us, prepare %llu us, hook %llu us, publish %llu us\n",
 		 cmd->name, mt.n, (t[1] - t[0]) / 1000, (t[2] - t[1]) / 1000,
 		 (t[3] - t[2]) / 1000, (t[4] - t[3]) / 1000);
-	ks_text_say(last, KS_LAST_DONE, mt.n, ok, refused);
-	for (i = 0; i < KS_VIA_SECTION; i++)
-		if (by[i])
-			ks_text_say(last, KS_LAST_DONE_VIA, ks_via_name(i), by[i]);
-	ks_text_say(last, "\n");
-	pr_info("%s: %u functions matched, %u attached, %u refused (%s_last)\n",
-		cmd->name, mt.n, ok, refused, "/sys/kernel/debug/kstats/");
+	ks_glob_said(cmd, last, mt.n, ok, refused, by);
 	ret = ok ? 0 : first;
 out:
 	kvfree(batch);

@@ -241,6 +241,34 @@ static int ks_save_undisturbed(struct ks_view *const *nodes, int n)
 	return 0;
 }
 
+/* save -f FILE: one node from a file, labelled, marked, left undisturbed as asked. */
+static int ks_save_file(const char *file, const char *label, int icount, int undisturbed,
+			const char *out)
+{
+	struct ks_view node, *one = &node;
+	char def[4096];
+	int ret;
+
+	memset(&node, 0, sizeof(node));
+	if (ks_load_file(file, 0, &node))
+		return 1;
+	if (undisturbed && ks_save_undisturbed(&one, 1)) {
+		ks_view_free(&node);
+		return 1;
+	}
+	if (label)
+		snprintf(node.meta.label, sizeof(node.meta.label), "%s", label);
+	if (icount)
+		ks_meta_timing(&node.meta, 1);
+	if (!out) {
+		ks_default_out(def, sizeof(def), &node, node.name);
+		out = def;
+	}
+	ret = ks_save_node(&node, out);
+	ks_view_free(&node);
+	return ret ? 1 : 0;
+}
+
 int cmd_save(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -298,32 +326,9 @@ int cmd_save(int argc, char **argv)
 	if (out)
 		ks_check_out("save", out, ".json", 1, "save");
 	if (file) {
-		struct ks_view node;
-
 		if (optind != argc || runs)
 			ks_bad_usage("save", "-f FILE takes no NAME and no --runs");
-		memset(&node, 0, sizeof(node));
-		if (ks_load_file(file, 0, &node))
-			return 1;
-		if (undisturbed) {
-			struct ks_view *one = &node;
-
-			if (ks_save_undisturbed(&one, 1)) {
-				ks_view_free(&node);
-				return 1;
-			}
-		}
-		if (label)
-			snprintf(node.meta.label, sizeof(node.meta.label), "%s", label);
-		if (icount)
-			ks_meta_timing(&node.meta, 1);
-		if (!out) {
-			ks_default_out(def, sizeof(def), &node, node.name);
-			out = def;
-		}
-		ret = ks_save_node(&node, out);
-		ks_view_free(&node);
-		return ret ? 1 : 0;
+		return ks_save_file(file, label, icount, undisturbed, out);
 	}
 	if (optind == argc)
 		ks_bad_usage("save", "NAME, GLOB or all expected (or -f FILE)");

@@ -237,19 +237,27 @@ static int ks_delta_callers(struct ks_view *out, const struct ks_view *cur,
 	return 0;
 }
 
+/* Was the node reset between @prev and @cur (a count went down)? */
+static int ks_view_was_reset(const struct ks_view *cur, const struct ks_view *prev)
+{
+	__u32 s;
+
+	if (cur->bits != prev->bits || cur->buckets != prev->buckets)
+		return 0;
+	for (s = 0; s < cur->nr_slots; s++)
+		if (cur->total[s].count < prev->total[s].count)
+			return 1;
+	return cur->missed < prev->missed || cur->samples < prev->samples;
+}
+
 int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 		  const struct ks_view *prev)
 {
-	int reset = 0;
+	int reset = ks_view_was_reset(cur, prev);
 	__u32 c, s;
 
 	if (cur->bits != prev->bits || cur->buckets != prev->buckets)
 		return -1;
-	for (s = 0; s < cur->nr_slots && !reset; s++)
-		if (cur->total[s].count < prev->total[s].count)
-			reset = 1;
-	if (cur->missed < prev->missed || cur->samples < prev->samples)
-		reset = 1;
 
 	*out = *cur;
 	out->symbols = NULL;
