@@ -14,7 +14,12 @@ direct backend's C side (ks_direct.c) and its calls on tasks' stacks
 design and count as one.  Checks, one TAP line each:
   - no two files call each other, directly or through others (a cycle);
   - each kmod/*.c and common/*.c file has at most 600 lines, or says why at its top
-    ("Longer than 600 lines: ..."); each kmod/*.h at most 400;
+    ("Longer than 600 lines: ..."); each kmod/*.h at most 400; and no C
+    function anywhere over 100 lines without a reason right above it
+    ("Longer than 100 lines: ...");
+  - tools/ as kmod/: no cycle between the files tools/kstats is linked
+    from, lib/ calling nothing of cli/, their floors in the tools table of
+    docs/architecture.md (between "tools layers:" markers);
   - docs/architecture.md's layer table (between the "layers:" markers) is
     what the objects say, floor by floor (--write rewrites it);
   - the folders' direction, from the sources' #include lines: common/
@@ -170,6 +175,37 @@ def sizes():
         check("%s: %d lines%s" % (rel, n, "" if n <= MAX_LINES else ", says why"), ok)
 
 
+FUNC_MAX = 100
+FUNC_SOURCES = ("kmod/*.c", "common/*.c", "tools/*/*.c", "tests/*/*.c", "bench/*/*.c")
+
+
+def functions():
+    """No C function over 100 lines without a reason at its top (a comment
+    right above it that says "Longer than 100 lines: ...")."""
+    long = []
+    for f in sorted(set(x for pat in FUNC_SOURCES for x in glob.glob(os.path.join(TOP, pat)))):
+        rel = os.path.relpath(f, TOP)
+        if "/out/" in rel or ".pb-c." in rel:
+            continue
+        with open(f, errors="replace") as fh:
+            lines = fh.read().split("\n")
+        start = None
+        for i, line in enumerate(lines):
+            if line == "{" and i:
+                j = i - 1	# the signature's first line, at column 0
+                while j and lines[j][:1] in ("\t", " "):
+                    j -= 1
+                start = j
+            elif line == "}" and start is not None:
+                n = i - start + 1
+                above = "\n".join(lines[max(0, start - 6):start])
+                if n > FUNC_MAX and "Longer than 100 lines:" not in above:
+                    long.append("%s:%d: %s: %d lines" % (rel, start + 1, lines[start][:60], n))
+                start = None
+    check("no C function over %d lines without a reason at its top" % FUNC_MAX,
+          not long, "\n".join(long))
+
+
 def tools_graph():
     """tools/kstats' objects (built here, under the folder's lock): which
     file calls which, units named cli/X, lib/X and common/ks_cmd."""
@@ -252,6 +288,7 @@ def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     write = "--write" in sys.argv
     includes_below()
+    functions()
     tools_layers(write)
     dirs = args or staged_objdirs()
     dirs = [d for d in dirs if glob.glob(os.path.join(d, "*.o"))]

@@ -298,6 +298,7 @@ static void test_list_row(void)
 		check(ks_list_row(bad[i], &r), "list row: '%s' is not a row", bad[i]);
 }
 
+/* Longer than 100 lines: one check after another on the built-in fixtures, each a TAP line. */
 static void test_builtin(const char *path)
 {
 	char err[1024], *text = ks_text_read(path, NULL), *json = NULL, *extra;

@@ -128,6 +128,7 @@ static void test_via_names(void)
 		   "via: the help and the refusal name each of the %u backends via takes", asked);
 }
 
+/* Longer than 100 lines: a list of commands, each parsed and checked on one TAP line. */
 int main(void)
 {
 	char longname[80];
