@@ -217,7 +217,10 @@ if [ $want_arm64 = 1 ]; then
 	# version of the amd64 one).
 	root_install bpftrace:arm64
 	# make deb-arm64 (scripts/deb-arm64.sh): dpkg-buildpackage -aarm64 here
-	[ $want_deb = 1 ] && root_install build-essential debhelper dh-dkms crossbuild-essential-arm64
+	# (kstats serve: libmicrohttpd and libprotobuf-c of arm64, protoc-c of
+	# this machine)
+	[ $want_deb = 1 ] && root_install build-essential debhelper dh-dkms crossbuild-essential-arm64 \
+		libmicrohttpd-dev:arm64 libprotobuf-c-dev:arm64 libprotobuf-dev:arm64 protobuf-c-compiler
 	# 6.1 and 6.12: apt cannot install their headers here (they depend on
 	# gcc-12:arm64), so their packages, with busybox-static:arm64, are
 	# fetched with an apt of their own (arm64 only, this machine's
