@@ -35,6 +35,7 @@ set -u
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 . "$REPO/scripts/kernels.sh"
+. "$REPO/vm/tap.sh"	# tap_parse: the guest's TAP lines
 PY=/usr/bin/python3
 KSTATS=$REPO/tools/kstats.static
 WORKLOADS="ks-pagefault ks-openmiss ks-alloc ks-fork"
@@ -212,12 +213,12 @@ run_vm() {
 		tail -n +1 -F --pid=$rpid "$log" 2>/dev/null |
 		while IFS= read -r line; do
 			line=${line%$'\r'}
-			case $line in
-			"KSTATS-VM-BEGIN"*)	step "$tag: guest up, ${line##*uptime=}s after power-on" ;;
-			"# demo: "*)		step "$tag: ${line#\# demo: }" ;;
-			"not ok "*)		step "$tag: FAILED: ${line#not ok * - }" ;;
-			"# scenario "*" done"*)	;;
-			"KSTATS-VM-END"*)	step "$tag: done, powering off" ;;
+			tap_parse "$line"
+			case $TAP_KIND:$line in
+			other:"KSTATS-VM-BEGIN"*) step "$tag: guest up, ${line##*uptime=}s after power-on" ;;
+			comment:"# demo: "*)	step "$tag: ${TAP_DESC#demo: }" ;;
+			notok:*)		step "$tag: FAILED: $TAP_DESC" ;;
+			other:"KSTATS-VM-END"*)	step "$tag: done, powering off" ;;
 			esac
 		done
 	fi
@@ -250,10 +251,11 @@ run_host() {
 		KS_DEMO_KO=$REPO/kmod/kstats.ko KS_SCENARIO=$name \
 		PATH=$bin:$PATH sh "$s" < /dev/null 2>&1 |
 		while IFS= read -r line; do
-			case $line in
-			"# demo: "*)	step "${line#\# demo: }" ;;
-			"not ok "*)	step "FAILED: ${line#not ok * - }"; echo "$line" >> "$STAGE/failed" ;;
-			"#   "*)	echo "$line" ;;
+			tap_parse "$line"
+			case $TAP_KIND:$line in
+			comment:"# demo: "*) step "${TAP_DESC#demo: }" ;;
+			notok:*)	step "FAILED: $TAP_DESC"; echo "$line" >> "$STAGE/failed" ;;
+			detail:*)	echo "$line" ;;
 			esac
 		done
 	done

@@ -69,24 +69,38 @@ tap_diag() {
 	sed 's/^/# /' "$@"
 }
 
-# tap_relay [all|comments|failures]: the one reader of TAP: the ok and not
-# ok lines on stdin (numbered or not) counted and printed again through
-# tap_line, in this numbering and after TAP_PREFIX; plans and closing
-# lines dropped.  Other lines: all (the default) prints them, comments
-# the "#" ones, failures only the "#   " details under a not ok.
-# Returns 1 if a relayed line was a not ok.
+# tap_parse LINE: the one reader of a TAP line: TAP_KIND is ok, notok,
+# end (a plan or a closing count), detail ("#   " under a check), comment
+# ("#"), or other; TAP_DESC the check's description (ok, notok: numbered
+# or not) or the comment's text.
+tap_parse() {
+	TAP_DESC=""
+	case $1 in
+	"ok "[0-9]*" - "*|"ok - "*)		TAP_KIND=ok TAP_DESC=${1#* - } ;;
+	"not ok "[0-9]*" - "*|"not ok - "*)	TAP_KIND=notok TAP_DESC=${1#* - } ;;
+	"1.."[0-9]*|[0-9]*" passed, "[0-9]*" failed"*) TAP_KIND=end ;;
+	"#   "*)				TAP_KIND=detail TAP_DESC=${1#\#   } ;;
+	"#"*)					TAP_KIND=comment TAP_DESC=${1#\#} TAP_DESC=${TAP_DESC# } ;;
+	*)					TAP_KIND=other ;;
+	esac
+}
+
+# tap_relay [all|comments|failures]: the ok and not ok lines on stdin
+# (read by tap_parse) counted and printed again through tap_line, in this
+# numbering and after TAP_PREFIX; plans and closing lines dropped.  Other
+# lines: all (the default) prints them, comments the "#" ones, failures
+# only the "#   " details under a not ok.  Returns 1 if a relayed line was
+# a not ok.
 tap_relay() {
 	_tap_mode=${1:-all} _tap_show=0 _tap_bad=0
 	while IFS= read -r _tap_l; do
-		case $_tap_l in
-		"ok "[0-9]*" - "*|"ok - "*)
-			tap_line ok "$TAP_PREFIX${_tap_l#* - }"; _tap_show=0 ;;
-		"not ok "[0-9]*" - "*|"not ok - "*)
-			tap_line notok "$TAP_PREFIX${_tap_l#* - }"; _tap_show=1 _tap_bad=1 ;;
-		"1.."[0-9]*|[0-9]*" passed, "[0-9]*" failed"*) ;;
-		"#   "*)
-			if [ "$_tap_mode" != failures ] || [ $_tap_show = 1 ]; then echo "$_tap_l"; fi ;;
-		"#"*)	_tap_show=0
+		tap_parse "$_tap_l"
+		case $TAP_KIND in
+		ok)	tap_line ok "$TAP_PREFIX$TAP_DESC"; _tap_show=0 ;;
+		notok)	tap_line notok "$TAP_PREFIX$TAP_DESC"; _tap_show=1 _tap_bad=1 ;;
+		end)	;;
+		detail)	if [ "$_tap_mode" != failures ] || [ $_tap_show = 1 ]; then echo "$_tap_l"; fi ;;
+		comment) _tap_show=0
 			[ "$_tap_mode" != failures ] && echo "$_tap_l" ;;
 		*)	_tap_show=0
 			[ "$_tap_mode" = all ] && echo "$_tap_l" ;;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kstats callers: the call sites of a node traced with "callers N", most
- * total time first; kstats slowest: the slowest calls of a node traced
- * with "slowest K", with their stacks (docs/cli.md).
+ * total time first (lib/ks_callers.c); and the command both it and
+ * slowest (cmd_slowest.c) are: a table of each node named that keeps it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,19 +10,10 @@
 #include "ks_callers.h"
 #include "ks_fmt.h"
 #include "ks_load.h"
-#include "ks_slowest.h"
 #include "kstats.h"
 
-/* What a table of the nodes read: the nodes that keep it, the rest said so. */
-struct ks_table {
-	const char *cmd;	/* the subcommand */
-	const char *why;	/* what a node without it lacks, and the fix */
-	int (*keeps)(const struct ks_view *node);
-	void (*print)(FILE *f, const struct ks_view *node, int how);
-};
-
 /* kstats CMD [NAME...] [-f FILE]... [--markdown] */
-static int ks_table_cmd(int argc, char **argv, const struct ks_table *t)
+int ks_table_cmd(int argc, char **argv, const struct ks_table *t)
 {
 	static const struct option lo[] = {
 		{ "file", required_argument, NULL, 'f' },
@@ -80,26 +71,11 @@ static int ks_keeps_callers(const struct ks_view *node)
 	return node->callers_n != 0;
 }
 
-static int ks_keeps_slowest(const struct ks_view *node)
-{
-	return node->slowest_k != 0;
-}
-
 int cmd_callers(int argc, char **argv)
 {
 	static const struct ks_table t = {
 		"callers", "keeps no call sites: trace it with --callers N",
 		ks_keeps_callers, ks_print_callers,
-	};
-
-	return ks_table_cmd(argc, argv, &t);
-}
-
-int cmd_slowest(int argc, char **argv)
-{
-	static const struct ks_table t = {
-		"slowest", "keeps no calls: trace it with --slowest K",
-		ks_keeps_slowest, ks_print_slowest,
 	};
 
 	return ks_table_cmd(argc, argv, &t);

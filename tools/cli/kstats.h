@@ -4,7 +4,8 @@
  * command table, ks_help.c the help texts and the usage every subcommand
  * shares (below them all); each cmd_*.c holds a family of
  * subcommands (cmd_node.c trace, remove, start, stop, reset, list;
- * cmd_show.c show, check; cmd_callers.c callers, slowest; cmd_watch.c watch; cmd_top.c top; cmd_run.c
+ * cmd_show.c show, check; cmd_callers.c callers; cmd_slowest.c slowest;
+ * cmd_watch.c watch; cmd_top.c top; cmd_run.c
  * run; cmd_save.c save; cmd_compare.c compare; cmd_export.c export;
  * cmd_prom.c compare --prometheus; cmd_serve.c serve; cmd_doctor.c
  * doctor); ks_load.c loads the nodes they
@@ -189,5 +190,25 @@ int cmd_compare_prom(int argc, char **argv);	/* compare --prometheus (cmd_prom.c
 int cmd_export(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);	/* cmd_doctor.c */
 int cmd_serve(int argc, char **argv);	/* cmd_serve.c */
+
+/* What a table of the nodes read: the nodes that keep it, the rest said so. */
+struct ks_table {
+	const char *cmd;	/* the subcommand */
+	const char *why;	/* what a node without it lacks, and the fix */
+	int (*keeps)(const struct ks_view *node);
+	void (*print)(FILE *f, const struct ks_view *node, int how);
+};
+
+/**
+ * ks_table_cmd() - kstats CMD [NAME...] [-f FILE]... [--markdown] [--brief]
+ * @argc: arguments
+ * @argv: the command's words
+ * @t:    the table: what it prints of each node that keeps it
+ *
+ * In cmd_callers.c; callers and slowest are each one.
+ *
+ * Return: 0, or 1 when a node could not be read or keeps nothing.
+ */
+int ks_table_cmd(int argc, char **argv, const struct ks_table *t);
 
 #endif /* KSTATS_H */
