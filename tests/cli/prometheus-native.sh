@@ -8,9 +8,10 @@
 # then compare --prometheus on the two instances over the last 10 s: the
 # native series are read (the note says so, 16 buckets per power of two,
 # within 4%), the mean's change is the nodes' own within 1.5 points (the
-# window's calls against all of them), and
-# the count of the last scrape is the node's.  Prints "ok - ..." / "not ok - ..."
-# lines (tests/cli/run.sh numbers them); skips without prometheus or serve.
+# window's calls against all of them), and the count of the last scrape
+# is the node's; a reset of A inside the window is refused.  Prints
+# "ok - ..." / "not ok - ..." lines (tests/cli/run.sh numbers them);
+# skips without prometheus or serve.
 #
 #   tests/cli/prometheus-native.sh [KSTATS]
 
@@ -98,3 +99,15 @@ want=$(awk '$2 == "samples" { print $3 }' "$tmp/a/find_vma")
 cnt=$(curl -s -G --data-urlencode "query=histogram_count(kstats_latency_seconds{instance=\"127.0.0.1:$pa\"})" \
 	--data-urlencode "time=$at" "http://127.0.0.1:$pp/api/v1/query" | sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p')
 expect "Prometheus: histogram_count() of the last scrape == the node's samples ($want)" "$cnt" "$want"
+# kstats reset on A: its native count falls; a window across it is refused
+"$MK" find_vma 3 1 100 0 100 >"$tmp/a/f.new" && mv "$tmp/a/f.new" "$tmp/a/find_vma"
+sleep 3
+"$K" compare --prometheus "http://127.0.0.1:$pp" --window 10s \
+	"instance=\"127.0.0.1:$pa\"" "instance=\"127.0.0.1:$pb\"" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 1 ] && grep -q "find_vma on 127.0.0.1:$pa was reset inside the 10s window" "$tmp/err" &&
+   [ "$(wc -l <"$tmp/err")" = 1 ]; then
+	ok "compare --prometheus, native: a reset inside the window is refused, one line"
+else
+	notok "compare --prometheus, native: a reset inside the window (exit $rc)"; tap_diag "$tmp/err"
+fi
