@@ -182,7 +182,7 @@ static const struct ks_help {
 	  "Serve every node (or those named) at http://ADDR:PORT/metrics for\n"
 	  "Prometheus, read-only, each node read once per scrape: native\n"
 	  "histograms (protobuf, schema = bits + 1, up to 8) to a scraper whose\n"
-	  "Accept asks for them, else export --prometheus's text.  Stops on\n"
+	  "Accept asks for them, else export's classic text.  Stops on\n"
 	  "SIGINT or SIGTERM (docs/prometheus.md).\n"
 	  "  -l, --listen A:P  the address to bind (default 127.0.0.1:9477;\n"
 	  "                    [::1]:P for IPv6, port 0 picks one)\n"
