@@ -212,6 +212,25 @@ get ""
 expect "serve: the module back, 200" "$(code)" 200
 serve_stop
 
+# ---- IPv6: only the address given ----
+if python3 -c 'import socket; s = socket.socket(socket.AF_INET6); s.bind(("::1", 0))' 2>/dev/null; then
+	"$K" serve --listen '[::1]:0' 2>"$tmp/serve6.err" &
+	p6=$!
+	port6="" i=0
+	while [ -z "$port6" ] && [ $i -lt 100 ]; do
+		port6=$(sed -n 's|^kstats: serve: http://\[::1\]:\([0-9][0-9]*\)/metrics$|\1|p' "$tmp/serve6.err")
+		[ -n "$port6" ] || sleep 0.1
+		i=$((i + 1))
+	done
+	c6=$(curl -s -g -o /dev/null -w '%{http_code}' "http://[::1]:$port6/metrics")
+	c4=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port6/metrics")
+	kill "$p6"
+	wait "$p6"
+	expect "serve --listen [::1]:0: 200 on ::1, nothing on 127.0.0.1 (port $port6)" "$c6 $c4" "200 000"
+else
+	skip "serve --listen [::1]:0" "no IPv6 loopback"
+fi
+
 # ---- bad --listen ----
 r() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 fails() { # WHAT CODE TEXT COMMAND...
