@@ -18,6 +18,6 @@ say 'kstats callers find_vma'
 say 'kstats slowest find_vma | head -n 18'
 say 'kstats save find_vma -o all.json'
 say 'kstats save find_vma --undisturbed -o undisturbed.json'
-say 'kstats compare all.json undisturbed.json | head -n 7'
+say 'kstats compare all.json undisturbed.json | head -n 6'
 echo "=== CALLERS END"
 ok "callers session"
