@@ -39,7 +39,7 @@ r() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 check() {
 	what=$1; shift
 	r "$@"
-	if [ $rc = 0 ]; then ok "$what"; else notok "$what (exit $rc)"; tap_diag "$tmp/out" "$tmp/err"; fi
+	if [ $rc = 0 ]; then ok "$what"; else notok "$what" "$what (exit $rc)"; tap_diag "$tmp/out" "$tmp/err"; fi
 }
 
 # same WHAT: stdout of the last r equals stdin.
@@ -48,6 +48,23 @@ notes() { sed -n 's/^# //p' "$tmp/out" | tr '\n' ' '; }
 
 # The widest line of the output.
 maxw() { awk 'length($0) > m { m = length($0) } END { print m + 0 }' "$tmp/out"; }
+
+# holds NAME CONDITION [DETAIL|FILE...]: one check, named the same whether
+# it passes or fails: CONDITION (a command line, eval'd) must succeed; a
+# failure shows each DETAIL, and each FILE's lines.
+holds() {
+	_what=$1 _cond=$2
+	shift 2
+	if eval "$_cond"; then
+		ok "$_what"
+		return 0
+	fi
+	notok "$_what"
+	for _d in "$@"; do
+		if [ -f "$_d" ]; then tap_diag "$_d"; else echo "#   $_d"; fi
+	done
+	return 1
+}
 
 same() {
 	cat >"$tmp/want"
@@ -113,19 +130,19 @@ percentiles are slot means, within 12.5% of the true value (bits 3)
 EOF
 cp "$tmp/out" "$tmp/show-file"
 r "$K" show -f "$hand" --raw
-if [ "$(sed -n '7,$p' "$tmp/out")" = "$(sed -n '7,$p' "$tmp/show-file")" ]; then ok "show --raw: the same histogram"; else notok "show --raw: the same histogram"; tap_diag "$tmp/out"; fi
+holds "show --raw: the same histogram" '[ "$(sed -n '\''7,$p'\'' "$tmp/out")" = "$(sed -n '\''7,$p'\'' "$tmp/show-file")" ]' "$tmp/out"
 if [ "$(sed -n 2,6p "$tmp/out" | tr -s ' ')" = "$(sed -n 2,6p "$tmp/show-file" | tr -s ' ')" ] &&
    [ "$(head -n 1 "$tmp/out")" = "find_vma: kretprobe:find_vma, clock local (ns), bits 3, state active" ] &&
    [ "$(sed -n 5p "$tmp/out")" = "       99 ns      110 ns      200 ns     1.00 us     1.00 us     1.00 us     1.00 us" ]; then
 	ok "show --raw: the full header, the same summary in the wide columns"
 else
-	notok "show --raw: the wide columns"; tap_diag "$tmp/out"
+	notok "show --raw: the full header, the same summary in the wide columns" "show --raw: the wide columns"; tap_diag "$tmp/out"
 fi
 fake find_vma "$hand"
 r "$K" show find_vma
-if cmp -s "$tmp/out" "$tmp/show-file"; then ok "show NAME reads the live node like show -f"; else notok "show NAME reads the live node like show -f"; fi
+holds "show NAME reads the live node like show -f" 'cmp -s "$tmp/out" "$tmp/show-file"'
 r "$K" show find_vma --cpu=1 --no-hist
-if [ "$(head -n 7 "$tmp/out")" = "$(head -n 7 "$tmp/show-file")" ]; then ok "show --cpu: the same summary first"; else notok "show --cpu: the summary"; tap_diag "$tmp/out"; fi
+holds "show --cpu: the same summary first" '[ "$(head -n 7 "$tmp/out")" = "$(head -n 7 "$tmp/show-file")" ]' "show --cpu: the summary" "$tmp/out"
 r sh -c "'$K' show find_vma --cpu=1 --no-hist | tail -n 5"
 same "show --cpu: per-CPU table" <<'EOF'
 
@@ -146,7 +163,7 @@ if grep -q '^CPU 1:$' "$tmp/out" && ! grep -q '^CPU 0:' "$tmp/out" &&
    grep -qF ' 64 -> 127  : 3 ' "$tmp/out"; then
 	ok "show --cpu=1 --log2: CPU 1 only, one line per power of two"
 else
-	notok "show --cpu=1 --log2"; tap_diag "$tmp/out"
+	notok "show --cpu=1 --log2: CPU 1 only, one line per power of two" "show --cpu=1 --log2"; tap_diag "$tmp/out"
 fi
 sed 's/attach=kretprobe:find_vma/attach=kretprobe:find_vma,find_vma.constprop.0,find_vma.isra.0/' "$hand" >"$tmp/clones.txt"
 r "$K" show -f "$tmp/clones.txt" --no-hist
@@ -156,13 +173,13 @@ if [ "$(head -1 "$tmp/out")" = "find_vma: kretprobe:find_vma +2 more, clock loca
    "$K" show -f "$tmp/clones.txt" --no-hist --raw | head -1 | grep -qF 'kretprobe:find_vma,find_vma.constprop.0,find_vma.isra.0, clock'; then
 	ok "show: the attached symbol when not the name, the first and how many more; --raw lists them all"
 else
-	notok "show: attached symbols"; tap_diag "$tmp/out"
+	notok "show: the attached symbol when not the name, the first and how many more; --raw lists them all" "show: attached symbols"; tap_diag "$tmp/out"
 fi
 sed 's/kstats find_vma /kstats a_node_name_of_forty_characters_long_xy /' "$hand" >"$tmp/longname.txt"
 r "$K" show -f "$tmp/longname.txt" --no-hist
-if [ "$(sed -n 3p "$tmp/out" | awk '{ print $1, $2 }')" = "13 0" ]; then ok "show: the header stays one line (scripts read line 3 for the samples)"; else notok "show: header lines"; tap_diag "$tmp/out"; fi
+holds "show: the header stays one line (scripts read line 3 for the samples)" '[ "$(sed -n 3p "$tmp/out" | awk '\''{ print $1, $2 }'\'')" = "13 0" ]' "show: header lines" "$tmp/out"
 r "$K" show -f "$tmp/gen-empty.txt"
-if [ $rc = 0 ] && grep -q '(no samples)' "$tmp/out"; then ok "show of an empty node"; else notok "show of an empty node"; tap_diag "$tmp/out" "$tmp/err"; fi
+holds "show of an empty node" '[ $rc = 0 ] && grep -q '\''(no samples)'\'' "$tmp/out"' "$tmp/out" "$tmp/err"
 
 # ---- control commands ----
 fake
@@ -185,7 +202,7 @@ EOF
 onefails() { # WHAT CODE LINE COMMAND...: exits with CODE, stderr is exactly LINE
 	what=$1 code=$2 line=$3; shift 3
 	r "$@"
-	if [ $rc = "$code" ] && [ "$(cat "$tmp/err")" = "$line" ]; then ok "$what"; else notok "$what (exit $rc, wanted $code and '$line')"; tap_diag "$tmp/err"; fi
+	if [ $rc = "$code" ] && [ "$(cat "$tmp/err")" = "$line" ]; then ok "$what"; else notok "$what" "$what (exit $rc, wanted $code and '$line')"; tap_diag "$tmp/err"; fi
 }
 onefails "trace --bits 9: the range, from hist.h through the module's parser" 2 "kstats: --bits: 9 not in 0..8" "$K" trace f --bits 9
 onefails "trace --bits 12" 2 "kstats: --bits: 12 not in 0..8" "$K" trace find_vma --bits 12
@@ -235,7 +252,7 @@ set +f
 if [ "$agree" -ge 40 ] && [ "$disagree" = 0 ]; then
 	ok "CLI and module agree on all $agree contract boundaries"
 else
-	notok "CLI and module agree on the contract boundaries ($agree agree, $disagree differ)"
+	notok "CLI and module agree on all $agree contract boundaries" "CLI and module agree on the contract boundaries ($agree agree, $disagree differ)"
 fi
 
 # ---- the module's errors, as one line each ----
@@ -318,7 +335,7 @@ r env KSTATS_TEST_ERRNO=17 "$K" trace find_vma
 if [ $rc = 0 ] && [ "$(cat "$dbg/_control")" = "trace find_vma" ]; then
 	ok "installed kstats: KSTATS_TEST_ERRNO does nothing, the command is written"
 else
-	notok "installed kstats: KSTATS_TEST_ERRNO"; tap_diag "$tmp/err"
+	notok "installed kstats: KSTATS_TEST_ERRNO does nothing, the command is written" "installed kstats: KSTATS_TEST_ERRNO"; tap_diag "$tmp/err"
 fi
 fails "missing debugfs directory" 1 "KSTATS_DEBUGFS=$tmp/nope" env KSTATS_DEBUGFS="$tmp/nope" "$K" list
 fails "show of a missing node" 1 "no node named 'nope'" "$K" show nope
@@ -358,14 +375,14 @@ if [ "$(wc -l <"$tmp/out")" = 12 ] && grep -qxF "... and 2 more refused ($dbg/_l
    [ "$(tail -n 1 "$tmp/out")" = "matched 14 attached 2 refused 12 direct 2" ]; then
 	ok "trace GLOB: ten refused functions, then how many more, then the counts"
 else
-	notok "trace GLOB: many refused"; tap_diag "$tmp/out"
+	notok "trace GLOB: ten refused functions, then how many more, then the counts" "trace GLOB: many refused"; tap_diag "$tmp/out"
 fi
 r "$K" trace 'y_*'
-if [ $rc = 0 ] && [ ! -s "$tmp/out" ]; then ok "trace GLOB: a _last about another command is not shown"; else notok "trace GLOB: stale _last shown"; tap_diag "$tmp/out"; fi
+holds "trace GLOB: a _last about another command is not shown" '[ $rc = 0 ] && [ ! -s "$tmp/out" ]' "trace GLOB: stale _last shown" "$tmp/out"
 printf '# trace kstats_target:kt_gen_* bits 3\nmatched 1028 refused all: more than glob_max 1000\n' >"$dbg/_last"
 fails "trace GLOB -> E2BIG: advice" 1 "more functions than the module's glob_max; nothing was attached" \
 	env KSTATS_TEST_ERRNO=7 "$KT" trace 'kstats_target:kt_gen_*' --bits 3
-if grep -qxF "kstats: matched 1028 refused all: more than glob_max 1000" "$tmp/err"; then ok "trace GLOB -> E2BIG: the count from _last"; else notok "trace GLOB -> E2BIG: the count"; tap_diag "$tmp/err"; fi
+holds "trace GLOB -> E2BIG: the count from _last" 'grep -qxF "kstats: matched 1028 refused all: more than glob_max 1000" "$tmp/err"' "trace GLOB -> E2BIG: the count" "$tmp/err"
 fails "trace GLOB -> ENOENT: no function matches" 1 "no function ftrace can trace matches 'nosuch_*'" env KSTATS_TEST_ERRNO=2 "$KT" trace 'nosuch_*'
 fails "remove GLOB -> ENOENT: no node matches" 1 "no node matches 'nosuch_*'" env KSTATS_TEST_ERRNO=2 "$KT" remove 'nosuch_*'
 fails "ENOSPC: a limit of the module" 1 "a limit of the module is reached" env KSTATS_TEST_ERRNO=28 "$KT" trace 'vma_*'
@@ -385,13 +402,13 @@ r "$K" list 'kt_gen_00?'
 if [ "$(wc -l <"$tmp/out")" = 17 ] && [ "$(sed -n 12p "$tmp/out")" = "kstats_target:kt_gen_00a direct      active             11        0     112 ns     288 ns" ]; then
 	ok "list GLOB: 16 of 300 nodes, the names in one column"
 else
-	notok "list GLOB"; tap_diag "$tmp/out"
+	notok "list GLOB: 16 of 300 nodes, the names in one column" "list GLOB"; tap_diag "$tmp/out"
 fi
 r "$K" list
 if [ "$(wc -l <"$tmp/out")" = 301 ] && [ "$(awk '{ print length($0) }' "$tmp/out" | sort -u | wc -l)" = 1 ]; then
 	ok "list of 300 nodes: one line each, all of one width"
 else
-	notok "list of 300 nodes"; awk '{ print length($0) }' "$tmp/out" | sort | uniq -c | tap_diag
+	notok "list of 300 nodes: one line each, all of one width" "list of 300 nodes"; awk '{ print length($0) }' "$tmp/out" | sort | uniq -c | tap_diag
 fi
 fails "list GLOB matching none" 0 "no node matches" "$K" list 'nosuch*'
 
@@ -402,7 +419,7 @@ r "$K" export --json -f "$tmp/a.json"
 if cmp -s "$tmp/out" "$tmp/a.json"; then ok "save then export --json -f: same document"; else notok "save then export --json -f: same document"; diff "$tmp/a.json" "$tmp/out" | tap_diag; fi
 "$K" export --csv find_vma >"$tmp/live.csv" 2>&1
 "$K" export --csv -f "$tmp/a.json" >"$tmp/snap.csv" 2>&1
-if cmp -s "$tmp/live.csv" "$tmp/snap.csv"; then ok "snapshot keeps every slot count (CSV of node == CSV of snapshot)"; else notok "snapshot keeps every slot count"; diff "$tmp/live.csv" "$tmp/snap.csv" | tap_diag; fi
+if cmp -s "$tmp/live.csv" "$tmp/snap.csv"; then ok "snapshot keeps every slot count (CSV of node == CSV of snapshot)"; else notok "snapshot keeps every slot count (CSV of node == CSV of snapshot)" "snapshot keeps every slot count"; diff "$tmp/live.csv" "$tmp/snap.csv" | tap_diag; fi
 r sh -c "'$K' save -f '$hand' -o - --label 'x\"y' | grep -v '\"hostname\"'"
 same "save -f: the snapshot schema" <<'EOF'
 {
@@ -479,7 +496,7 @@ else
 fi
 cp "$tmp/out" "$tmp/clamped.json"
 r "$K" export --json -f "$tmp/clamped.json"
-if cmp -s "$tmp/out" "$tmp/clamped.json"; then ok "clamped and filters read back from a snapshot"; else notok "clamped and filters read back"; diff "$tmp/clamped.json" "$tmp/out" | tap_diag; fi
+if cmp -s "$tmp/out" "$tmp/clamped.json"; then ok "clamped and filters read back from a snapshot"; else notok "clamped and filters read back from a snapshot" "clamped and filters read back"; diff "$tmp/clamped.json" "$tmp/out" | tap_diag; fi
 r "$K" compare "$hand" "$tmp/clamped.json" --wide
 if notes | grep -qF "; clamped: 3 calls recorded as 0 (clamped: they ended on a CPU whose clock read earlier than the start's);" &&
    [ "$(maxw)" -le 80 ] && r "$K" compare "$hand" "$tmp/clamped.json" && [ "$(maxw)" -le 72 ] &&
@@ -491,11 +508,11 @@ fi
 "$K" save -f "$hand" -o - 2>/dev/null | sed -e 's/kstats-snapshot\/2/kstats-snapshot\/1/' \
 	-e '/"maxactive":/d' -e '/"filters":/d' -e '/"clamped":/d' >"$tmp/v1.json"
 r "$K" show -f "$tmp/v1.json" --no-hist
-if [ $rc = 0 ] && grep -q "^find_vma: kretprobe, clock local" "$tmp/out"; then ok "a kstats-snapshot/1 file still reads"; else notok "a kstats-snapshot/1 file still reads"; tap_diag "$tmp/out" "$tmp/err"; fi
+holds "a kstats-snapshot/1 file still reads" '[ $rc = 0 ] && grep -q "^find_vma: kretprobe, clock local" "$tmp/out"' "$tmp/out" "$tmp/err"
 (cd "$tmp" && "$K" save -f "$hand" --label base >/dev/null 2>&1)
-if [ -f "$tmp/find_vma-base.json" ]; then ok "save without -o: NAME-LABEL.json"; else notok "save without -o: NAME-LABEL.json"; fi
+holds "save without -o: NAME-LABEL.json" '[ -f "$tmp/find_vma-base.json" ]'
 r "$K" show -f "$tmp/a.json"
-if cmp -s "$tmp/out" "$tmp/show-file"; then ok "show -f SNAPSHOT == show -f NODE_TEXT"; else notok "show -f SNAPSHOT == show -f NODE_TEXT"; tap_diag "$tmp/out"; fi
+holds "show -f SNAPSHOT == show -f NODE_TEXT" 'cmp -s "$tmp/out" "$tmp/show-file"' "$tmp/out"
 
 # ---- compare ----
 "$MK" find_vma 3 11 100 0 120000 80000 >"$tmp/nd.txt"
@@ -542,14 +559,14 @@ if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -q "^$l24  *200000 " "$tmp/out" && gre
    [ "$(grep -c '^  change  *+20[78]%  *+2[24][07]%  *+24[56]%  *+25[12]%  *+23[23]%$' "$tmp/out")" = 2 ]; then
 	ok "compare A B C, 24-character labels: $w columns (<= 72), labels kept, a verdict per figure"
 else
-	notok "compare A B C, 24-character labels: $w columns"; tap_diag "$tmp/out"
+	notok "compare A B C, 24-character labels: $w columns (<= 72), labels kept, a verdict per figure" "compare A B C, 24-character labels: $w columns"; tap_diag "$tmp/out"
 fi
 r "$K" compare "$tmp/nd.json" "$tmp/debug.json" --label "a label of thirty-six characters ..." --label "debug"
 w=$(maxw)
 if [ "$w" -le 72 ] && grep -q '^B  *200000 ' "$tmp/out" && grep -qxF '# A: a label of thirty-six characters ...' "$tmp/out" &&
-   grep -qxF '# B: debug' "$tmp/out"; then ok "compare, a longer label: rows A, B and a legend, $w columns"; else notok "compare, a longer label: $w columns"; tap_diag "$tmp/out"; fi
+   grep -qxF '# B: debug' "$tmp/out"; then ok "compare, a longer label: rows A, B and a legend, $w columns"; else notok "compare, a longer label: rows A, B and a legend, $w columns" "compare, a longer label: $w columns"; tap_diag "$tmp/out"; fi
 r "$K" compare "$tmp/nd.json" "$tmp/debug.json" --label "$l24" --markdown
-if grep -q "^| $l24 | 200000 | 75 | 115 | 151 | 220 | 269 | 1240 | 3142 |\$" "$tmp/out"; then ok "compare --markdown: every column, labels as given"; else notok "compare --markdown with a long label"; tap_diag "$tmp/out"; fi
+holds "compare --markdown: every column, labels as given" 'grep -q "^| $l24 | 200000 | 75 | 115 | 151 | 220 | 269 | 1240 | 3142 |\$" "$tmp/out"' "compare --markdown with a long label" "$tmp/out"
 onefails "compare --wide --markdown: one format" 2 "kstats: compare: --wide and --markdown: one output format" "$K" compare --wide --markdown "$tmp/nd.json" "$tmp/debug.json"
 onefails "compare A -- B --wide: the table has every row already" 2 "kstats: compare: --wide goes with A B [C...] of one function (this table has every row)" "$K" compare --wide "$tmp/nd.json" -- "$tmp/debug.json"
 r "$K" compare "$tmp/nd.json" "$tmp/debug.json" "$tmp/dp.json" --label no-debug --label debug --label "debug+this patch" --wide
@@ -579,22 +596,22 @@ same "compare --markdown" <<'EOF'
 change: against no-debug, <12.5%: within resolution; one run a side (noise unknown): better?, worse?: 95% intervals apart, ?: overlap; bounds: compare A -- B.
 EOF
 r "$K" compare "$hand" "$tmp/a.json"
-if notes | grep -qF '; hand-bits3.txt and no-debug: p50 and up on <10 samples' && [ "$(grep -c '^# ' "$tmp/out")" -le 4 ]; then ok "compare notes percentiles resting on fewer than 10 samples"; else notok "compare notes thin tails"; tap_diag "$tmp/out"; fi
+holds "compare notes percentiles resting on fewer than 10 samples" 'notes | grep -qF '\''; hand-bits3.txt and no-debug: p50 and up on <10 samples'\'' && [ "$(grep -c '\''^# '\'' "$tmp/out")" -le 4 ]' "compare notes thin tails" "$tmp/out"
 # two different functions: refused by one check in both forms, unless --force
 "$MK" vma_merge 3 11 330 0 110000 90000 >"$tmp/vm.txt"
 "$K" save -f "$tmp/vm.txt" -o "$tmp/vm.json" 2>/dev/null
 onefails "compare A B of two functions is refused" 1 "kstats: compare: $tmp/nd.json is find_vma but $tmp/vm.json is vma_merge: different functions (--force compares them)" "$K" compare "$tmp/nd.json" "$tmp/vm.json"
-if [ ! -s "$tmp/out" ]; then ok "no table printed for two functions"; else notok "no table printed for two functions"; tap_diag "$tmp/out"; fi
+holds "no table printed for two functions" '[ ! -s "$tmp/out" ]' "$tmp/out"
 onefails "compare A -- B of two functions: the same one line" 1 "kstats: compare: $tmp/nd.json is find_vma but $tmp/vm.json is vma_merge: different functions (--force compares them)" "$K" compare "$tmp/nd.json" -- "$tmp/vm.json"
 r "$K" compare "$tmp/nd.json" "$tmp/vm.json" --force
-if [ $rc = 0 ] && head -1 "$tmp/out" | grep -q '^# functions differ' && notes | grep -qF "; no-debug is find_vma; vm is vma_merge"; then ok "compare A B --force: the table, the functions named"; else notok "compare A B --force"; tap_diag "$tmp/out" "$tmp/err"; fi
+holds "compare A B --force: the table, the functions named" '[ $rc = 0 ] && head -1 "$tmp/out" | grep -q '\''^# functions differ'\'' && notes | grep -qF "; no-debug is find_vma; vm is vma_merge"' "compare A B --force" "$tmp/out" "$tmp/err"
 r "$K" compare "$tmp/nd.json" -- "$tmp/vm.json" --force
-if [ $rc = 0 ] && head -1 "$tmp/out" | grep -q '^# find_vma vs vma_merge: '; then ok "compare A -- B --force: both names in the title"; else notok "compare A -- B --force"; tap_diag "$tmp/out" "$tmp/err"; fi
+holds "compare A -- B --force: both names in the title" '[ $rc = 0 ] && head -1 "$tmp/out" | grep -q '\''^# find_vma vs vma_merge: '\''' "compare A -- B --force" "$tmp/out" "$tmp/err"
 sed 's/"name": "find_vma"/"name": "fv2"/' "$tmp/nd.json" >"$tmp/fv2.json"
 check "compare A B of two nodes on one symbol: the same function" "$K" compare "$tmp/nd.json" "$tmp/fv2.json"
 onefails "compare --markdown --json: one format" 2 "kstats: compare: --markdown and --json: one output format" "$K" compare --markdown --json "$tmp/nd.json" "$tmp/debug.json"
 fails "compare of different bits is refused" 1 "has bits=3 but $tmp/b4.json has bits=4" "$K" compare "$tmp/nd.json" "$tmp/b4.json"
-if [ ! -s "$tmp/out" ]; then ok "no table printed for different bits"; else notok "no table printed for different bits"; fi
+holds "no table printed for different bits" '[ ! -s "$tmp/out" ]'
 fails "compare of a missing file" 1 "$tmp/missing.json: No such file or directory" "$K" compare "$tmp/nd.json" "$tmp/missing.json"
 head -c 700 "$tmp/nd.json" >"$tmp/trunc.json"
 fails "truncated snapshot" 1 "truncated" "$K" compare "$tmp/nd.json" "$tmp/trunc.json"
@@ -637,12 +654,12 @@ p99.9    3136 0.1%  +37.9%  4325 0.1%  [+23.1,+50.0]  worse
 # where both 95% intervals hold; better, worse: they do not overlap
 # (docs/statistics.md)
 EOF
-if awk 'length($0) > 72 { bad = 1 } END { exit bad }' "$tmp/out"; then ok "compare A... -- B...: fits 72 columns"; else notok "compare A... -- B...: wider than 72 columns"; tap_diag "$tmp/out"; fi
+holds "compare A... -- B...: fits 72 columns" 'awk '\''length($0) > 72 { bad = 1 } END { exit bad }'\'' "$tmp/out"' "compare A... -- B...: wider than 72 columns" "$tmp/out"
 r "$K" compare "$tmp"/cmpr?.json -- "$tmp"/cmpq?.json --label abcdefghijklmnopqrstuvwx --label ABCDEFGHIJKLMNOPQRSTUVWX
 w=$(maxw)
-if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -qxF '# new: ABCDEFGHIJKLMNOPQRSTUVWX, 3 runs' "$tmp/out"; then ok "compare A... -- B..., 24-character labels: $w columns (<= 72)"; else notok "compare A... -- B..., 24-character labels: $w columns"; tap_diag "$tmp/out"; fi
+holds "compare A... -- B..., 24-character labels: $w columns (<= 72)" '[ $rc = 0 ] && [ "$w" -le 72 ] && grep -qxF '\''# new: ABCDEFGHIJKLMNOPQRSTUVWX, 3 runs'\'' "$tmp/out"' "compare A... -- B..., 24-character labels: $w columns" "$tmp/out"
 r "$K" compare "$tmp"/cmpr?.json -- "$tmp"/cmps?.json
-if [ $rc = 0 ] && [ "$(grep -c ' not measurable$' "$tmp/out")" = 8 ]; then ok "the same distribution on both sides: not measurable on all 8 rows"; else notok "same distribution: not measurable everywhere"; tap_diag "$tmp/out"; fi
+holds "the same distribution on both sides: not measurable on all 8 rows" '[ $rc = 0 ] && [ "$(grep -c '\'' not measurable$'\'' "$tmp/out")" = 8 ]' "same distribution: not measurable everywhere" "$tmp/out"
 # one run a side: every figure judged on within-run intervals, and the
 # verdict says so itself; three runs a side: no "?"
 r "$K" compare "$tmp/cmpr1.json" -- "$tmp/cmpq1.json"
@@ -652,15 +669,15 @@ if grep -q '^mean .* \[+[0-9.]*,+[0-9.]*\]  worse?$' "$tmp/out" && grep -q '^p50
    [ "$(grep -c '^# ' "$tmp/out")" = 5 ]; then
 	ok "one run a side: the mean and the percentiles alike, 'worse?', bounds in one footer line"
 else
-	notok "one run a side: worse? on every figure"; tap_diag "$tmp/out"
+	notok "one run a side: the mean and the percentiles alike, 'worse?', bounds in one footer line" "one run a side: worse? on every figure"; tap_diag "$tmp/out"
 fi
 r "$K" compare "$tmp"/cmpr?.json -- "$tmp"/cmpq?.json
-if [ "$(grep -c ' worse$' "$tmp/out")" = 7 ] && ! grep -q '?' "$tmp/out"; then ok "three runs a side: 'worse', no '?' anywhere"; else notok "three runs a side: worse without ?"; tap_diag "$tmp/out"; fi
+holds "three runs a side: 'worse', no '?' anywhere" '[ "$(grep -c '\'' worse$'\'' "$tmp/out")" = 7 ] && ! grep -q '\''?'\'' "$tmp/out"' "three runs a side: worse without ?" "$tmp/out"
 r "$K" compare "$tmp/cmpr1.json" -- "$tmp/cmps1.json"
-if [ "$(grep -c ' not measurable$' "$tmp/out")" = 8 ]; then ok "one run a side, the same distribution: not measurable on all 8 rows"; else notok "one run, same distribution"; tap_diag "$tmp/out"; fi
+holds "one run a side, the same distribution: not measurable on all 8 rows" '[ "$(grep -c '\'' not measurable$'\'' "$tmp/out")" = 8 ]' "one run, same distribution" "$tmp/out"
 r "$K" compare "$tmp/cmpr1.json" -- "$tmp/cmpq1.json" --label "$l24" --label ABCDEFGHIJKLMNOPQRSTUVWX
 w=$(maxw)
-if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -qxF "# base: $l24, 1 run;" "$tmp/out"; then ok "compare A -- B, one run a side, 24-character labels: $w columns (<= 72)"; else notok "compare A -- B, one run, 24-character labels: $w columns"; tap_diag "$tmp/out"; fi
+holds "compare A -- B, one run a side, 24-character labels: $w columns (<= 72)" '[ $rc = 0 ] && [ "$w" -le 72 ] && grep -qxF "# base: $l24, 1 run;" "$tmp/out"' "compare A -- B, one run, 24-character labels: $w columns" "$tmp/out"
 r "$K" compare "$tmp/cmpr1.json" "$tmp/cmpq1.json" --json
 if [ $rc = 0 ] && /usr/bin/python3 -c '
 import json, sys
@@ -669,9 +686,9 @@ assert f["verdict"] == "worse?" and f["judged_by"] == "p50", f["verdict"]
 m = f["rows"][0]
 assert m["figure"] == "mean" and m["verdict"] == "worse?" and m["change_ci"][0] > 0
 assert m["notes"] == ["fewer than 3 runs a side: run noise unknown"], m["notes"]
-' "$tmp/out"; then ok "compare --json, one run a side: worse? with its bounds and note"; else notok "compare --json, one run a side"; tap_diag "$tmp/out" "$tmp/err"; fi
+' "$tmp/out"; then ok "compare --json, one run a side: worse? with its bounds and note"; else notok "compare --json, one run a side: worse? with its bounds and note" "compare --json, one run a side"; tap_diag "$tmp/out" "$tmp/err"; fi
 r "$K" compare "$tmp"/cmpr?.json -- "$tmp"/cmpq?.json --markdown
-if grep -qxF '| mean | 144.3 | 1.1% | +39.7% | 201.7 | 0.8% | [+33.6,+46.2] | worse |' "$tmp/out"; then ok "compare A... -- B... --markdown"; else notok "compare -- --markdown"; tap_diag "$tmp/out"; fi
+holds "compare A... -- B... --markdown" 'grep -qxF '\''| mean | 144.3 | 1.1% | +39.7% | 201.7 | 0.8% | [+33.6,+46.2] | worse |'\'' "$tmp/out"' "compare -- --markdown" "$tmp/out"
 r "$K" compare "$tmp"/cmpr?.json -- "$tmp"/cmpq?.json --json
 if [ $rc = 0 ] && /usr/bin/python3 -c '
 import json, sys
@@ -680,7 +697,7 @@ f = d["functions"][0]
 assert d["schema"] == "kstats-compare/1" and f["verdict"] == "worse" and f["judged_by"] == "mean"
 assert [r["figure"] for r in f["rows"]][:2] == ["mean", "p10"] and f["rows"][7]["verdict"] == "worse"
 assert f["rows"][6]["verdict"] == "not measurable" and f["rows"][6]["notes"] == ["intervals overlap"]
-' "$tmp/out"; then ok "compare --json: verdicts, rows and notes"; else notok "compare --json"; tap_diag "$tmp/out" "$tmp/err"; fi
+' "$tmp/out"; then ok "compare --json: verdicts, rows and notes"; else notok "compare --json: verdicts, rows and notes" "compare --json"; tap_diag "$tmp/out" "$tmp/err"; fi
 fails "compare -- without a new side" 2 "snapshots expected on both sides of --" "$K" compare "$tmp/cmpr1.json" --
 fails "compare --json of three files" 2 "--json compares two sides" "$K" compare --json "$tmp/cmpr1.json" "$tmp/cmpr2.json" "$tmp/cmpr3.json"
 fails "compare -- of different bits" 1 "record all with the same --bits" "$K" compare "$tmp/cmpr1.json" -- "$tmp/b4.json"
@@ -707,7 +724,7 @@ for f in "$tmp/gen-bits5.txt" "$tmp/nd.json"; do
 	if [ "$rows" = "$want" ] && [ "$rows" -gt 0 ]; then ok "export --csv: $rows rows = non-empty slots ($(basename "$f"))"; else notok "export --csv rows $rows != $want ($(basename "$f"))"; fi
 done
 r "$K" export --csv --total -f "$hand"
-if [ "$(tail -n +2 "$tmp/out" | grep -vc ',all,')" = 0 ] && [ "$(wc -l <"$tmp/out")" = 6 ]; then ok "export --csv --total: merged rows only"; else notok "export --csv --total"; tap_diag "$tmp/out"; fi
+holds "export --csv --total: merged rows only" '[ "$(tail -n +2 "$tmp/out" | grep -vc '\'',all,'\'')" = 0 ] && [ "$(wc -l <"$tmp/out")" = 6 ]' "export --csv --total" "$tmp/out"
 
 # Prometheus: promtool when present, and our own checks always.
 promcheck() { # WHAT FILE
@@ -751,7 +768,7 @@ promcheck "export --prometheus --buckets log2" "$tmp/p1l.prom"
 for node in find_vma gen_b5; do
 	got=$(grep -v '^#' "$tmp/p1.prom" | grep -c "{node=\"$node\",")
 	gotl=$(grep -v '^#' "$tmp/p1l.prom" | grep -c "{node=\"$node\",")
-	if [ "$got $gotl" = "89 44" ]; then ok "export --prometheus: 89 series for $node (44 with --buckets log2)"; else notok "export --prometheus: $got and $gotl series for $node, 89 and 44 wanted"; fi
+	if [ "$got $gotl" = "89 44" ]; then ok "export --prometheus: 89 series for $node (44 with --buckets log2)"; else notok "export --prometheus: 89 series for $node (44 with --buckets log2)" "export --prometheus: $got and $gotl series for $node, 89 and 44 wanted"; fi
 done
 # the default edges: le = 2^(i/4) s for i = -96..-12, the same digits each time
 awk '/^kstats_latency_seconds_bucket\{node="find_vma"/ && !/le="\+Inf"/ {
@@ -761,12 +778,12 @@ awk '/^kstats_latency_seconds_bucket\{node="find_vma"/ && !/le="\+Inf"/ {
 		if (d > 1e-15 || d < -1e-15) { print "le " le " != 2^(" (i - 97) "/4)"; bad = 1 }
 	}
 	END { if (i != 85) { print i " edges"; bad = 1 }; exit bad }' "$tmp/p1.prom" >"$tmp/awk.err"
-if [ $? = 0 ]; then ok "export --prometheus: 85 edges, 2^(i/4) s for i = -96..-12 (60 ns to 125 ms)"; else notok "export --prometheus: the default edges"; tap_diag "$tmp/awk.err"; fi
+holds "export --prometheus: 85 edges, 2^(i/4) s for i = -96..-12 (60 ns to 125 ms)" '[ $? = 0 ]' "export --prometheus: the default edges" "$tmp/awk.err"
 if [ "$(grep -v '^#' "$tmp/p1.prom" | grep -vc "release=\"$rel\"")" = 0 ] &&
    ! grep -q 'cpu=' "$tmp/p1.prom"; then
 	ok "export --prometheus: release label of a live node, no cpu label by default"
 else
-	notok "export --prometheus: release label, no cpu label"; tap_diag "$tmp/p1.prom"
+	notok "export --prometheus: release label of a live node, no cpu label by default" "export --prometheus: release label, no cpu label"; tap_diag "$tmp/p1.prom"
 fi
 # _count == the node's samples; every le == the CPUS rows whose mean is <= le
 for pb in "p1 85" "p1l 40"; do
@@ -818,7 +835,7 @@ promcheck "export --prometheus of a snapshot" "$tmp/p2.prom"
 if grep -qxF 'kstats_latency_seconds_count{node="find_vma",function="find_vma",backend="kretprobe",clock="local",release="6.1.0-57-amd64"} 200000' "$tmp/p2.prom"; then
 	ok "export --prometheus of a snapshot: its release, _count 200000"
 else
-	notok "export --prometheus of a snapshot: release, _count"; tap_diag "$tmp/p2.prom"
+	notok "export --prometheus of a snapshot: its release, _count 200000" "export --prometheus of a snapshot: release, _count"; tap_diag "$tmp/p2.prom"
 fi
 "$K" export --prometheus --per-cpu find_vma >"$tmp/p4.prom"
 promcheck "export --prometheus --per-cpu" "$tmp/p4.prom"
@@ -829,7 +846,7 @@ kstats_latency_seconds_count{node="find_vma",function="find_vma",backend="kretpr
 kstats_latency_seconds_count{node="find_vma",function="find_vma",backend="kretprobe",clock="local",cpu="1"} 4
 EOF
 got=$(grep -vc '^#' "$tmp/p4.prom")
-if [ "$got" = $((88 * 2 + 1)) ]; then ok "export --per-cpu: 88 series per CPU + 1 missed counter"; else notok "export --per-cpu: $got series"; fi
+holds "export --per-cpu: 88 series per CPU + 1 missed counter" '[ "$got" = $((88 * 2 + 1)) ]' "export --per-cpu: $got series"
 fails "export --buckets: schema2, schema3 or log2" 2 "bad value for --buckets: 'log10' (schema2, schema3 or log2)" "$K" export --prometheus --buckets log10 find_vma
 "$K" export --prometheus --buckets schema3 find_vma gen_b5 >"$tmp/p6.prom"
 promcheck "export --prometheus --buckets schema3" "$tmp/p6.prom"
@@ -839,43 +856,43 @@ if [ "$(grep -c '^kstats_latency_seconds_bucket{node="find_vma"' "$tmp/p6.prom")
    grep -q '^kstats_latency_seconds_bucket{node="find_vma".*le="0.125"}' "$tmp/p6.prom"; then
 	ok "export --prometheus --buckets schema3: 169 edges and +Inf, 2^(i/8) s from 2^-24 to 2^-3"
 else
-	notok "export --buckets schema3: edges"; grep -c '^kstats_latency_seconds_bucket{node="find_vma"' "$tmp/p6.prom" | tap_diag
+	notok "export --prometheus --buckets schema3: 169 edges and +Inf, 2^(i/8) s from 2^-24 to 2^-3" "export --buckets schema3: edges"; grep -c '^kstats_latency_seconds_bucket{node="find_vma"' "$tmp/p6.prom" | tap_diag
 fi
 fails "export --buckets goes with --prometheus" 2 "--buckets goes with --prometheus, not --csv" "$K" export --csv --buckets log2 find_vma
 "$K" export --prometheus --slots find_vma >"$tmp/p5.prom"
 promcheck "export --prometheus --slots" "$tmp/p5.prom"
 # bits 3, buckets 37: (37 + 1) * 8 slots below the overflow slot, + Inf
 got=$(grep -c '_bucket{' "$tmp/p5.prom")
-if [ "$got" = 305 ]; then ok "export --slots: one bucket per slot (304 + Inf)"; else notok "export --slots: $got buckets"; fi
+holds "export --slots: one bucket per slot (304 + Inf)" '[ "$got" = 305 ]' "export --slots: $got buckets"
 sed 's/clock=local unit=ns/clock=tsc unit=cycles/; s/kstats find_vma/kstats find_vma_tsc/' "$hand" >"$tmp/tsc.txt"
 "$K" export --prometheus -f "$tmp/tsc.txt" -f "$hand" >"$tmp/p3.prom"
 promcheck "export --prometheus of a TSC node and an ns node" "$tmp/p3.prom"
-if grep -qxF 'kstats_latency_cycles_sum{node="find_vma_tsc",function="find_vma",backend="kretprobe",clock="tsc"} 2390' "$tmp/p3.prom"; then ok "export --prometheus: cycles stay cycles"; else notok "export --prometheus: cycles stay cycles"; tap_diag "$tmp/p3.prom"; fi
+holds "export --prometheus: cycles stay cycles" 'grep -qxF '\''kstats_latency_cycles_sum{node="find_vma_tsc",function="find_vma",backend="kretprobe",clock="tsc"} 2390'\'' "$tmp/p3.prom"' "$tmp/p3.prom"
 fails "compare of cycles with ns is refused" 1 "is in ns but $tmp/tsc.txt is in cycles" "$K" compare "$hand" "$tmp/tsc.txt"
 fails "export --prometheus of one function twice is refused" 1 "series would clash" "$K" export --prometheus find_vma -f "$hand"
 # all: every node _control lists
 printf 'find_vma kretprobe active 13 0\ngen_b5 kretprobe active 6500 0\n' >"$dbg/_control"
 "$K" export --prometheus all >"$tmp/pall.prom"
-if cmp -s "$tmp/pall.prom" "$tmp/p1.prom"; then ok "export --prometheus all == the nodes _control lists"; else notok "export --prometheus all"; tap_diag "$tmp/pall.prom"; fi
+holds "export --prometheus all == the nodes _control lists" 'cmp -s "$tmp/pall.prom" "$tmp/p1.prom"' "export --prometheus all" "$tmp/pall.prom"
 : >"$dbg/_control"
 r "$K" export --prometheus all
-if [ $rc = 0 ] && [ ! -s "$tmp/out" ]; then ok "export --prometheus all of no nodes: empty exposition"; else notok "export all of no nodes (exit $rc)"; tap_diag "$tmp/out" "$tmp/err"; fi
+holds "export --prometheus all of no nodes: empty exposition" '[ $rc = 0 ] && [ ! -s "$tmp/out" ]' "export all of no nodes (exit $rc)" "$tmp/out" "$tmp/err"
 # -o: atomic replacement for the textfile collector
 od=$tmp/textfile
 mkdir "$od"
 check "export -o FILE" "$K" export --prometheus find_vma gen_b5 -o "$od/kstats.prom"
-if cmp -s "$od/kstats.prom" "$tmp/p1.prom" && [ "$(ls "$od")" = kstats.prom ]; then ok "export -o: same text as stdout, no temporary file left"; else notok "export -o: file content or leftovers"; ls -la "$od" | tap_diag; fi
+if cmp -s "$od/kstats.prom" "$tmp/p1.prom" && [ "$(ls "$od")" = kstats.prom ]; then ok "export -o: same text as stdout, no temporary file left"; else notok "export -o: same text as stdout, no temporary file left" "export -o: file content or leftovers"; ls -la "$od" | tap_diag; fi
 rm "$dbg/gen_b5"
 fails "export -o of a node removed meanwhile" 1 "no node named 'gen_b5'" "$K" export --prometheus find_vma gen_b5 -o "$od/kstats.prom"
-if [ "$(wc -l <"$tmp/err")" = 1 ] && cmp -s "$od/kstats.prom" "$tmp/p1.prom" && [ "$(ls "$od")" = kstats.prom ]; then ok "export -o: one-line error, the previous file left whole"; else notok "export -o: previous file changed"; tap_diag "$tmp/err"; fi
+holds "export -o: one-line error, the previous file left whole" '[ "$(wc -l <"$tmp/err")" = 1 ] && cmp -s "$od/kstats.prom" "$tmp/p1.prom" && [ "$(ls "$od")" = kstats.prom ]' "export -o: previous file changed" "$tmp/err"
 printf 'find_vma kretprobe active 13 0\ngen_b5 kretprobe active 6500 0\n' >"$dbg/_control"
 fails "export all: a node listed but gone by the time it is read" 1 "no node named 'gen_b5'" "$K" export --prometheus all -o "$od/kstats.prom"
-if cmp -s "$od/kstats.prom" "$tmp/p1.prom"; then ok "export all -o: the previous file left whole"; else notok "export all -o: previous file changed"; fi
+holds "export all -o: the previous file left whole" 'cmp -s "$od/kstats.prom" "$tmp/p1.prom"' "export all -o: previous file changed"
 : >"$dbg/_control"
 fails "export -o into a missing folder" 1 "cannot write $tmp/nope/k.prom: $tmp/nope/k.prom.tmp." "$K" export --prometheus find_vma -o "$tmp/nope/k.prom"
 mkdir "$od/dir.prom"
 fails "export -o onto a folder: rename fails" 1 "cannot write $od/dir.prom: Is a directory" "$K" export --prometheus find_vma -o "$od/dir.prom"
-if [ "$(ls "$od" | tr '\n' ' ')" = "dir.prom kstats.prom " ]; then ok "export -o: temporary file removed after a failed rename"; else notok "export -o: leftovers"; ls -la "$od" | tap_diag; fi
+if [ "$(ls "$od" | tr '\n' ' ')" = "dir.prom kstats.prom " ]; then ok "export -o: temporary file removed after a failed rename"; else notok "export -o: temporary file removed after a failed rename" "export -o: leftovers"; ls -la "$od" | tap_diag; fi
 rmdir "$od/dir.prom"
 # unwritable folder: as root, run the tool as nobody (root writes anywhere)
 asuser=""
@@ -884,7 +901,7 @@ chmod 555 "$od"
 chmod 755 "$tmp" "$dbg"
 chmod 644 "$dbg/find_vma" "$dbg/_control"
 fails "export -o into an unwritable folder" 1 "$od/kstats.prom.tmp." $asuser "$K" export --prometheus find_vma -o "$od/kstats.prom"
-if grep -q 'Permission denied (.*kstats.prom left as it was)' "$tmp/err" && cmp -s "$od/kstats.prom" "$tmp/p1.prom"; then ok "export -o unwritable: says so, previous file left whole"; else notok "export -o unwritable"; tap_diag "$tmp/err"; fi
+holds "export -o unwritable: says so, previous file left whole" 'grep -q '\''Permission denied (.*kstats.prom left as it was)'\'' "$tmp/err" && cmp -s "$od/kstats.prom" "$tmp/p1.prom"' "export -o unwritable" "$tmp/err"
 chmod 755 "$od"
 onefails "export -o of another extension" 2 "kstats: export: -o $od/kstats.txt: --prometheus writes .prom files only" "$K" export --prometheus find_vma -o "$od/kstats.txt"
 onefails "export --csv --per-cpu: CSV has it already" 2 "kstats: export: --per-cpu goes with --prometheus, not --csv (CSV has a row per CPU unless --total)" "$K" export --csv --per-cpu find_vma
@@ -895,7 +912,7 @@ onefails "export --json --per-cpu" 2 "kstats: export: --per-cpu goes with --prom
 onefails "export --json --csv: one format" 2 "kstats: export: --json and --csv: one output format" "$K" export --json --csv find_vma
 onefails "save -o x.pdf: JSON only" 2 "kstats: save: -o $od/x.pdf: save writes .json files only (a name without extension is taken as it is)" "$K" save find_vma -o "$od/x.pdf"
 onefails "run -o x.png: JSON only" 2 "kstats: run: -o x.png: run writes .json files only (a name without extension is taken as it is)" "$K" run -o x.png find_vma -- true
-if [ "$(ls "$od")" = kstats.prom ]; then ok "refused -o: nothing written"; else notok "refused -o: files written"; ls "$od" | tap_diag; fi
+if [ "$(ls "$od")" = kstats.prom ]; then ok "refused -o: nothing written"; else notok "refused -o: nothing written" "refused -o: files written"; ls "$od" | tap_diag; fi
 fails "export -o without --prometheus" 2 "-o goes with --prometheus" "$K" export --csv find_vma -o "$od/x.csv"
 fails "export --json of two sources is refused" 1 "one source" "$K" export --json find_vma -f "$hand"
 fails "export without a format" 2 "--json, --csv or --prometheus expected" "$K" export find_vma
@@ -917,7 +934,7 @@ same "watch -n 4: samples, rate, missed, percentiles per interval; reset" <<'EOF
 EOF
 "$K" show -f "$tmp/s12.txt" --no-hist | sed -n 5p | awk '{ print $1, $3, $5, $11, $13 }' >"$tmp/want-pct"
 sed -n 3p "$tmp/out" | awk '{ print $6, $8, $10, $12, $14 }' >"$tmp/got-pct"
-if cmp -s "$tmp/want-pct" "$tmp/got-pct"; then ok "watch percentiles == those of the samples added (generated independently)"; else notok "watch percentiles == those of the samples added"; tap_diag "$tmp/want-pct" "$tmp/got-pct"; fi
+holds "watch percentiles == those of the samples added (generated independently)" 'cmp -s "$tmp/want-pct" "$tmp/got-pct"' "watch percentiles == those of the samples added" "$tmp/want-pct" "$tmp/got-pct"
 fails "watch of a missing node" 1 "no node named 'nope'" "$K" watch nope -n 1
 fails "watch -i 0 is refused" 2 "-i wants seconds" "$K" watch find_vma -i 0
 
@@ -948,7 +965,7 @@ for f in s12 vm12 kt12; do
 	     $1 == "slot" && $3 == "CPUS" { t += $6 * $8 } END { print n, p50, p99, t }' "$tmp/$f.txt"
 done >"$tmp/want-top"
 awk 'NR > 1 { print $2, $5, $6, $8 }' "$tmp/out" >"$tmp/got-top"
-if cmp -s "$tmp/want-top" "$tmp/got-top"; then ok "top: calls, p50, p99 and total == those of the samples added (generated independently)"; else notok "top: figures of the interval"; tap_diag "$tmp/want-top" "$tmp/got-top"; fi
+holds "top: calls, p50, p99 and total == those of the samples added (generated independently)" 'cmp -s "$tmp/want-top" "$tmp/got-top"' "top: figures of the interval" "$tmp/want-top" "$tmp/got-top"
 if grep -q "$(printf '\033')" "$tmp/out"; then notok "top -n 1: no escape codes"; else ok "top -n 1: no escape codes"; fi
 topfake
 r "$KT" top -n 1 -i 2 --test-tick "$tick"
@@ -959,23 +976,23 @@ vma_merge                  300 352 ns 832 ns  959 ns  104 us 20.3%
 kstats_target:kt_gen_001    20  56 ns  88 ns   88 ns 1.13 us  0.2%
 EOF
 w=$(maxw)
-if [ "$w" -le 72 ]; then ok "top -n 1 with a name of 24 characters: $w columns (<= 72)"; else notok "top -n 1: $w columns"; fi
+holds "top -n 1 with a name of 24 characters: $w columns (<= 72)" '[ "$w" -le 72 ]' "top -n 1: $w columns"
 for col in calls:find_vma,vma_merge,kstats_target:kt_gen_001 p50:vma_merge,find_vma,kstats_target:kt_gen_001 \
 	   p99:vma_merge,find_vma,kstats_target:kt_gen_001 max:find_vma,vma_merge,kstats_target:kt_gen_001 \
 	   name:find_vma,kstats_target:kt_gen_001,vma_merge share:find_vma,vma_merge,kstats_target:kt_gen_001; do
 	topfake
 	r "$KT" top -n 1 --sort "${col%%:*}" --test-tick "$tick"
 	got=$(awk 'NR > 1 { printf "%s%s", sep, $1; sep = "," }' "$tmp/out")
-	if [ "$got" = "${col#*:}" ]; then ok "top --sort ${col%%:*}: $got"; else notok "top --sort ${col%%:*}: $got, wanted ${col#*:}"; tap_diag "$tmp/out"; fi
+	if [ "$got" = "${col#*:}" ]; then ok "top --sort ${col%%:*}: $got"; else notok "top --sort ${col%%:*}: $got" "top --sort ${col%%:*}: $got, wanted ${col#*:}"; tap_diag "$tmp/out"; fi
 done
 topfake
 r "$KT" top -n 1 -s p99 -r --test-tick "$tick"
 got=$(awk 'NR > 1 { printf "%s ", $1 }' "$tmp/out")
-if [ "$got" = "kstats_target:kt_gen_001 find_vma vma_merge " ]; then ok "top -s p99 -r: smallest first"; else notok "top -s p99 -r: $got"; fi
+holds "top -s p99 -r: smallest first" '[ "$got" = "kstats_target:kt_gen_001 find_vma vma_merge " ]' "top -s p99 -r: $got"
 topfake
 r "$KT" top -n 1 --raw 'kt_gen_*' 'vma_*' --test-tick "$tick"
 got=$(awk 'NR > 1 { printf "%s %s %s ", $1, $2, $9 }' "$tmp/out")
-if [ "$got" = "vma_merge 300 98.9 kstats_target:kt_gen_001 20 1.1 " ]; then ok "top GLOB...: matched on the name or after MODULE:, shares of the rows shown"; else notok "top GLOB...: $got"; tap_diag "$tmp/out"; fi
+holds "top GLOB...: matched on the name or after MODULE:, shares of the rows shown" '[ "$got" = "vma_merge 300 98.9 kstats_target:kt_gen_001 20 1.1 " ]' "top GLOB...: $got" "$tmp/out"
 topfake
 r "$KT" top -n 2 -i 0.5 --raw 'find*' --test-tick "$tick"
 same "top -n 2 --raw: a table per interval; an idle interval shows zeros" <<'EOF'
@@ -988,19 +1005,19 @@ EOF
 topfake
 r "$KT" top -n 1 --test-tick "rm '$dbg/vma_merge'; printf 'find_vma x active 1 0\nnew_fn x active 1 0\n' >'$dbg/_control'; sed 's/kstats find_vma /kstats new_fn /' '$tmp/s1.txt' >'$dbg/new_fn'"
 got=$(awk 'NR > 1 { printf "%s %s ", $1, $2 }' "$tmp/out")
-if [ "$got" = "new_fn 1500 find_vma 0 " ]; then ok "top: a node that went is dropped, a new one counts from nothing"; else notok "top: nodes that come and go: $got"; tap_diag "$tmp/out" "$tmp/err"; fi
+holds "top: a node that went is dropped, a new one counts from nothing" '[ "$got" = "new_fn 1500 find_vma 0 " ]' "top: nodes that come and go: $got" "$tmp/out" "$tmp/err"
 fails "top --sort bogus" 2 "--sort wants name, calls, p50, p99, max or total" "$K" top --sort bogus
 fails "top -n 0" 2 "-n wants a positive count" "$K" top -n 0
 fake
 r "$K" top -n 1 -i 0.01
-if [ $rc = 0 ] && [ "$(wc -l <"$tmp/out")" = 1 ] && grep -q "no nodes yet" "$tmp/err"; then ok "top of no nodes: the header, and a hint"; else notok "top of no nodes (exit $rc)"; tap_diag "$tmp/out" "$tmp/err"; fi
+holds "top of no nodes: the header, and a hint" '[ $rc = 0 ] && [ "$(wc -l <"$tmp/out")" = 1 ] && grep -q "no nodes yet" "$tmp/err"' "top of no nodes (exit $rc)" "$tmp/out" "$tmp/err"
 # the live view, in a real terminal
 tap "$here/top.sh" "$KT"
 
 # ---- run ----
 fake find_vma "$hand"
 r "$K" run --bits 3 find_vma -- sh -c 'echo child ran'
-if [ $rc = 0 ] && [ "$(head -1 "$tmp/out")" = "child ran" ] && grep -q '^find_vma: kretprobe, clock local' "$tmp/out"; then ok "run: command output, then the result"; else notok "run: command output, then the result (exit $rc)"; tap_diag "$tmp/out" "$tmp/err"; fi
+holds "run: command output, then the result" '[ $rc = 0 ] && [ "$(head -1 "$tmp/out")" = "child ran" ] && grep -q '\''^find_vma: kretprobe, clock local'\'' "$tmp/out"' "run: command output, then the result (exit $rc)" "$tmp/out" "$tmp/err"
 r cat "$dbg/_control"
 same "run: trace, stop, remove written to _control" <<'EOF'
 trace find_vma bits 3
@@ -1009,7 +1026,7 @@ remove find_vma
 EOF
 fake find_vma "$hand"
 r "$K" run -o "$tmp/run.json" --label r find_vma -- sh -c 'exit 3'
-if [ $rc = 3 ] && grep -q '"label": "r"' "$tmp/run.json" && grep -q 'remove find_vma' "$dbg/_control"; then ok "run: exit status of the command, -o snapshot, node removed"; else notok "run: exit status (got $rc)"; tap_diag "$tmp/err"; fi
+holds "run: exit status of the command, -o snapshot, node removed" '[ $rc = 3 ] && grep -q '\''"label": "r"'\'' "$tmp/run.json" && grep -q '\''remove find_vma'\'' "$dbg/_control"' "run: exit status (got $rc)" "$tmp/err"
 fake
 fails "run without -- COMMAND" 2 "'-- COMMAND' expected" "$K" run find_vma
 fails "run: a failed trace runs nothing" 1 "already exists" env KSTATS_TEST_ERRNO=17 "$KT" run find_vma -- sh -c 'echo SHOULD NOT RUN'
@@ -1020,11 +1037,11 @@ fake
 for n in find_vma vma_merge vma_alloc; do "$MK" $n 3 7 100 0 5000 >"$dbg/$n"; done
 printf 'find_vma kretprobe active 5000 0\nvma_merge kretprobe active 5000 0\nvma_alloc kretprobe active 5000 0\n' >"$dbg/_control"
 r "$K" save all -o "$tmp/all-a.json" --label base
-if [ $rc = 0 ] && grep -q '"schema": "kstats-snapshot/3"' "$tmp/all-a.json" && [ "$(grep -c '"name"' "$tmp/all-a.json")" = 3 ]; then ok "save all: one file of 3 nodes (kstats-snapshot/3)"; else notok "save all: one file"; tap_diag "$tmp/err"; fi
+holds "save all: one file of 3 nodes (kstats-snapshot/3)" '[ $rc = 0 ] && grep -q '\''"schema": "kstats-snapshot/3"'\'' "$tmp/all-a.json" && [ "$(grep -c '\''"name"'\'' "$tmp/all-a.json")" = 3 ]' "save all: one file" "$tmp/err"
 r "$K" save 'vma_*' -o - --label base
-if [ "$(grep -c '"name"' "$tmp/out")" = 2 ] && ! grep -q '"name": "find_vma"' "$tmp/out"; then ok "save GLOB: the matching nodes only"; else notok "save GLOB"; tap_diag "$tmp/out"; fi
+holds "save GLOB: the matching nodes only" '[ "$(grep -c '\''"name"'\'' "$tmp/out")" = 2 ] && ! grep -q '\''"name": "find_vma"'\'' "$tmp/out"' "save GLOB" "$tmp/out"
 r "$K" show -f "$tmp/all-a.json" --no-hist
-if [ "$(grep -c '^[a-z_]*: kretprobe, ' "$tmp/out")" = 3 ]; then ok "show -f of a file of many nodes shows each"; else notok "show -f of many nodes"; tap_diag "$tmp/out"; fi
+holds "show -f of a file of many nodes shows each" '[ "$(grep -c '\''^[a-z_]*: kretprobe, '\'' "$tmp/out")" = 3 ]' "show -f of many nodes" "$tmp/out"
 fails "save -f of a file of many nodes is refused" 1 "holds 3 nodes, one expected" "$K" save -f "$tmp/all-a.json" -o "$tmp/x.json"
 "$MK" vma_merge 3 8 160 0 5000 >"$dbg/vma_merge"
 "$MK" vma_alloc 3 9 103 0 5000 >"$dbg/vma_alloc"
@@ -1036,11 +1053,11 @@ if [ $rc = 0 ] && [ "$(grep -A1 '^function / change ' "$tmp/out" | sed -n 2p | a
    awk 'length($0) > 72 { bad = 1 } END { exit bad }' "$tmp/out"; then
 	ok "compare A B of two files of many nodes: ranked by change, verdicts (worse?: one run a side), 72 columns"
 else
-	notok "compare of many nodes: ranked"; tap_diag "$tmp/out" "$tmp/err"
+	notok "compare A B of two files of many nodes: ranked by change, verdicts (worse?: one run a side), 72 columns" "compare of many nodes: ranked"; tap_diag "$tmp/out" "$tmp/err"
 fi
 r "$K" compare "$tmp/all-a.json" "$tmp/all-b.json" --label abcdefghijklmnopqrstuvwx --label ABCDEFGHIJKLMNOPQRSTUVWX
 w=$(maxw)
-if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -q '^vma_merge ' "$tmp/out"; then ok "compare A B of many nodes, 24-character labels: $w columns (<= 72)"; else notok "compare of many nodes, 24-character labels: $w columns"; tap_diag "$tmp/out"; fi
+holds "compare A B of many nodes, 24-character labels: $w columns (<= 72)" '[ $rc = 0 ] && [ "$w" -le 72 ] && grep -q '\''^vma_merge '\'' "$tmp/out"' "compare of many nodes, 24-character labels: $w columns" "$tmp/out"
 # files of many nodes, three runs a side: verdicts without "?"
 for i in 1 2 3; do
 	"$MK" find_vma 3 $((70 + i)) 100 0 5000 >"$dbg/find_vma"
@@ -1059,7 +1076,7 @@ if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -A1 '^vma_merge ' "$tmp/out" | grep -q
    grep -q 'ranked by the change of the mean' "$tmp/out"; then
 	ok "compare A... -- B... of many nodes, 3 runs a side, 24-character labels: $w columns, worse and not measurable"
 else
-	notok "compare of many nodes, 3 runs a side: $w columns"; tap_diag "$tmp/out"
+	notok "compare A... -- B... of many nodes, 3 runs a side, 24-character labels: $w columns, worse and not measurable" "compare of many nodes, 3 runs a side: $w columns"; tap_diag "$tmp/out"
 fi
 # show: 80 columns on every fixture and every snapshot the tests made, --cpu too
 wide=""
@@ -1073,28 +1090,28 @@ for f in "$FIX"/*.txt "$tmp"/gen-*.txt "$tmp"/*.json "$tmp/clamped.txt"; do
 done
 if [ -z "$wide" ]; then ok "show and show --cpu fit 80 columns on every fixture and snapshot ($(ls "$FIX"/*.txt "$tmp"/gen-*.txt "$tmp"/*.json | wc -l) files)"; else notok "show wider than 80:$wide"; fi
 r "$K" compare "$tmp/all-a.json" "$tmp/all-b.json" --markdown
-if grep -q '^| vma_merge | 5000 | 5000 | ' "$tmp/out"; then ok "ranked compare --markdown"; else notok "ranked compare --markdown"; tap_diag "$tmp/out"; fi
+holds "ranked compare --markdown" 'grep -q '\''^| vma_merge | 5000 | 5000 | '\'' "$tmp/out"' "$tmp/out"
 r "$K" save find_vma vma_merge --runs 2 -i 0.01 -o "$tmp/runs.json"
-if [ $rc = 0 ] && [ -f "$tmp/runs-1.json" ] && [ -f "$tmp/runs-2.json" ] && grep -q '"samples": 0' "$tmp/runs-2.json"; then ok "save --runs 2: runs-1.json, runs-2.json, each what its interval added"; else notok "save --runs"; tap_diag "$tmp/err"; fi
+holds "save --runs 2: runs-1.json, runs-2.json, each what its interval added" '[ $rc = 0 ] && [ -f "$tmp/runs-1.json" ] && [ -f "$tmp/runs-2.json" ] && grep -q '\''"samples": 0'\'' "$tmp/runs-2.json"' "save --runs" "$tmp/err"
 fake find_vma "$hand"
 r "$K" run --runs 2 -o "$tmp/rr" --icount --label r find_vma -- true
 if [ $rc = 0 ] && [ -f "$tmp/rr-1.json" ] && [ -f "$tmp/rr-2.json" ] && grep -q '"timing": "qemu-icount"' "$tmp/rr-2.json" &&
    [ "$(grep -c '^reset find_vma$' "$dbg/_control")" = 1 ]; then
 	ok "run --runs 2: a reset between runs, rr-1.json, rr-2.json, marked -icount"
 else
-	notok "run --runs 2"; tap_diag "$tmp/out" "$tmp/err"
+	notok "run --runs 2: a reset between runs, rr-1.json, rr-2.json, marked -icount" "run --runs 2"; tap_diag "$tmp/out" "$tmp/err"
 fi
 r "$K" compare "$tmp/rr-1.json" "$tmp/rr-2.json"
-if head -1 "$tmp/out" | grep -qF ': latency in ns = 1 instruction, QEMU -icount;' && ! grep -q '^# instructions' "$tmp/out"; then ok "compare A B says instructions, QEMU -icount, in its first line"; else notok "compare A B: -icount heading"; tap_diag "$tmp/out"; fi
+holds "compare A B says instructions, QEMU -icount, in its first line" 'head -1 "$tmp/out" | grep -qF '\'': latency in ns = 1 instruction, QEMU -icount;'\'' && ! grep -q '\''^# instructions'\'' "$tmp/out"' "compare A B: -icount heading" "$tmp/out"
 r "$K" compare "$tmp/rr-1.json" -- "$tmp/rr-2.json"
-if head -1 "$tmp/out" | grep -qF ': latency per call in ns = 1 instruction, QEMU -icount;'; then ok "compare A -- B says instructions, QEMU -icount, in its first line"; else notok "compare A -- B: -icount heading"; tap_diag "$tmp/out"; fi
+holds "compare A -- B says instructions, QEMU -icount, in its first line" 'head -1 "$tmp/out" | grep -qF '\'': latency per call in ns = 1 instruction, QEMU -icount;'\''' "compare A -- B: -icount heading" "$tmp/out"
 fails "compare A -- B: -icount against real time is refused" 1 \
 	"compare: $tmp/rr-1.json was timed under QEMU -icount (instructions) but $hand by a clock (ns): not comparable (--force compares them)" \
 	"$K" compare "$tmp/rr-1.json" -- "$hand"
 r "$K" compare "$tmp/rr-1.json" -- "$hand" --force
 expect "compare A -- B --force: the first line says the numbers are not comparable" "$rc $(head -n 2 "$tmp/out" | tr '\n' ' ')" \
 	"0 forced: $tmp/rr-1.json counts QEMU -icount instructions,   $hand clock ns: not comparable "
-if sed -n 3p "$tmp/out" | grep -q ': latency per call in ns; lower is better$'; then ok "compare --force of -icount against real time: its heading claims no instructions"; else notok "-icount against real time"; tap_diag "$tmp/out"; fi
+holds "compare --force of -icount against real time: its heading claims no instructions" 'sed -n 3p "$tmp/out" | grep -q '\'': latency per call in ns; lower is better$'\''' "-icount against real time" "$tmp/out"
 # two captures labelled alike: told apart by their files
 mkdir -p "$tmp/lab/tcg"
 cp "$tmp/rr-1.json" "$tmp/lab/m16.json"; cp "$tmp/rr-1.json" "$tmp/lab/again.json"; cp "$tmp/rr-1.json" "$tmp/lab/tcg/m16.json"
@@ -1113,17 +1130,17 @@ icnote='instructions, QEMU -icount: a "ns" is one guest instruction'
 "$K" save -f "$hand" --icount -o "$tmp/ic.json" 2>/dev/null
 r "$K" show -f "$tmp/ic.json"
 if head -1 "$tmp/out" | grep -qF ': kretprobe, ns = instructions (QEMU -icount), bits 3, ' && ! grep -q '^units:' "$tmp/out" &&
-   "$K" show --raw -f "$tmp/ic.json" | grep -qxF "units: $icnote"; then ok "show of an -icount snapshot: ns = 1 instruction in its first line (--raw: units: $icnote)"; else notok "show: -icount units"; tap_diag "$tmp/out"; fi
+   "$K" show --raw -f "$tmp/ic.json" | grep -qxF "units: $icnote"; then ok "show of an -icount snapshot: ns = 1 instruction in its first line (--raw: units: $icnote)"; else notok "show of an -icount snapshot: ns = 1 instruction in its first line (--raw: units: $icnote)" "show: -icount units"; tap_diag "$tmp/out"; fi
 r "$K" show -f "$hand"
-if ! grep -q 'icount' "$tmp/out"; then ok "show of a real-time node says nothing of -icount"; else notok "show: real time"; tap_diag "$tmp/out"; fi
+holds "show of a real-time node says nothing of -icount" '! grep -q '\''icount'\'' "$tmp/out"' "show: real time" "$tmp/out"
 r "$K" export --csv --total -f "$tmp/ic.json"
-if [ "$(tail -n +2 "$tmp/out" | grep -vc ',qemu-icount$')" = 0 ] && [ "$(tail -n +2 "$tmp/out" | wc -l)" = 5 ]; then ok "export --csv of an -icount snapshot: timing qemu-icount on every row"; else notok "export --csv: timing"; tap_diag "$tmp/out"; fi
+holds "export --csv of an -icount snapshot: timing qemu-icount on every row" '[ "$(tail -n +2 "$tmp/out" | grep -vc '\'',qemu-icount$'\'')" = 0 ] && [ "$(tail -n +2 "$tmp/out" | wc -l)" = 5 ]' "export --csv: timing" "$tmp/out"
 r "$K" export --prometheus -f "$tmp/ic.json"
 if [ "$(grep -v '^#' "$tmp/out" | grep -vc 'timing="qemu-icount"')" = 0 ]; then ok "export --prometheus of an -icount snapshot: timing=\"qemu-icount\" on every series"; else notok "export --prometheus: timing"; tap_diag "$tmp/out"; fi
 r "$K" export --prometheus -f "$hand"
-if ! grep -q 'timing=' "$tmp/out"; then ok "export --prometheus of real time: no timing label"; else notok "export --prometheus: real time"; tap_diag "$tmp/out"; fi
+holds "export --prometheus of real time: no timing label" '! grep -q '\''timing='\'' "$tmp/out"' "export --prometheus: real time" "$tmp/out"
 r "$K" compare "$tmp/ic.json" "$tmp/ic.json"
-if head -1 "$tmp/out" | grep -qF 'latency in ns = 1 instruction, QEMU -icount'; then ok "compare of -icount snapshots: ns = 1 instruction, QEMU -icount in the first line"; else notok "compare: -icount heading"; tap_diag "$tmp/out"; fi
+holds "compare of -icount snapshots: ns = 1 instruction, QEMU -icount in the first line" 'head -1 "$tmp/out" | grep -qF '\''latency in ns = 1 instruction, QEMU -icount'\''' "compare: -icount heading" "$tmp/out"
 
 # ---- callers: the call sites of a node traced with callers N ----
 MC=$here/mkcallers
@@ -1172,10 +1189,10 @@ got=$(awk 'NR > 1 { printf "%s|", $0 }' "$tmp/out" | sed 's/  */ /g')
 if [ $rc = 0 ] && [ "$(maxw)" -le 72 ] && [ "$got" = "ks_target_site 15 321 us 321 us 328 us 3.31 ms 100.0%| <- kt_site_c+0x1c 10 321 us 321 us 321 us 3.21 ms 97.0%| <- kt_site_a+0x1c 5 20.1 us 20.1 us 20.4 us 101 us 3.0%|" ]; then
 	ok "top --callers: the sites' calls in the interval (c 10, a 5; b and slow none), most time first, under their node"
 else
-	notok "top --callers: $got"; tap_diag "$tmp/out" "$tmp/err"
+	notok "top --callers: the sites' calls in the interval (c 10, a 5; b and slow none), most time first, under their node" "top --callers: $got"; tap_diag "$tmp/out" "$tmp/err"
 fi
 r "$KT" top -n 1 -i 2 --test-tick "cp '$tmp/callers2.txt' '$dbg/ks_target_site'"
-if [ $rc = 0 ] && ! grep -q '<-' "$tmp/out"; then ok "top without --callers: no site rows"; else notok "top without --callers"; tap_diag "$tmp/out"; fi
+holds "top without --callers: no site rows" '[ $rc = 0 ] && ! grep -q '\''<-'\'' "$tmp/out"' "top without --callers" "$tmp/out"
 fake ks_target_site "$tmp/callers.txt"
 # export --prometheus --callers: a histogram per site, labelled, instead of the merge
 r "$K" export --prometheus --callers -f "$tmp/callers.txt"
@@ -1187,10 +1204,10 @@ if [ "$got" = "kt_site_a+0x1c:10 kt_site_b+0x1c:20 kt_site_c+0x1c:30 kt_site_slo
    [ "$(grep '^kstats_latency_seconds' "$tmp/callers.prom" | grep -vc 'caller=')" = 0 ]; then
 	ok "export --prometheus --callers: one histogram per site (86 buckets each), exact _count per site, no merged series"
 else
-	notok "export --prometheus --callers: $got"; tap_diag "$tmp/callers.prom"
+	notok "export --prometheus --callers: one histogram per site (86 buckets each), exact _count per site, no merged series" "export --prometheus --callers: $got"; tap_diag "$tmp/callers.prom"
 fi
 r "$K" export --prometheus -f "$tmp/callers.txt"
-if ! grep -q 'caller=' "$tmp/out" && grep -q '^kstats_latency_seconds_count{.*} 61$' "$tmp/out"; then ok "export --prometheus without --callers: the merge, no caller label"; else notok "export --prometheus: caller label unasked"; tap_diag "$tmp/out"; fi
+holds "export --prometheus without --callers: the merge, no caller label" '! grep -q '\''caller='\'' "$tmp/out" && grep -q '\''^kstats_latency_seconds_count{.*} 61$'\'' "$tmp/out"' "export --prometheus: caller label unasked" "$tmp/out"
 fails "export --csv --callers is refused" 2 "--callers goes with --prometheus, not --csv" "$K" export --csv --callers -f "$tmp/callers.txt"
 "$K" callers ks_target_site >"$tmp/callers.live"
 check "save of a node with callers" "$K" save ks_target_site -o "$tmp/callers.json"
@@ -1201,7 +1218,7 @@ assert c["n"] == 4 and [s["count"] for s in c["sites"]] == [10, 20, 30, 1, 0], c
 assert c["sites"][3]["site"] == "kt_site_slow+0x22/0x40 [kstats_target]" and c["sites"][4]["id"] == "other"
 ' "$tmp/callers.json"
 r "$K" callers -f "$tmp/callers.json"
-if [ $rc = 0 ] && cmp -s "$tmp/out" "$tmp/callers.live"; then ok "callers -f SNAPSHOT: the live node's table"; else notok "callers -f SNAPSHOT"; tap_diag "$tmp/out" "$tmp/err"; fi
+holds "callers -f SNAPSHOT: the live node's table" '[ $rc = 0 ] && cmp -s "$tmp/out" "$tmp/callers.live"' "callers -f SNAPSHOT" "$tmp/out" "$tmp/err"
 check "check -f: a snapshot with callers" "$K" check -f "$tmp/callers.json"
 sed 's/"samples": *\([0-9][0-9]*\)/"samples": 12345/' "$tmp/callers.json" > "$tmp/callers-bad.json"
 fails "check -f: a snapshot whose samples disagree with its slots" 1 \
@@ -1217,7 +1234,7 @@ if [ $rc = 0 ] && [ "$w" -le 72 ] &&
    grep -q '^a_function_whose_nam~+0x1c  *5  33.3%  12.8% ' "$tmp/out"; then
 	ok "callers: $w columns (<= 72): other holds the third site, a site without /0xSIZE where the whole does not fit, a long name cut before +0xOFF"
 else
-	notok "callers: long names, other ($w columns)"; tap_diag "$tmp/out" "$tmp/err"
+	notok "callers: $w columns (<= 72): other holds the third site, a site without /0xSIZE where the whole does not fit, a long name cut before +0xOFF" "callers: long names, other ($w columns)"; tap_diag "$tmp/out" "$tmp/err"
 fi
 fails "callers of a node without call sites" 1 "keeps no call sites: trace it with --callers N" "$K" callers -f "$hand"
 # compare: a slower site, a site moved (another offset), a new one
@@ -1240,17 +1257,17 @@ kt_site_d+0x10                0        -      5  40.1 us       - new
 *: the same function at another offset; gone, new: called from one side
 only
 EOF
-if [ "$w" -le 72 ]; then ok "compare A B with callers: $w columns (<= 72)"; else notok "compare with callers: $w columns"; fi
+holds "compare A B with callers: $w columns (<= 72)" '[ "$w" -le 72 ]' "compare with callers: $w columns"
 check "compare of two snapshots with callers" "$K" save -f "$tmp/callers-b.txt" -o "$tmp/callers-b.json"
 r "$K" compare "$tmp/callers.json" "$tmp/callers-b.json" --markdown
 if [ $rc = 0 ] && grep -qxF '| `kt_site_c+0x1c/0x30 [kstats_target]` | 30 | 321 us | 30 | 481 us | +50% | worse? |' "$tmp/out" &&
    grep -qxF '| `kt_site_b+0x1c/0x30 [kstats_target]` * | 20 | 80.4 us | 20 | 80.4 us | <12.5% | ? |' "$tmp/out"; then
 	ok "compare --markdown of snapshots: a row per site, the sites whole"
 else
-	notok "compare --markdown per site"; tap_diag "$tmp/out" "$tmp/err"
+	notok "compare --markdown of snapshots: a row per site, the sites whole" "compare --markdown per site"; tap_diag "$tmp/out" "$tmp/err"
 fi
 r "$K" compare "$tmp/callers.txt" "$hand" --force
-if [ $rc = 0 ] && ! grep -q 'per call site' "$tmp/out"; then ok "compare: no per-site table unless both have sites"; else notok "compare: per-site table with one side only"; tap_diag "$tmp/out" "$tmp/err"; fi
+holds "compare: no per-site table unless both have sites" '[ $rc = 0 ] && ! grep -q '\''per call site'\'' "$tmp/out"' "compare: per-site table with one side only" "$tmp/out" "$tmp/err"
 
 # ---- doctor: what this machine allows, against fake files ----
 # the test build reads /sys/module/kstats, /proc/modules, /proc/kallsyms,
@@ -1282,7 +1299,7 @@ r doc "$KT" doctor --no-attach --json
 if [ $rc -le 1 ] && /usr/bin/python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["can_trace"] in (True, False) and d["facts"]' <"$tmp/out"; then
 	ok "doctor --no-attach --json: one JSON object, facts and can_trace"
 else
-	notok "doctor --no-attach --json parses"; tap_diag "$tmp/out" "$tmp/err"
+	notok "doctor --no-attach --json: one JSON object, facts and can_trace" "doctor --no-attach --json parses"; tap_diag "$tmp/out" "$tmp/err"
 fi
 expect "doctor: lockdown read from the file" "$(doc_fact value lockdown) $(doc_fact verdict lockdown)" \
 	"integrity (debugfs closed: /proc/kstats) ok"
@@ -1404,7 +1421,7 @@ while read -r a b; do
 done <"$tmp/pairs"
 expect "every output of show, callers, slowest, compare on $(echo "$snaps" | wc -l) kept snapshots within 72 columns (--wide, --cpu 80)" "$over" ""
 expect "compare's notes in at most 3 lines, none with --brief" "$notes3" ""
-if [ "$n" -ge 60 ]; then ok "widths: $n outputs measured"; else notok "widths: only $n outputs measured"; fi
+holds "widths: $n outputs measured" '[ "$n" -ge 60 ]' "widths: only $n outputs measured"
 onefails "unknown command: one line" 2 "kstats: unknown command 'frob' (kstats --help lists them)" "$K" frob
 onefails "a mistyped command: the nearest one" 2 "kstats: unknown command 'shwo'; did you mean 'show'?" "$K" shwo
 onefails "a mistyped command: trace" 2 "kstats: unknown command 'tarce'; did you mean 'trace'?" "$K" tarce
@@ -1418,7 +1435,7 @@ fi
 man=$here/../../tools/cli/kstats.1
 if command -v groff >/dev/null 2>&1; then
 	r groff -man -Tutf8 -ww -z "$man"
-	if [ $rc = 0 ] && [ ! -s "$tmp/err" ]; then ok "man page: groff -man -ww without warnings"; else notok "man page: groff warnings"; tap_diag "$tmp/err"; fi
+	if [ $rc = 0 ] && [ ! -s "$tmp/err" ]; then ok "man page: groff -man -ww without warnings"; else notok "man page: groff -man -ww without warnings" "man page: groff warnings"; tap_diag "$tmp/err"; fi
 else
 	if [ -s "$man" ] && head -1 "$man" | grep -q SPDX; then ok "man page present"; else notok "man page present"; fi
 fi
@@ -1467,7 +1484,7 @@ if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -q "^ABCDEFGHIJKLMNOPQRSTUVWX  *4.00  
    [ "$(grep -c '^# 95% bounds' "$tmp/out")" = 1 ]; then
 	ok "A/B summary, 3 runs a side, 24- and 31-character labels: $w columns (<= 72), worse, bounds in one footer line"
 else
-	notok "A/B summary, 3 runs a side: $w columns"; tap_diag "$tmp/out" "$tmp/err"
+	notok "A/B summary, 3 runs a side, 24- and 31-character labels: $w columns (<= 72), worse, bounds in one footer line" "A/B summary, 3 runs a side: $w columns"; tap_diag "$tmp/out" "$tmp/err"
 fi
 abdir "$tmp/ab1" 1 "$l24" ABCDEFGHIJKLMNOPQRSTUVWX
 abreport "$tmp/ab1" "$l24" ABCDEFGHIJKLMNOPQRSTUVWX
@@ -1477,13 +1494,13 @@ if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -q '^  p50    +45.2%  \[+34.5,+56.2\] 
    grep -qxF '# better?, worse?: fewer than 3 runs a side, run-to-run noise unknown' "$tmp/out"; then
 	ok "A/B summary, 1 run a side: $w columns (<= 72), worse? and its footer line"
 else
-	notok "A/B summary, 1 run a side: $w columns"; tap_diag "$tmp/out" "$tmp/err"
+	notok "A/B summary, 1 run a side: $w columns (<= 72), worse? and its footer line" "A/B summary, 1 run a side: $w columns"; tap_diag "$tmp/out" "$tmp/err"
 fi
 if /usr/bin/python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))["changed"]["ABCDEFGHIJKLMNOPQRSTUVWX"]["summary"]
 assert d["worse"] == 1 and d["functions"] == 3, d
-' "$tmp/ab1/verdicts.json"; then ok "A/B verdicts.json: worse? counted with worse"; else notok "A/B: worse? counted"; fi
+' "$tmp/ab1/verdicts.json"; then ok "A/B verdicts.json: worse? counted with worse"; else notok "A/B verdicts.json: worse? counted with worse" "A/B: worse? counted"; fi
 
 # ---- compare --prometheus, against a real Prometheus on 127.0.0.1 ----
 tap "$here/prometheus.sh" "$K"
@@ -1514,7 +1531,7 @@ disturbed since the reset: 3 calls, 1 switched, 2 interrupted
     kt_site_c+0x1c/0x30 [kstats_target]
 EOF
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
-if [ "$w" -le 80 ]; then ok "slowest: the table within 80 columns ($w)"; else notok "slowest: $w columns"; fi
+holds "slowest: the table within 80 columns ($w)" '[ "$w" -le 80 ]' "slowest: $w columns"
 r "$K" slowest --markdown ks_target_site
 same "slowest --markdown: a table, the stacks after it" <<'EOF'
 **ks_target_site**: the 2 slowest of 61 calls (slowest 2), slowest first
@@ -1546,7 +1563,7 @@ assert [c["time"] for c in s["calls"]] == [5003520, 320937], s
 assert s["calls"][0]["stack"][1] == "kt_write+0x8c/0x1f0 [kstats_target]" and s["calls"][1]["by"] == "-"
 ' "$tmp/slowest.json"
 r "$K" slowest -f "$tmp/slowest.json"
-if [ $rc = 0 ] && cmp -s "$tmp/out" "$tmp/slowest.live"; then ok "slowest -f SNAPSHOT: the live node's table"; else notok "slowest -f SNAPSHOT"; tap_diag "$tmp/out" "$tmp/err"; fi
+holds "slowest -f SNAPSHOT: the live node's table" '[ $rc = 0 ] && cmp -s "$tmp/out" "$tmp/slowest.live"' "slowest -f SNAPSHOT" "$tmp/out" "$tmp/err"
 check "check -f: a snapshot with slowest" "$K" check -f "$tmp/slowest.json"
 check "callers of the same node: unchanged" "$K" callers -f "$tmp/slowest.txt"
 fails "slowest of a node without them" 1 "keeps no calls: trace it with --slowest K" "$K" slowest -f "$hand"
@@ -1581,7 +1598,7 @@ if [ $rc = 0 ] && grep -qxF "undisturbed: ks_target_site in $tmp/dist.json: 3 di
    [ "$(awk '$1 == "dist" { print $2 }' "$tmp/out")" = 58 ]; then
 	ok "compare --undisturbed: 3 disturbed calls left out of the node that kept them apart (61 -> 58 samples), the other whole"
 else
-	notok "compare --undisturbed"; tap_diag "$tmp/out" "$tmp/err"
+	notok "compare --undisturbed: 3 disturbed calls left out of the node that kept them apart (61 -> 58 samples), the other whole" "compare --undisturbed"; tap_diag "$tmp/out" "$tmp/err"
 fi
 fails "compare --undisturbed with no node keeping them apart" 1 "no node keeps its disturbed calls apart" "$K" compare "$tmp/slowest.json" "$tmp/slowest.json" --undisturbed
 # save --undisturbed: a snapshot without them, for plots and other readers
@@ -1600,14 +1617,14 @@ if [ $rc = 0 ] && [ "$(grep -c ': 3 disturbed calls left out' "$tmp/out")" = 2 ]
    [ "$(awk '$1 == "undist" { print $2 }' "$tmp/out")" = 58 ]; then
 	ok "compare --undisturbed: the saved snapshot and the one left out on reading agree (58 and 58, 3 left out of each)"
 else
-	notok "compare --undisturbed of an undisturbed snapshot"; tap_diag "$tmp/out" "$tmp/err"
+	notok "compare --undisturbed: the saved snapshot and the one left out on reading agree (58 and 58, 3 left out of each)" "compare --undisturbed of an undisturbed snapshot"; tap_diag "$tmp/out" "$tmp/err"
 fi
 r "$K" show -f "$tmp/undist.json"
 if [ $rc = 0 ] && tr '\n' ' ' <"$tmp/out" | grep -qF "; undisturbed: 3 disturbed calls left out; min, max: bounds" &&
    grep -qE '^ +58 +0 +>=[0-9.]+ [nu]s +[0-9.]+ [nu]s +<=[0-9.]+ [num]s$' "$tmp/out"; then
 	ok "show: 58 samples, how many were left out, min and max marked as bounds"
 else
-	notok "show of an undisturbed snapshot"; tap_diag "$tmp/out" "$tmp/err"
+	notok "show: 58 samples, how many were left out, min and max marked as bounds" "show of an undisturbed snapshot"; tap_diag "$tmp/out" "$tmp/err"
 fi
 check "save --undisturbed of an undisturbed snapshot keeps it" "$K" save -f "$tmp/undist.json" --undisturbed -o "$tmp/undist2.json"
 check "... the same samples and left out" /usr/bin/python3 -c '
