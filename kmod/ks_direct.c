@@ -53,35 +53,14 @@ struct ks_dnode {
 	struct ks_hent *ent[];
 };
 
-static_assert(offsetof(struct ks_node, active) == KS_NODE_ACTIVE);
-static_assert(offsetof(struct ks_node, fast_sample) == KS_NODE_FAST_SAMPLE);
-static_assert(offsetof(struct ks_node, fast) == KS_NODE_FAST);
-static_assert(offsetof(struct ks_node, pcpu) == KS_NODE_PCPU);
-static_assert(offsetof(struct ks_pcpu, min) == KS_PCPU_MIN);
-static_assert(offsetof(struct ks_pcpu, max) == KS_PCPU_MAX);
-static_assert(offsetof(struct ks_pcpu, clamped) == KS_PCPU_CLAMPED);
-static_assert(offsetof(struct ks_pcpu, inflight) == KS_PCPU_INFLIGHT);
-static_assert(offsetof(struct ks_pcpu, slots) == KS_PCPU_SLOTS);
-static_assert(offsetof(struct ks_pcpu, one) == KS_PCPU_ONE);
-static_assert(offsetof(struct ks_pcpu, two) == KS_PCPU_TWO);
-static_assert(offsetof(struct ks_pcpu, bits) == KS_PCPU_BITS);
-static_assert(offsetof(struct ks_pcpu, buckets) == KS_PCPU_BUCKETS);
-static_assert(offsetof(struct ks_pcpu, fast) == KS_PCPU_FAST);
 static_assert(sizeof_field(struct ks_pcpu, fast) == 1);
-static_assert(offsetof(struct ks_pcpu, node) == KS_PCPU_NODE);
-static_assert(offsetof(struct ks_pcpu, ctab) == KS_PCPU_CTAB);
-static_assert(offsetof(struct ks_pcpu, floor) == KS_PCPU_FLOOR);
 static_assert(sizeof(struct ks_centry) == 1 << KS_CENT_SHIFT);
-static_assert(offsetof(struct ks_centry, ip) == KS_CENT_IP);
-static_assert(offsetof(struct ks_centry, off) == KS_CENT_OFF);
-static_assert(offsetof(struct ks_centry, max) == KS_CENT_MAX);
 static_assert(KS_CTAB_SIZE == 1 << KS_CTAB_BITS);
 static_assert(KS_CTAB_SIZE >= 2 * (KS_CALLERS_MAX + 1));
 static_assert(sizeof(struct kstats_slot) == 16);
 #ifdef CONFIG_X86_64
 /* ks_tramp.S's preempt_disable(), at the kernel's preemption count */
-#ifdef KS_PCPU_HOT_PREEMPT
-static_assert(offsetof(struct pcpu_hot, preempt_count) == KS_PCPU_HOT_PREEMPT);
+#ifdef KS_PCPU_HOT
 static_assert(sizeof_field(struct pcpu_hot, preempt_count) == KS_PREEMPT_BYTES);
 #else
 static_assert(sizeof(__preempt_count) >= KS_PREEMPT_BYTES);

@@ -46,28 +46,18 @@
 #define KS_HOME_FOLD	12
 #define KS_HOME_LOW	4
 #define KS_HENT_SHIFT	5			/* 32 bytes per entry */
-#define KS_HENT_IP	0			/* unsigned long key */
-#define KS_HENT_NODE	8			/* struct ks_node *node */
 
-/* What the trampoline reads of struct ks_node and struct ks_pcpu. */
-#define KS_NODE_ACTIVE		0	/* bool active */
-#define KS_NODE_FAST_SAMPLE	1	/* bool fast_sample */
-#define KS_NODE_FAST		2	/* bool fast */
-#define KS_NODE_PCPU		8	/* struct ks_pcpu __percpu *pcpu */
-#define KS_PCPU_GATE		0	/* long gate: first, for arm64's ldadd */
-#define KS_PCPU_MIN		8	/* u64 min */
-#define KS_PCPU_MAX		16	/* u64 max */
-#define KS_PCPU_CLAMPED		28	/* u32 clamped */
-#define KS_PCPU_INFLIGHT	32	/* long inflight */
-#define KS_PCPU_SLOTS		40	/* struct kstats_slot *slots */
-#define KS_PCPU_ONE		48	/* u64 one: 1 << bits */
-#define KS_PCPU_TWO		56	/* u32 two: 2 << bits */
-#define KS_PCPU_BITS		60	/* u32 bits */
-#define KS_PCPU_BUCKETS		64	/* u32 buckets */
-#define KS_PCPU_FAST		68	/* u8 fast: KS_FAST_* */
-#define KS_PCPU_NODE		72	/* struct ks_node *node */
-#define KS_PCPU_CTAB		88	/* struct ks_centry *ctab */
-#define KS_PCPU_FLOOR		96	/* u64 floor */
+/*
+ * What the trampolines read of struct ks_node, struct ks_pcpu, struct
+ * ks_hent and struct ks_centry, at the offsets of the C types: the
+ * KS_NODE_*, KS_PCPU_*, KS_HENT_* and KS_CENT_* offsets are generated
+ * from them at build into ks_offsets.h (ks_offsets.c, Kbuild), as the
+ * kernel's asm-offsets.h.  The userspace tests of the slot macros bring
+ * their own (tests/unit).
+ */
+#if defined(__ASSEMBLY__) && !defined(KS_OFFSETS_GIVEN)
+#include "ks_offsets.h"
+#endif
 
 /*
  * Each CPU's copy of how a call of the node is timed: through C, or by the
@@ -93,9 +83,6 @@
 #define KS_CTAB_SHIFT		(32 - KS_CTAB_BITS)
 #define KS_CTAB_ENTRIES		(KS_CTAB_SIZE + KS_CTAB_PROBE + 1)
 #define KS_CENT_SHIFT		5		/* 32 bytes per entry */
-#define KS_CENT_IP		0		/* unsigned long ip */
-#define KS_CENT_OFF		8		/* unsigned long off */
-#define KS_CENT_MAX		16		/* u64 *max */
 
 /*
  * The fast path's preempt_disable() and preempt_enable(): the per-CPU
@@ -105,8 +92,7 @@
  */
 #ifdef CONFIG_X86_64
 #ifdef KS_PCPU_HOT	/* 6.2 to 6.14: struct pcpu_hot (Kbuild) */
-#define KS_PCPU_HOT_PREEMPT	8	/* pcpu_hot.preempt_count */
-#define KS_PREEMPT_COUNT	(pcpu_hot + KS_PCPU_HOT_PREEMPT)
+#define KS_PREEMPT_COUNT	(pcpu_hot + KS_PCPU_HOT_PREEMPT)	/* ks_offsets.h */
 #else
 #define KS_PREEMPT_COUNT	__preempt_count
 #endif

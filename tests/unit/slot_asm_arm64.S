@@ -4,12 +4,13 @@
  * userspace function for test_slot_asm.c:
  *   unsigned int ks_test_slot(unsigned long long v, const void *pcpu)
  * pcpu: bytes whose constants sit at KS_PCPU_ONE, KS_PCPU_BITS and
- * KS_PCPU_BUCKETS, as in struct ks_pcpu (kmod/ks_direct.h).  x10-x16
+ * KS_PCPU_BUCKETS, at the offsets of slot_offsets.h.  x10-x16
  * are scratch registers here too (AAPCS64).
  */
 #ifndef __ASSEMBLY__
 #define __ASSEMBLY__ 1
 #endif
+#include "slot_offsets.h"
 #include "ks_direct.h"
 #include "ks_slot_arm64.h"
 

@@ -15,10 +15,8 @@
 #include <string.h>
 
 #include <kstats/hist.h>
-/* ks_direct.h's offsets alone: its C part is the module's */
-#define __ASSEMBLY__ 1
-#include "ks_direct.h"
-#undef __ASSEMBLY__
+/* where the assembly reads the per-CPU constants */
+#include "slot_offsets.h"
 #include "../tap.h"
 
 #if defined(__x86_64__)
