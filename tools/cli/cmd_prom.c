@@ -183,6 +183,27 @@ static int ks_prom_duration(const char *d)
 	return 1;
 }
 
+/* --at @at (NULL: now) into @q: the query's time and how notes say it; exits on a bad one. */
+static void ks_prom_at(struct ks_promq *q, const char *at)
+{
+	if (at) {
+		char *esc = ks_http_escape(at);
+
+		if (!esc || strlen(esc) >= sizeof(q->at))
+			ks_bad_usage("compare", "--at takes a time: unix seconds or RFC 3339");
+		snprintf(q->at, sizeof(q->at), "%s", esc);
+		snprintf(q->when, sizeof(q->when), "%s", at);
+		free(esc);
+	} else {
+		snprintf(q->at, sizeof(q->at), "%lld", (long long)time(NULL));
+	}
+	if (strspn(q->at, "0123456789") == strlen(q->at)) {	/* unix seconds */
+		time_t t = (time_t)strtoll(q->at, NULL, 10);
+
+		strftime(q->when, sizeof(q->when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	}
+}
+
 int cmd_compare_prom(int argc, char **argv)
 {
 	const char *labels[2], *glob = NULL, *at = NULL, *sels[2];
@@ -241,22 +262,7 @@ int cmd_compare_prom(int argc, char **argv)
 	if (*url && url[strlen(url) - 1] == '/')
 		url[strlen(url) - 1] = '\0';
 	q.url = url;
-	if (at) {
-		char *esc = ks_http_escape(at);
-
-		if (!esc || strlen(esc) >= sizeof(q.at))
-			ks_bad_usage("compare", "--at takes a time: unix seconds or RFC 3339");
-		snprintf(q.at, sizeof(q.at), "%s", esc);
-		snprintf(q.when, sizeof(q.when), "%s", at);
-		free(esc);
-	} else {
-		snprintf(q.at, sizeof(q.at), "%lld", (long long)time(NULL));
-	}
-	if (strspn(q.at, "0123456789") == strlen(q.at)) {	/* unix seconds */
-		time_t t = (time_t)strtoll(q.at, NULL, 10);
-
-		strftime(q.when, sizeof(q.when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	}
+	ks_prom_at(&q, at);
 	na = ks_prom_fetch(&q, sels[0], va);
 	nb = na < 0 ? -1 : ks_prom_fetch(&q, sels[1], vb);
 	if (na < 0 || nb < 0)
