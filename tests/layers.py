@@ -47,34 +47,43 @@ tap = Tap("layers")
 check = tap.check
 
 
-def graph_of(d):
+def nm_graph(units):
+    """Which unit calls which: @units maps each object file to its unit; a
+    unit calls another when it uses a symbol the other defines (nm).
+    Returns the graph and, per call, the symbols behind it."""
     defs, uses = {}, {}
+    for o, unit in units:
+        out = subprocess.run(["nm", o], capture_output=True, text=True,
+                             check=True).stdout
+        uses.setdefault(unit, set())
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 3 and f[1] in "TDBR":
+                defs[f[2]] = unit
+            elif len(f) == 2 and f[0] == "U":
+                uses[unit].add(f[1])
+    g = {u: set() for u in uses}
+    why = {}
+    for u, syms in uses.items():
+        for sym in syms:
+            v = defs.get(sym)
+            if v and v != u:
+                g[u].add(v)
+                why.setdefault((u, v), []).append(sym)
+    return g, why
+
+
+def graph_of(d):
     common = sorted(glob.glob(os.path.join(d, "..", "common", "*.o")))
+    units = []
     for o in sorted(glob.glob(os.path.join(d, "*.o"))) + common:
         name = os.path.basename(o)[:-2]
         if o in common:
             name = "common/" + name
         if name in ("kstats", "kstats.mod") or name.endswith(".mod"):
             continue
-        unit = UNITS.get(name, name)
-        out = subprocess.run(["nm", o], capture_output=True, text=True,
-                             check=True).stdout
-        for line in out.splitlines():
-            f = line.split()
-            if len(f) == 3 and f[1] in "TDBR":
-                defs[f[2]] = unit
-            elif len(f) == 2 and f[0] == "U":
-                uses.setdefault(unit, set()).add(f[1])
-            uses.setdefault(unit, set())
-    g = {u: set() for u in uses}
-    why = {}
-    for u, syms in uses.items():
-        for s in syms:
-            v = defs.get(s)
-            if v and v != u:
-                g[u].add(v)
-                why.setdefault((u, v), []).append(s)
-    return g, why
+        units.append((o, UNITS.get(name, name)))
+    return nm_graph(units)
 
 
 def sccs(g):
@@ -212,7 +221,6 @@ def tools_graph():
     tools = os.path.join(TOP, "tools")
     subprocess.run(["flock", tools, "make", "-s", "-C", tools, "kstats"], check=True,
                    stdout=subprocess.DEVNULL)
-    defs, uses = {}, {}
     # the objects the binary is linked from, as make links it
     link = subprocess.run(["make", "-n", "-B", "-C", tools, "kstats"], capture_output=True,
                           text=True, check=True).stdout
@@ -221,26 +229,11 @@ def tools_graph():
         w = line.split()
         if "-o" in w and w[w.index("-o") + 1] == "kstats":
             objs = [os.path.join(tools, x) for x in w if x.endswith(".o")]
+    units = []
     for o in objs:
         rel = os.path.relpath(o, tools)[:-2]
-        unit = "common/ks_cmd" if rel == "ks_cmd" else rel
-        out = subprocess.run(["nm", o], capture_output=True, text=True, check=True).stdout
-        uses.setdefault(unit, set())
-        for line in out.splitlines():
-            f = line.split()
-            if len(f) == 3 and f[1] in "TDBR":
-                defs[f[2]] = unit
-            elif len(f) == 2 and f[0] == "U":
-                uses[unit].add(f[1])
-    g = {u: set() for u in uses}
-    why = {}
-    for u, syms in uses.items():
-        for sym in syms:
-            v = defs.get(sym)
-            if v and v != u:
-                g[u].add(v)
-                why.setdefault((u, v), []).append(sym)
-    return g, why
+        units.append((o, "common/ks_cmd" if rel == "ks_cmd" else rel))
+    return nm_graph(units)
 
 
 def tools_table(g):
