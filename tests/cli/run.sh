@@ -131,13 +131,9 @@ EOF
 cp "$tmp/out" "$tmp/show-file"
 r "$K" show -f "$hand" --raw
 holds "show --raw: the same histogram" '[ "$(sed -n '\''7,$p'\'' "$tmp/out")" = "$(sed -n '\''7,$p'\'' "$tmp/show-file")" ]' "$tmp/out"
-if [ "$(sed -n 2,6p "$tmp/out" | tr -s ' ')" = "$(sed -n 2,6p "$tmp/show-file" | tr -s ' ')" ] &&
+holds "show --raw: the full header, the same summary in the wide columns" '[ "$(sed -n 2,6p "$tmp/out" | tr -s '\'' '\'')" = "$(sed -n 2,6p "$tmp/show-file" | tr -s '\'' '\'')" ] &&
    [ "$(head -n 1 "$tmp/out")" = "find_vma: kretprobe:find_vma, clock local (ns), bits 3, state active" ] &&
-   [ "$(sed -n 5p "$tmp/out")" = "       99 ns      110 ns      200 ns     1.00 us     1.00 us     1.00 us     1.00 us" ]; then
-	ok "show --raw: the full header, the same summary in the wide columns"
-else
-	notok "show --raw: the full header, the same summary in the wide columns" "show --raw: the wide columns"; tap_diag "$tmp/out"
-fi
+   [ "$(sed -n 5p "$tmp/out")" = "       99 ns      110 ns      200 ns     1.00 us     1.00 us     1.00 us     1.00 us" ]' "show --raw: the wide columns" "$tmp/out"
 fake find_vma "$hand"
 r "$K" show find_vma
 holds "show NAME reads the live node like show -f" 'cmp -s "$tmp/out" "$tmp/show-file"'
@@ -159,22 +155,14 @@ same "show --cpu --raw: the wide per-CPU table" <<'EOF'
   all           13      99 ns     110 ns     200 ns    1.00 us    1.00 us    1.00 us    1.00 us
 EOF
 r "$K" show find_vma --cpu=1 --log2
-if grep -q '^CPU 1:$' "$tmp/out" && ! grep -q '^CPU 0:' "$tmp/out" &&
-   grep -qF ' 64 -> 127  : 3 ' "$tmp/out"; then
-	ok "show --cpu=1 --log2: CPU 1 only, one line per power of two"
-else
-	notok "show --cpu=1 --log2: CPU 1 only, one line per power of two" "show --cpu=1 --log2"; tap_diag "$tmp/out"
-fi
+holds "show --cpu=1 --log2: CPU 1 only, one line per power of two" 'grep -q '\''^CPU 1:$'\'' "$tmp/out" && ! grep -q '\''^CPU 0:'\'' "$tmp/out" &&
+   grep -qF '\'' 64 -> 127  : 3 '\'' "$tmp/out"' "show --cpu=1 --log2" "$tmp/out"
 sed 's/attach=kretprobe:find_vma/attach=kretprobe:find_vma,find_vma.constprop.0,find_vma.isra.0/' "$hand" >"$tmp/clones.txt"
 r "$K" show -f "$tmp/clones.txt" --no-hist
-if [ "$(head -1 "$tmp/out")" = "find_vma: kretprobe:find_vma +2 more, clock local (ns), bits 3, active" ] &&
-   sed 's/clock=local unit=ns/clock=tsc unit=cycles/; s/kstats find_vma/kstats find_vma_tsc/' "$hand" >"$tmp/tsc0.txt" &&
+holds "show: the attached symbol when not the name, the first and how many more; --raw lists them all" '[ "$(head -1 "$tmp/out")" = "find_vma: kretprobe:find_vma +2 more, clock local (ns), bits 3, active" ] &&
+   sed '\''s/clock=local unit=ns/clock=tsc unit=cycles/; s/kstats find_vma/kstats find_vma_tsc/'\'' "$hand" >"$tmp/tsc0.txt" &&
    "$K" show -f "$tmp/tsc0.txt" --no-hist | head -1 | grep -qxF "find_vma_tsc: kretprobe:find_vma, clock tsc (cycles), bits 3, active" &&
-   "$K" show -f "$tmp/clones.txt" --no-hist --raw | head -1 | grep -qF 'kretprobe:find_vma,find_vma.constprop.0,find_vma.isra.0, clock'; then
-	ok "show: the attached symbol when not the name, the first and how many more; --raw lists them all"
-else
-	notok "show: the attached symbol when not the name, the first and how many more; --raw lists them all" "show: attached symbols"; tap_diag "$tmp/out"
-fi
+   "$K" show -f "$tmp/clones.txt" --no-hist --raw | head -1 | grep -qF '\''kretprobe:find_vma,find_vma.constprop.0,find_vma.isra.0, clock'\''' "show: attached symbols" "$tmp/out"
 sed 's/kstats find_vma /kstats a_node_name_of_forty_characters_long_xy /' "$hand" >"$tmp/longname.txt"
 r "$K" show -f "$tmp/longname.txt" --no-hist
 holds "show: the header stays one line (scripts read line 3 for the samples)" '[ "$(sed -n 3p "$tmp/out" | awk '\''{ print $1, $2 }'\'')" = "13 0" ]' "show: header lines" "$tmp/out"
@@ -249,11 +237,7 @@ while read -r want mod name rest; do
 done <"$tmp/cases"
 set +f
 : >"$dbg/_control"
-if [ "$agree" -ge 40 ] && [ "$disagree" = 0 ]; then
-	ok "CLI and module agree on all $agree contract boundaries"
-else
-	notok "CLI and module agree on all $agree contract boundaries" "CLI and module agree on the contract boundaries ($agree agree, $disagree differ)"
-fi
+holds "CLI and module agree on all $agree contract boundaries" '[ "$agree" -ge 40 ] && [ "$disagree" = 0 ]' "CLI and module agree on the contract boundaries ($agree agree, $disagree differ)"
 
 # ---- the module's errors, as one line each ----
 printf 'ffffffff81234560 t should_failslab.constprop.0\nffffffff81234570 T kmem_cache_alloc\n' >"$tmp/kallsyms"
@@ -332,11 +316,7 @@ onefails "installed kstats: watch has no --test-tick" 2 "kstats: watch: unknown 
 onefails "export --log2 is refused (it did nothing)" 2 "kstats: export: unknown option '--log2' (kstats export --help lists them)" "$K" export --csv --log2 -f "$hand"
 fake
 r env KSTATS_TEST_ERRNO=17 "$K" trace find_vma
-if [ $rc = 0 ] && [ "$(cat "$dbg/_control")" = "trace find_vma" ]; then
-	ok "installed kstats: KSTATS_TEST_ERRNO does nothing, the command is written"
-else
-	notok "installed kstats: KSTATS_TEST_ERRNO does nothing, the command is written" "installed kstats: KSTATS_TEST_ERRNO"; tap_diag "$tmp/err"
-fi
+holds "installed kstats: KSTATS_TEST_ERRNO does nothing, the command is written" '[ $rc = 0 ] && [ "$(cat "$dbg/_control")" = "trace find_vma" ]' "installed kstats: KSTATS_TEST_ERRNO" "$tmp/err"
 fails "missing debugfs directory" 1 "KSTATS_DEBUGFS=$tmp/nope" env KSTATS_DEBUGFS="$tmp/nope" "$K" list
 fails "show of a missing node" 1 "no node named 'nope'" "$K" show nope
 # a file given without -f is read as the file (a node name has no '/' or .json)
@@ -371,12 +351,8 @@ EOF
 { echo '# trace x_* bits 3'; i=0; while [ $i -lt 12 ]; do echo "refused x_$i: it never returns"; i=$((i + 1)); done
   echo 'matched 14 attached 2 refused 12 direct 2'; } >"$dbg/_last"
 r "$K" trace 'x_*' --bits 3
-if [ "$(wc -l <"$tmp/out")" = 12 ] && grep -qxF "... and 2 more refused ($dbg/_last lists them all)" "$tmp/out" &&
-   [ "$(tail -n 1 "$tmp/out")" = "matched 14 attached 2 refused 12 direct 2" ]; then
-	ok "trace GLOB: ten refused functions, then how many more, then the counts"
-else
-	notok "trace GLOB: ten refused functions, then how many more, then the counts" "trace GLOB: many refused"; tap_diag "$tmp/out"
-fi
+holds "trace GLOB: ten refused functions, then how many more, then the counts" '[ "$(wc -l <"$tmp/out")" = 12 ] && grep -qxF "... and 2 more refused ($dbg/_last lists them all)" "$tmp/out" &&
+   [ "$(tail -n 1 "$tmp/out")" = "matched 14 attached 2 refused 12 direct 2" ]' "trace GLOB: many refused" "$tmp/out"
 r "$K" trace 'y_*'
 holds "trace GLOB: a _last about another command is not shown" '[ $rc = 0 ] && [ ! -s "$tmp/out" ]' "trace GLOB: stale _last shown" "$tmp/out"
 printf '# trace kstats_target:kt_gen_* bits 3\nmatched 1028 refused all: more than glob_max 1000\n' >"$dbg/_last"
@@ -399,11 +375,7 @@ i=0
   echo 'kstats_target:kt_gen_slow_3 direct active 3 0'; } >"$dbg/_control"
 MKFIXTURE_QUANTIZE=1 "$MK" kstats_target:kt_gen_00a 3 1 100 0 11 >"$dbg/kstats_target:kt_gen_00a"
 r "$K" list 'kt_gen_00?'
-if [ "$(wc -l <"$tmp/out")" = 17 ] && [ "$(sed -n 12p "$tmp/out")" = "kstats_target:kt_gen_00a direct      active             11        0     112 ns     288 ns" ]; then
-	ok "list GLOB: 16 of 300 nodes, the names in one column"
-else
-	notok "list GLOB: 16 of 300 nodes, the names in one column" "list GLOB"; tap_diag "$tmp/out"
-fi
+holds "list GLOB: 16 of 300 nodes, the names in one column" '[ "$(wc -l <"$tmp/out")" = 17 ] && [ "$(sed -n 12p "$tmp/out")" = "kstats_target:kt_gen_00a direct      active             11        0     112 ns     288 ns" ]' "list GLOB" "$tmp/out"
 r "$K" list
 if [ "$(wc -l <"$tmp/out")" = 301 ] && [ "$(awk '{ print length($0) }' "$tmp/out" | sort -u | wc -l)" = 1 ]; then
 	ok "list of 300 nodes: one line each, all of one width"
@@ -478,33 +450,21 @@ sed -e 's/ state=active/ state=active pid=4242 comm=ksworker cpus=0-1/' \
     "$hand" >"$tmp/clamped.txt"
 check "a node with clamped calls and filters is consistent" "$K" check -f "$tmp/clamped.txt"
 r "$K" show -f "$tmp/clamped.txt" --no-hist
-if grep -qxF "warning: 3 calls recorded as 0: they ended on a CPU whose clock read" "$tmp/out" &&
-   grep -qxF "  earlier than the start's" "$tmp/out" && [ "$(maxw)" -le 72 ] &&
-   "$K" show -f "$tmp/clamped.txt" --no-hist --raw | grep -qxF "warning: 3 calls recorded as 0: they ended on a CPU whose clock read earlier than the start's" &&
-   tr '\n' ' ' <"$tmp/out" | grep -qF "; filters: pid 4242 comm ksworker cpus 0-1: only matching calls are recorded " &&
-   "$K" show -f "$tmp/clamped.txt" --no-hist --raw | grep -qxF "filters: pid 4242 comm ksworker cpus 0-1: only matching calls are recorded"; then
-	ok "show: clamped calls and filters"
-else
-	notok "show: clamped calls and filters"; tap_diag "$tmp/out"
-fi
+holds "show: clamped calls and filters" 'grep -qxF "warning: 3 calls recorded as 0: they ended on a CPU whose clock read" "$tmp/out" &&
+   grep -qxF "  earlier than the start'\''s" "$tmp/out" && [ "$(maxw)" -le 72 ] &&
+   "$K" show -f "$tmp/clamped.txt" --no-hist --raw | grep -qxF "warning: 3 calls recorded as 0: they ended on a CPU whose clock read earlier than the start'\''s" &&
+   tr '\''\n'\'' '\'' '\'' <"$tmp/out" | grep -qF "; filters: pid 4242 comm ksworker cpus 0-1: only matching calls are recorded " &&
+   "$K" show -f "$tmp/clamped.txt" --no-hist --raw | grep -qxF "filters: pid 4242 comm ksworker cpus 0-1: only matching calls are recorded"' "$tmp/out"
 r "$K" save -f "$tmp/clamped.txt" -o - --label clamped
-if grep -qxF '    "clamped": 3,' "$tmp/out" &&
-   grep -qxF '    "filters": { "pid": 4242, "comm": "ksworker", "cpus": "0-1" },' "$tmp/out"; then
-	ok "snapshot: clamped and filters"
-else
-	notok "snapshot: clamped and filters"; tap_diag "$tmp/out"
-fi
+holds "snapshot: clamped and filters" 'grep -qxF '\''    "clamped": 3,'\'' "$tmp/out" &&
+   grep -qxF '\''    "filters": { "pid": 4242, "comm": "ksworker", "cpus": "0-1" },'\'' "$tmp/out"' "$tmp/out"
 cp "$tmp/out" "$tmp/clamped.json"
 r "$K" export --json -f "$tmp/clamped.json"
 if cmp -s "$tmp/out" "$tmp/clamped.json"; then ok "clamped and filters read back from a snapshot"; else notok "clamped and filters read back from a snapshot" "clamped and filters read back"; diff "$tmp/clamped.json" "$tmp/out" | tap_diag; fi
 r "$K" compare "$hand" "$tmp/clamped.json" --wide
-if notes | grep -qF "; clamped: 3 calls recorded as 0 (clamped: they ended on a CPU whose clock read earlier than the start's);" &&
+holds "compare notes clamped calls" 'notes | grep -qF "; clamped: 3 calls recorded as 0 (clamped: they ended on a CPU whose clock read earlier than the start'\''s);" &&
    [ "$(maxw)" -le 80 ] && r "$K" compare "$hand" "$tmp/clamped.json" && [ "$(maxw)" -le 72 ] &&
-   notes | grep -qF "; clamped: 3 calls recorded as 0 (clamped: they ended on a CPU whose clock read earlier than the start's);"; then
-	ok "compare notes clamped calls"
-else
-	notok "compare notes clamped calls"; tap_diag "$tmp/out"
-fi
+   notes | grep -qF "; clamped: 3 calls recorded as 0 (clamped: they ended on a CPU whose clock read earlier than the start'\''s);"' "$tmp/out"
 "$K" save -f "$hand" -o - 2>/dev/null | sed -e 's/kstats-snapshot\/2/kstats-snapshot\/1/' \
 	-e '/"maxactive":/d' -e '/"filters":/d' -e '/"clamped":/d' >"$tmp/v1.json"
 r "$K" show -f "$tmp/v1.json" --no-hist
@@ -554,13 +514,9 @@ EOF
 l24=abcdefghijklmnopqrstuvwx
 r "$K" compare "$tmp/nd.json" "$tmp/debug.json" "$tmp/dp.json" --label "$l24" --label ABCDEFGHIJKLMNOPQRSTUVWX --label 012345678901234567890123
 w=$(maxw)
-if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -q "^$l24  *200000 " "$tmp/out" && grep -q '^012345678901234567890123  *200000 ' "$tmp/out" &&
-   [ "$(grep -c '^  verdict  *worse?  *worse?  *worse?  *?  *worse?$' "$tmp/out")" = 2 ] &&
-   [ "$(grep -c '^  change  *+20[78]%  *+2[24][07]%  *+24[56]%  *+25[12]%  *+23[23]%$' "$tmp/out")" = 2 ]; then
-	ok "compare A B C, 24-character labels: $w columns (<= 72), labels kept, a verdict per figure"
-else
-	notok "compare A B C, 24-character labels: $w columns (<= 72), labels kept, a verdict per figure" "compare A B C, 24-character labels: $w columns"; tap_diag "$tmp/out"
-fi
+holds "compare A B C, 24-character labels: $w columns (<= 72), labels kept, a verdict per figure" '[ $rc = 0 ] && [ "$w" -le 72 ] && grep -q "^$l24  *200000 " "$tmp/out" && grep -q '\''^012345678901234567890123  *200000 '\'' "$tmp/out" &&
+   [ "$(grep -c '\''^  verdict  *worse?  *worse?  *worse?  *?  *worse?$'\'' "$tmp/out")" = 2 ] &&
+   [ "$(grep -c '\''^  change  *+20[78]%  *+2[24][07]%  *+24[56]%  *+25[12]%  *+23[23]%$'\'' "$tmp/out")" = 2 ]' "compare A B C, 24-character labels: $w columns" "$tmp/out"
 r "$K" compare "$tmp/nd.json" "$tmp/debug.json" --label "a label of thirty-six characters ..." --label "debug"
 w=$(maxw)
 if [ "$w" -le 72 ] && grep -q '^B  *200000 ' "$tmp/out" && grep -qxF '# A: a label of thirty-six characters ...' "$tmp/out" &&
@@ -663,14 +619,10 @@ holds "the same distribution on both sides: not measurable on all 8 rows" '[ $rc
 # one run a side: every figure judged on within-run intervals, and the
 # verdict says so itself; three runs a side: no "?"
 r "$K" compare "$tmp/cmpr1.json" -- "$tmp/cmpq1.json"
-if grep -q '^mean .* \[+[0-9.]*,+[0-9.]*\]  worse?$' "$tmp/out" && grep -q '^p50 .*  worse?$' "$tmp/out" &&
-   ! grep -q ' worse$' "$tmp/out" &&
-   notes | grep -qF '; with ?: under 3 runs a side, noise unknown (docs/statistics.md)' &&
-   [ "$(grep -c '^# ' "$tmp/out")" = 5 ]; then
-	ok "one run a side: the mean and the percentiles alike, 'worse?', bounds in one footer line"
-else
-	notok "one run a side: the mean and the percentiles alike, 'worse?', bounds in one footer line" "one run a side: worse? on every figure"; tap_diag "$tmp/out"
-fi
+holds "one run a side: the mean and the percentiles alike, 'worse?', bounds in one footer line" 'grep -q '\''^mean .* \[+[0-9.]*,+[0-9.]*\]  worse?$'\'' "$tmp/out" && grep -q '\''^p50 .*  worse?$'\'' "$tmp/out" &&
+   ! grep -q '\'' worse$'\'' "$tmp/out" &&
+   notes | grep -qF '\''; with ?: under 3 runs a side, noise unknown (docs/statistics.md)'\'' &&
+   [ "$(grep -c '\''^# '\'' "$tmp/out")" = 5 ]' "one run a side: worse? on every figure" "$tmp/out"
 r "$K" compare "$tmp"/cmpr?.json -- "$tmp"/cmpq?.json
 holds "three runs a side: 'worse', no '?' anywhere" '[ "$(grep -c '\'' worse$'\'' "$tmp/out")" = 7 ] && ! grep -q '\''?'\'' "$tmp/out"' "three runs a side: worse without ?" "$tmp/out"
 r "$K" compare "$tmp/cmpr1.json" -- "$tmp/cmps1.json"
@@ -779,12 +731,8 @@ awk '/^kstats_latency_seconds_bucket\{node="find_vma"/ && !/le="\+Inf"/ {
 	}
 	END { if (i != 85) { print i " edges"; bad = 1 }; exit bad }' "$tmp/p1.prom" >"$tmp/awk.err"
 holds "export --prometheus: 85 edges, 2^(i/4) s for i = -96..-12 (60 ns to 125 ms)" '[ $? = 0 ]' "export --prometheus: the default edges" "$tmp/awk.err"
-if [ "$(grep -v '^#' "$tmp/p1.prom" | grep -vc "release=\"$rel\"")" = 0 ] &&
-   ! grep -q 'cpu=' "$tmp/p1.prom"; then
-	ok "export --prometheus: release label of a live node, no cpu label by default"
-else
-	notok "export --prometheus: release label of a live node, no cpu label by default" "export --prometheus: release label, no cpu label"; tap_diag "$tmp/p1.prom"
-fi
+holds "export --prometheus: release label of a live node, no cpu label by default" '[ "$(grep -v '\''^#'\'' "$tmp/p1.prom" | grep -vc "release=\"$rel\"")" = 0 ] &&
+   ! grep -q '\''cpu='\'' "$tmp/p1.prom"' "export --prometheus: release label, no cpu label" "$tmp/p1.prom"
 # _count == the node's samples; every le == the CPUS rows whose mean is <= le
 for pb in "p1 85" "p1l 40"; do
 for node in find_vma gen_b5; do
@@ -832,11 +780,7 @@ EOF
 sed 's/"kernel": ""/"kernel": "6.1.0-57-amd64"/' "$tmp/nd.json" >"$tmp/nd61.json"
 "$K" export --prometheus -f "$tmp/nd61.json" >"$tmp/p2.prom"
 promcheck "export --prometheus of a snapshot" "$tmp/p2.prom"
-if grep -qxF 'kstats_latency_seconds_count{node="find_vma",function="find_vma",backend="kretprobe",clock="local",release="6.1.0-57-amd64"} 200000' "$tmp/p2.prom"; then
-	ok "export --prometheus of a snapshot: its release, _count 200000"
-else
-	notok "export --prometheus of a snapshot: its release, _count 200000" "export --prometheus of a snapshot: release, _count"; tap_diag "$tmp/p2.prom"
-fi
+holds "export --prometheus of a snapshot: its release, _count 200000" 'grep -qxF '\''kstats_latency_seconds_count{node="find_vma",function="find_vma",backend="kretprobe",clock="local",release="6.1.0-57-amd64"} 200000'\'' "$tmp/p2.prom"' "export --prometheus of a snapshot: release, _count" "$tmp/p2.prom"
 "$K" export --prometheus --per-cpu find_vma >"$tmp/p4.prom"
 promcheck "export --prometheus --per-cpu" "$tmp/p4.prom"
 r grep -E '^kstats_latency_seconds_count' "$tmp/p4.prom"
@@ -1047,14 +991,10 @@ fails "save -f of a file of many nodes is refused" 1 "holds 3 nodes, one expecte
 "$MK" vma_alloc 3 9 103 0 5000 >"$dbg/vma_alloc"
 "$K" save all -o "$tmp/all-b.json" --label new 2>/dev/null
 r "$K" compare "$tmp/all-a.json" "$tmp/all-b.json"
-if [ $rc = 0 ] && [ "$(grep -A1 '^function / change ' "$tmp/out" | sed -n 2p | awk '{ print $1 }')" = vma_merge ] &&
-   grep -A2 '^function / change ' "$tmp/out" | sed -n 3p | grep -q '^  +[0-9.]*% worse? ' &&
-   grep -q '^find_vma ' "$tmp/out" && grep -q '^  +0.0% not measurable ' "$tmp/out" &&
-   awk 'length($0) > 72 { bad = 1 } END { exit bad }' "$tmp/out"; then
-	ok "compare A B of two files of many nodes: ranked by change, verdicts (worse?: one run a side), 72 columns"
-else
-	notok "compare A B of two files of many nodes: ranked by change, verdicts (worse?: one run a side), 72 columns" "compare of many nodes: ranked"; tap_diag "$tmp/out" "$tmp/err"
-fi
+holds "compare A B of two files of many nodes: ranked by change, verdicts (worse?: one run a side), 72 columns" '[ $rc = 0 ] && [ "$(grep -A1 '\''^function / change '\'' "$tmp/out" | sed -n 2p | awk '\''{ print $1 }'\'')" = vma_merge ] &&
+   grep -A2 '\''^function / change '\'' "$tmp/out" | sed -n 3p | grep -q '\''^  +[0-9.]*% worse? '\'' &&
+   grep -q '\''^find_vma '\'' "$tmp/out" && grep -q '\''^  +0.0% not measurable '\'' "$tmp/out" &&
+   awk '\''length($0) > 72 { bad = 1 } END { exit bad }'\'' "$tmp/out"' "compare of many nodes: ranked" "$tmp/out" "$tmp/err"
 r "$K" compare "$tmp/all-a.json" "$tmp/all-b.json" --label abcdefghijklmnopqrstuvwx --label ABCDEFGHIJKLMNOPQRSTUVWX
 w=$(maxw)
 holds "compare A B of many nodes, 24-character labels: $w columns (<= 72)" '[ $rc = 0 ] && [ "$w" -le 72 ] && grep -q '\''^vma_merge '\'' "$tmp/out"' "compare of many nodes, 24-character labels: $w columns" "$tmp/out"
@@ -1071,13 +1011,9 @@ for i in 1 2 3; do
 done
 r "$K" compare "$tmp"/all-r?.json -- "$tmp"/all-q?.json --label "$l24" --label ABCDEFGHIJKLMNOPQRSTUVWX
 w=$(maxw)
-if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -A1 '^vma_merge ' "$tmp/out" | grep -q '^  +[0-9.]*% worse ' &&
-   [ "$(grep -c '^  [-+][0-9.]*% not measurable ' "$tmp/out")" = 2 ] && ! grep -q '?' "$tmp/out" &&
-   grep -q 'ranked by the change of the mean' "$tmp/out"; then
-	ok "compare A... -- B... of many nodes, 3 runs a side, 24-character labels: $w columns, worse and not measurable"
-else
-	notok "compare A... -- B... of many nodes, 3 runs a side, 24-character labels: $w columns, worse and not measurable" "compare of many nodes, 3 runs a side: $w columns"; tap_diag "$tmp/out"
-fi
+holds "compare A... -- B... of many nodes, 3 runs a side, 24-character labels: $w columns, worse and not measurable" '[ $rc = 0 ] && [ "$w" -le 72 ] && grep -A1 '\''^vma_merge '\'' "$tmp/out" | grep -q '\''^  +[0-9.]*% worse '\'' &&
+   [ "$(grep -c '\''^  [-+][0-9.]*% not measurable '\'' "$tmp/out")" = 2 ] && ! grep -q '\''?'\'' "$tmp/out" &&
+   grep -q '\''ranked by the change of the mean'\'' "$tmp/out"' "compare of many nodes, 3 runs a side: $w columns" "$tmp/out"
 # show: 80 columns on every fixture and every snapshot the tests made, --cpu too
 wide=""
 for f in "$FIX"/*.txt "$tmp"/gen-*.txt "$tmp"/*.json "$tmp/clamped.txt"; do
@@ -1095,12 +1031,8 @@ r "$K" save find_vma vma_merge --runs 2 -i 0.01 -o "$tmp/runs.json"
 holds "save --runs 2: runs-1.json, runs-2.json, each what its interval added" '[ $rc = 0 ] && [ -f "$tmp/runs-1.json" ] && [ -f "$tmp/runs-2.json" ] && grep -q '\''"samples": 0'\'' "$tmp/runs-2.json"' "save --runs" "$tmp/err"
 fake find_vma "$hand"
 r "$K" run --runs 2 -o "$tmp/rr" --icount --label r find_vma -- true
-if [ $rc = 0 ] && [ -f "$tmp/rr-1.json" ] && [ -f "$tmp/rr-2.json" ] && grep -q '"timing": "qemu-icount"' "$tmp/rr-2.json" &&
-   [ "$(grep -c '^reset find_vma$' "$dbg/_control")" = 1 ]; then
-	ok "run --runs 2: a reset between runs, rr-1.json, rr-2.json, marked -icount"
-else
-	notok "run --runs 2: a reset between runs, rr-1.json, rr-2.json, marked -icount" "run --runs 2"; tap_diag "$tmp/out" "$tmp/err"
-fi
+holds "run --runs 2: a reset between runs, rr-1.json, rr-2.json, marked -icount" '[ $rc = 0 ] && [ -f "$tmp/rr-1.json" ] && [ -f "$tmp/rr-2.json" ] && grep -q '\''"timing": "qemu-icount"'\'' "$tmp/rr-2.json" &&
+   [ "$(grep -c '\''^reset find_vma$'\'' "$dbg/_control")" = 1 ]' "run --runs 2" "$tmp/out" "$tmp/err"
 r "$K" compare "$tmp/rr-1.json" "$tmp/rr-2.json"
 holds "compare A B says instructions, QEMU -icount, in its first line" 'head -1 "$tmp/out" | grep -qF '\'': latency in ns = 1 instruction, QEMU -icount;'\'' && ! grep -q '\''^# instructions'\'' "$tmp/out"' "compare A B: -icount heading" "$tmp/out"
 r "$K" compare "$tmp/rr-1.json" -- "$tmp/rr-2.json"
@@ -1186,11 +1118,7 @@ fake ks_target_site "$tmp/callers.txt"
 printf 'ks_target_site direct active 61 0\n' >"$dbg/_control"
 r "$KT" top -n 1 -i 2 --callers --test-tick "cp '$tmp/callers2.txt' '$dbg/ks_target_site'"
 got=$(awk 'NR > 1 { printf "%s|", $0 }' "$tmp/out" | sed 's/  */ /g')
-if [ $rc = 0 ] && [ "$(maxw)" -le 72 ] && [ "$got" = "ks_target_site 15 321 us 321 us 328 us 3.31 ms 100.0%| <- kt_site_c+0x1c 10 321 us 321 us 321 us 3.21 ms 97.0%| <- kt_site_a+0x1c 5 20.1 us 20.1 us 20.4 us 101 us 3.0%|" ]; then
-	ok "top --callers: the sites' calls in the interval (c 10, a 5; b and slow none), most time first, under their node"
-else
-	notok "top --callers: the sites' calls in the interval (c 10, a 5; b and slow none), most time first, under their node" "top --callers: $got"; tap_diag "$tmp/out" "$tmp/err"
-fi
+holds "top --callers: the sites' calls in the interval (c 10, a 5; b and slow none), most time first, under their node" '[ $rc = 0 ] && [ "$(maxw)" -le 72 ] && [ "$got" = "ks_target_site 15 321 us 321 us 328 us 3.31 ms 100.0%| <- kt_site_c+0x1c 10 321 us 321 us 321 us 3.21 ms 97.0%| <- kt_site_a+0x1c 5 20.1 us 20.1 us 20.4 us 101 us 3.0%|" ]' "top --callers: $got" "$tmp/out" "$tmp/err"
 r "$KT" top -n 1 -i 2 --test-tick "cp '$tmp/callers2.txt' '$dbg/ks_target_site'"
 holds "top without --callers: no site rows" '[ $rc = 0 ] && ! grep -q '\''<-'\'' "$tmp/out"' "top without --callers" "$tmp/out"
 fake ks_target_site "$tmp/callers.txt"
@@ -1199,13 +1127,9 @@ r "$K" export --prometheus --callers -f "$tmp/callers.txt"
 cp "$tmp/out" "$tmp/callers.prom"
 promcheck "export --prometheus --callers" "$tmp/callers.prom"
 got=$(awk '/^kstats_latency_seconds_count/ { c = $1; sub(/.*caller="/, "", c); sub(/".*/, "", c); printf "%s:%s ", c, $2 }' "$tmp/callers.prom")
-if [ "$got" = "kt_site_a+0x1c:10 kt_site_b+0x1c:20 kt_site_c+0x1c:30 kt_site_slow+0x22:1 " ] &&
-   [ "$(grep -c '^kstats_latency_seconds_bucket{[^}]*caller=' "$tmp/callers.prom")" = $((4 * 86)) ] &&
-   [ "$(grep '^kstats_latency_seconds' "$tmp/callers.prom" | grep -vc 'caller=')" = 0 ]; then
-	ok "export --prometheus --callers: one histogram per site (86 buckets each), exact _count per site, no merged series"
-else
-	notok "export --prometheus --callers: one histogram per site (86 buckets each), exact _count per site, no merged series" "export --prometheus --callers: $got"; tap_diag "$tmp/callers.prom"
-fi
+holds "export --prometheus --callers: one histogram per site (86 buckets each), exact _count per site, no merged series" '[ "$got" = "kt_site_a+0x1c:10 kt_site_b+0x1c:20 kt_site_c+0x1c:30 kt_site_slow+0x22:1 " ] &&
+   [ "$(grep -c '\''^kstats_latency_seconds_bucket{[^}]*caller='\'' "$tmp/callers.prom")" = $((4 * 86)) ] &&
+   [ "$(grep '\''^kstats_latency_seconds'\'' "$tmp/callers.prom" | grep -vc '\''caller='\'')" = 0 ]' "export --prometheus --callers: $got" "$tmp/callers.prom"
 r "$K" export --prometheus -f "$tmp/callers.txt"
 holds "export --prometheus without --callers: the merge, no caller label" '! grep -q '\''caller='\'' "$tmp/out" && grep -q '\''^kstats_latency_seconds_count{.*} 61$'\'' "$tmp/out"' "export --prometheus: caller label unasked" "$tmp/out"
 fails "export --csv --callers is refused" 2 "--callers goes with --prometheus, not --csv" "$K" export --csv --callers -f "$tmp/callers.txt"
@@ -1228,14 +1152,10 @@ fails "check -f: a snapshot whose samples disagree with its slots" 1 \
 	"3:2000:short_one+0x10/0x20 [a_module]" "7:4000:third+0x8/0x10" >"$tmp/long.txt"
 r "$K" callers -f "$tmp/long.txt"
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")
-if [ $rc = 0 ] && [ "$w" -le 72 ] &&
-   grep -q '^(other)  *7  46.7%  71.8% 4.04 us 4.04 us 4.07 us$' "$tmp/out" &&
-   grep -q '^short_one+0x10 \[a_module\]  *3  20.0%  15.4% ' "$tmp/out" &&
-   grep -q '^a_function_whose_nam~+0x1c  *5  33.3%  12.8% ' "$tmp/out"; then
-	ok "callers: $w columns (<= 72): other holds the third site, a site without /0xSIZE where the whole does not fit, a long name cut before +0xOFF"
-else
-	notok "callers: $w columns (<= 72): other holds the third site, a site without /0xSIZE where the whole does not fit, a long name cut before +0xOFF" "callers: long names, other ($w columns)"; tap_diag "$tmp/out" "$tmp/err"
-fi
+holds "callers: $w columns (<= 72): other holds the third site, a site without /0xSIZE where the whole does not fit, a long name cut before +0xOFF" '[ $rc = 0 ] && [ "$w" -le 72 ] &&
+   grep -q '\''^(other)  *7  46.7%  71.8% 4.04 us 4.04 us 4.07 us$'\'' "$tmp/out" &&
+   grep -q '\''^short_one+0x10 \[a_module\]  *3  20.0%  15.4% '\'' "$tmp/out" &&
+   grep -q '\''^a_function_whose_nam~+0x1c  *5  33.3%  12.8% '\'' "$tmp/out"' "callers: long names, other ($w columns)" "$tmp/out" "$tmp/err"
 fails "callers of a node without call sites" 1 "keeps no call sites: trace it with --callers N" "$K" callers -f "$hand"
 # compare: a slower site, a site moved (another offset), a new one
 "$MC" ks_target_site 4 "10:20000:kt_site_a+0x1c/0x30 $S" "20:80000:kt_site_b+0x20/0x34 $S" \
@@ -1260,12 +1180,8 @@ EOF
 holds "compare A B with callers: $w columns (<= 72)" '[ "$w" -le 72 ]' "compare with callers: $w columns"
 check "compare of two snapshots with callers" "$K" save -f "$tmp/callers-b.txt" -o "$tmp/callers-b.json"
 r "$K" compare "$tmp/callers.json" "$tmp/callers-b.json" --markdown
-if [ $rc = 0 ] && grep -qxF '| `kt_site_c+0x1c/0x30 [kstats_target]` | 30 | 321 us | 30 | 481 us | +50% | worse? |' "$tmp/out" &&
-   grep -qxF '| `kt_site_b+0x1c/0x30 [kstats_target]` * | 20 | 80.4 us | 20 | 80.4 us | <12.5% | ? |' "$tmp/out"; then
-	ok "compare --markdown of snapshots: a row per site, the sites whole"
-else
-	notok "compare --markdown of snapshots: a row per site, the sites whole" "compare --markdown per site"; tap_diag "$tmp/out" "$tmp/err"
-fi
+holds "compare --markdown of snapshots: a row per site, the sites whole" '[ $rc = 0 ] && grep -qxF '\''| `kt_site_c+0x1c/0x30 [kstats_target]` | 30 | 321 us | 30 | 481 us | +50% | worse? |'\'' "$tmp/out" &&
+   grep -qxF '\''| `kt_site_b+0x1c/0x30 [kstats_target]` * | 20 | 80.4 us | 20 | 80.4 us | <12.5% | ? |'\'' "$tmp/out"' "compare --markdown per site" "$tmp/out" "$tmp/err"
 r "$K" compare "$tmp/callers.txt" "$hand" --force
 holds "compare: no per-site table unless both have sites" '[ $rc = 0 ] && ! grep -q '\''per call site'\'' "$tmp/out"' "compare: per-site table with one side only" "$tmp/out" "$tmp/err"
 
@@ -1296,11 +1212,7 @@ doc_cols() {
 	fi
 }
 r doc "$KT" doctor --no-attach --json
-if [ $rc -le 1 ] && /usr/bin/python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["can_trace"] in (True, False) and d["facts"]' <"$tmp/out"; then
-	ok "doctor --no-attach --json: one JSON object, facts and can_trace"
-else
-	notok "doctor --no-attach --json: one JSON object, facts and can_trace" "doctor --no-attach --json parses"; tap_diag "$tmp/out" "$tmp/err"
-fi
+holds "doctor --no-attach --json: one JSON object, facts and can_trace" '[ $rc -le 1 ] && /usr/bin/python3 -c '\''import json, sys; d = json.load(sys.stdin); assert d["can_trace"] in (True, False) and d["facts"]'\'' <"$tmp/out"' "doctor --no-attach --json parses" "$tmp/out" "$tmp/err"
 expect "doctor: lockdown read from the file" "$(doc_fact value lockdown) $(doc_fact verdict lockdown)" \
 	"integrity (debugfs closed: /proc/kstats) ok"
 case "$(doc_fact verdict 'sig required') $(doc_fact value 'sig required'): $(doc_fact fix 'sig required')" in
@@ -1478,24 +1390,16 @@ L31=a-label-of-thirty-one-characters
 abdir "$tmp/ab3" 3 "$l24" ABCDEFGHIJKLMNOPQRSTUVWX "$L31"
 abreport "$tmp/ab3" "$l24" ABCDEFGHIJKLMNOPQRSTUVWX "$L31"
 w=$(maxw)
-if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -q "^ABCDEFGHIJKLMNOPQRSTUVWX  *4.00  *203  *167$" "$tmp/out" &&
-   grep -qxF "$L31" "$tmp/out" && grep -q '^  mean   +42.7%  \[+33.3,+52.7\]   worse$' "$tmp/out" &&
-   grep -q '^  1 find_vma  *mean  *+42.7%  worse$' "$tmp/out" && ! grep -q '?' "$tmp/out" &&
-   [ "$(grep -c '^# 95% bounds' "$tmp/out")" = 1 ]; then
-	ok "A/B summary, 3 runs a side, 24- and 31-character labels: $w columns (<= 72), worse, bounds in one footer line"
-else
-	notok "A/B summary, 3 runs a side, 24- and 31-character labels: $w columns (<= 72), worse, bounds in one footer line" "A/B summary, 3 runs a side: $w columns"; tap_diag "$tmp/out" "$tmp/err"
-fi
+holds "A/B summary, 3 runs a side, 24- and 31-character labels: $w columns (<= 72), worse, bounds in one footer line" '[ $rc = 0 ] && [ "$w" -le 72 ] && grep -q "^ABCDEFGHIJKLMNOPQRSTUVWX  *4.00  *203  *167$" "$tmp/out" &&
+   grep -qxF "$L31" "$tmp/out" && grep -q '\''^  mean   +42.7%  \[+33.3,+52.7\]   worse$'\'' "$tmp/out" &&
+   grep -q '\''^  1 find_vma  *mean  *+42.7%  worse$'\'' "$tmp/out" && ! grep -q '\''?'\'' "$tmp/out" &&
+   [ "$(grep -c '\''^# 95% bounds'\'' "$tmp/out")" = 1 ]' "A/B summary, 3 runs a side: $w columns" "$tmp/out" "$tmp/err"
 abdir "$tmp/ab1" 1 "$l24" ABCDEFGHIJKLMNOPQRSTUVWX
 abreport "$tmp/ab1" "$l24" ABCDEFGHIJKLMNOPQRSTUVWX
 w=$(maxw)
-if [ $rc = 0 ] && [ "$w" -le 72 ] && grep -q '^  p50    +45.2%  \[+34.5,+56.2\]   worse?$' "$tmp/out" &&
-   grep -q '^  1 find_vma  *p50  *+45.2%  worse?$' "$tmp/out" &&
-   grep -qxF '# better?, worse?: fewer than 3 runs a side, run-to-run noise unknown' "$tmp/out"; then
-	ok "A/B summary, 1 run a side: $w columns (<= 72), worse? and its footer line"
-else
-	notok "A/B summary, 1 run a side: $w columns (<= 72), worse? and its footer line" "A/B summary, 1 run a side: $w columns"; tap_diag "$tmp/out" "$tmp/err"
-fi
+holds "A/B summary, 1 run a side: $w columns (<= 72), worse? and its footer line" '[ $rc = 0 ] && [ "$w" -le 72 ] && grep -q '\''^  p50    +45.2%  \[+34.5,+56.2\]   worse?$'\'' "$tmp/out" &&
+   grep -q '\''^  1 find_vma  *p50  *+45.2%  worse?$'\'' "$tmp/out" &&
+   grep -qxF '\''# better?, worse?: fewer than 3 runs a side, run-to-run noise unknown'\'' "$tmp/out"' "A/B summary, 1 run a side: $w columns" "$tmp/out" "$tmp/err"
 if /usr/bin/python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))["changed"]["ABCDEFGHIJKLMNOPQRSTUVWX"]["summary"]
@@ -1593,13 +1497,9 @@ d = json.load(open(sys.argv[1]))["node"]["slowest"]["disturbed"]
 assert [r["count"] for r in d] == [2, 1], d
 ' "$tmp/dist.json"
 r "$K" compare "$tmp/slowest.json" "$tmp/dist.json" --undisturbed
-if [ $rc = 0 ] && grep -qxF "undisturbed: ks_target_site in $tmp/dist.json: 3 disturbed calls left out" "$tmp/out" &&
+holds "compare --undisturbed: 3 disturbed calls left out of the node that kept them apart (61 -> 58 samples), the other whole" '[ $rc = 0 ] && grep -qxF "undisturbed: ks_target_site in $tmp/dist.json: 3 disturbed calls left out" "$tmp/out" &&
    grep -qxF "undisturbed: ks_target_site in $tmp/slowest.json: none kept apart, compared whole" "$tmp/out" &&
-   [ "$(awk '$1 == "dist" { print $2 }' "$tmp/out")" = 58 ]; then
-	ok "compare --undisturbed: 3 disturbed calls left out of the node that kept them apart (61 -> 58 samples), the other whole"
-else
-	notok "compare --undisturbed: 3 disturbed calls left out of the node that kept them apart (61 -> 58 samples), the other whole" "compare --undisturbed"; tap_diag "$tmp/out" "$tmp/err"
-fi
+   [ "$(awk '\''$1 == "dist" { print $2 }'\'' "$tmp/out")" = 58 ]' "compare --undisturbed" "$tmp/out" "$tmp/err"
 fails "compare --undisturbed with no node keeping them apart" 1 "no node keeps its disturbed calls apart" "$K" compare "$tmp/slowest.json" "$tmp/slowest.json" --undisturbed
 # save --undisturbed: a snapshot without them, for plots and other readers
 check "save -f --undisturbed" "$K" save -f "$tmp/dist.json" --undisturbed -o "$tmp/undist.json"
@@ -1612,20 +1512,12 @@ assert n["slowest"]["undisturbed"] == 3 and "disturbed" not in n["slowest"], n["
 assert n["slots"] == [], n["slots"]
 ' "$tmp/undist.json"
 r "$K" compare "$tmp/dist.json" "$tmp/undist.json" --undisturbed
-if [ $rc = 0 ] && [ "$(grep -c ': 3 disturbed calls left out' "$tmp/out")" = 2 ] &&
-   [ "$(awk '$1 == "dist" { print $2 }' "$tmp/out")" = 58 ] &&
-   [ "$(awk '$1 == "undist" { print $2 }' "$tmp/out")" = 58 ]; then
-	ok "compare --undisturbed: the saved snapshot and the one left out on reading agree (58 and 58, 3 left out of each)"
-else
-	notok "compare --undisturbed: the saved snapshot and the one left out on reading agree (58 and 58, 3 left out of each)" "compare --undisturbed of an undisturbed snapshot"; tap_diag "$tmp/out" "$tmp/err"
-fi
+holds "compare --undisturbed: the saved snapshot and the one left out on reading agree (58 and 58, 3 left out of each)" '[ $rc = 0 ] && [ "$(grep -c '\'': 3 disturbed calls left out'\'' "$tmp/out")" = 2 ] &&
+   [ "$(awk '\''$1 == "dist" { print $2 }'\'' "$tmp/out")" = 58 ] &&
+   [ "$(awk '\''$1 == "undist" { print $2 }'\'' "$tmp/out")" = 58 ]' "compare --undisturbed of an undisturbed snapshot" "$tmp/out" "$tmp/err"
 r "$K" show -f "$tmp/undist.json"
-if [ $rc = 0 ] && tr '\n' ' ' <"$tmp/out" | grep -qF "; undisturbed: 3 disturbed calls left out; min, max: bounds" &&
-   grep -qE '^ +58 +0 +>=[0-9.]+ [nu]s +[0-9.]+ [nu]s +<=[0-9.]+ [num]s$' "$tmp/out"; then
-	ok "show: 58 samples, how many were left out, min and max marked as bounds"
-else
-	notok "show: 58 samples, how many were left out, min and max marked as bounds" "show of an undisturbed snapshot"; tap_diag "$tmp/out" "$tmp/err"
-fi
+holds "show: 58 samples, how many were left out, min and max marked as bounds" '[ $rc = 0 ] && tr '\''\n'\'' '\'' '\'' <"$tmp/out" | grep -qF "; undisturbed: 3 disturbed calls left out; min, max: bounds" &&
+   grep -qE '\''^ +58 +0 +>=[0-9.]+ [nu]s +[0-9.]+ [nu]s +<=[0-9.]+ [num]s$'\'' "$tmp/out"' "show of an undisturbed snapshot" "$tmp/out" "$tmp/err"
 check "save --undisturbed of an undisturbed snapshot keeps it" "$K" save -f "$tmp/undist.json" --undisturbed -o "$tmp/undist2.json"
 check "... the same samples and left out" /usr/bin/python3 -c '
 import json, sys
