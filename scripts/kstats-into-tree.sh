@@ -36,14 +36,16 @@ done
 cp "$top"/include/kstats/*.h "$ksrc/include/kstats/"
 cp "$top"/include/linux/kstats.h "$ksrc/include/linux/kstats.h"
 
-# kmod/Kbuild, built in: the object list and the kernel-API probes stay;
+# kmod/Kbuild, built in: the object list, the kernel-API probes and the
+# trampolines' generated offsets stay;
 # the include path and the module-only define go, Kconfig checks the rest;
 # common/'s objects sit beside kmod/'s.
 {
 	echo "# SPDX-License-Identifier: GPL-2.0"
 	echo "# Made by kstats' scripts/kstats-into-tree.sh from kmod/Kbuild."
 	sed -n -e 's/^obj-m := kstats.o$/obj-$(CONFIG_KSTATS) += kstats.o/p' \
-		-e '/^kstats-/{s#\.\./common/##;p}' -e '/^[ca][cs]flags-y += \$(if/p' "$top/kmod/Kbuild"
+		-e '/^kstats-/{s#\.\./common/##;p}' -e '/^[ca][cs]flags-y += \$(if/p' \
+		-e '/^# offsets: begin$/,/^# offsets: end$/p' "$top/kmod/Kbuild"
 } > "$dst/Makefile"
 grep -q '^obj-$(CONFIG_KSTATS) += kstats.o$' "$dst/Makefile" ||
 	{ echo "kstats-into-tree: kmod/Kbuild changed shape: no obj-m line" >&2; exit 1; }

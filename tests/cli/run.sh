@@ -46,6 +46,9 @@ check() {
 # The "# " notes of the output, one line.
 notes() { sed -n 's/^# //p' "$tmp/out" | tr '\n' ' '; }
 
+# The "forced: ..." line a forced compare starts with, joined as it wraps.
+forced_line() { sed '/not comparable$/q' "$tmp/out" | tr '\n' ' ' | tr -s ' ' | sed 's/ $//'; }
+
 # The widest line of the output.
 maxw() { awk 'length($0) > m { m = length($0) } END { print m + 0 }' "$tmp/out"; }
 
@@ -1041,9 +1044,9 @@ fails "compare A -- B: -icount against real time is refused" 1 \
 	"compare: $tmp/rr-1.json was timed under QEMU -icount (instructions) but $hand by a clock (ns): not comparable (--force compares them)" \
 	"$K" compare "$tmp/rr-1.json" -- "$hand"
 r "$K" compare "$tmp/rr-1.json" -- "$hand" --force
-expect "compare A -- B --force: the first line says the numbers are not comparable" "$rc $(head -n 2 "$tmp/out" | tr '\n' ' ')" \
-	"0 forced: $tmp/rr-1.json counts QEMU -icount instructions,   $hand clock ns: not comparable "
-holds "compare --force of -icount against real time: its heading claims no instructions" 'sed -n 3p "$tmp/out" | grep -q '\'': latency per call in ns; lower is better$'\''' "-icount against real time" "$tmp/out"
+expect "compare A -- B --force: the first line says the numbers are not comparable" "$rc $(forced_line)" \
+	"0 forced: $tmp/rr-1.json counts QEMU -icount instructions, $hand clock ns: not comparable"
+holds "compare --force of -icount against real time: its heading claims no instructions" 'grep -m 1 "^# " "$tmp/out" | grep -q '\'': latency per call in ns; lower is better$'\''' "-icount against real time" "$tmp/out"
 # two captures labelled alike: told apart by their files
 mkdir -p "$tmp/lab/tcg"
 cp "$tmp/rr-1.json" "$tmp/lab/m16.json"; cp "$tmp/rr-1.json" "$tmp/lab/again.json"; cp "$tmp/rr-1.json" "$tmp/lab/tcg/m16.json"
@@ -1055,8 +1058,8 @@ expect "compare: identical labels and base names: the paths, in the legend" "$(g
 fails "compare A B: -icount against real time is refused" 1 "not comparable (--force compares them)" \
 	"$K" compare "$hand" "$tmp/rr-1.json"
 r "$K" compare "$hand" "$tmp/rr-1.json" --force
-expect "compare A B --force: said first" "$rc $(head -n 2 "$tmp/out" | tr '\n' ' ')" \
-	"0 forced: $tmp/rr-1.json counts QEMU -icount instructions,   $hand clock ns: not comparable "
+expect "compare A B --force: said first" "$rc $(forced_line)" \
+	"0 forced: $tmp/rr-1.json counts QEMU -icount instructions, $hand clock ns: not comparable"
 # every output of an -icount snapshot says so, in the same words (ks_timing_note)
 icnote='instructions, QEMU -icount: a "ns" is one guest instruction'
 "$K" save -f "$hand" --icount -o "$tmp/ic.json" 2>/dev/null
