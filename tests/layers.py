@@ -250,12 +250,7 @@ def tools_layers(write):
     """No cycle between tools/ files, lib/ calls nothing of cli/, and the
     table of tools' floors in docs/architecture.md is theirs."""
     g, why = tools_graph()
-    cyc = [c for c in sccs(g) if len(c) > 1]
-    detail = ""
-    for c in cyc:
-        for u in c:
-            for v in sorted(g[u] & set(c)):
-                detail += "%s -> %s: %s\n" % (u, v, " ".join(sorted(why[(u, v)])[:6]))
+    cyc, detail = cycles(g, why)
     check("tools/: the objects tools/kstats is linked from (%d)" % len(g), len(g) > 20)
     check("tools/: no cycle between files (%d files, %d calls between files)"
           % (len(g), sum(len(x) for x in g.values())), not cyc, detail)
@@ -264,16 +259,32 @@ def tools_layers(write):
     check("tools/: lib/ and common/ call nothing of cli/", not up, "\n".join(up))
     if cyc:
         return
-    want = tools_table(g)
+    doc_table(TBEGIN, TEND, tools_table(g), write, "tools/ layer table")
+
+
+def cycles(g, why):
+    """The cycles of @g, and a line per call inside them with its symbols."""
+    cyc = [c for c in sccs(g) if len(c) > 1]
+    detail = ""
+    for c in cyc:
+        for u in c:
+            for v in sorted(g[u] & set(c)):
+                detail += "%s -> %s: %s\n" % (u, v, " ".join(sorted(why[(u, v)])[:6]))
+    return cyc, detail
+
+
+def doc_table(begin, end, want, write, what):
+    """docs/architecture.md's table between @begin and @end is @want
+    (--write puts it there first)."""
     with open(DOC) as fh:
         doc = fh.read()
-    if write and TBEGIN in doc:
-        a, b = doc.index(TBEGIN), doc.index(TEND) + len(TEND)
+    if write and begin in doc:
+        a, b = doc.index(begin), doc.index(end) + len(end)
         doc = doc[:a] + want + doc[b:]
         with open(DOC, "w") as fh:
             fh.write(doc)
-    have = doc[doc.index(TBEGIN):doc.index(TEND) + len(TEND)] if TBEGIN in doc and TEND in doc else ""
-    check("docs/architecture.md's tools/ layer table is the objects' (tests/layers.py --write)",
+    have = doc[doc.index(begin):doc.index(end) + len(end)] if begin in doc and end in doc else ""
+    check("docs/architecture.md's %s is the objects' (tests/layers.py --write)" % what,
           have == want, "want:\n" + want)
 
 
@@ -291,13 +302,7 @@ def main():
     best, cyc = None, True
     for d in dirs:
         g, why = staged(d, graph_of)
-        cyc = [c for c in sccs(g) if len(c) > 1]
-        detail = ""
-        for c in cyc:
-            for u in c:
-                for v in c:
-                    if v in g[u]:
-                        detail += "%s -> %s: %s\n" % (u, v, " ".join(sorted(why[(u, v)])[:6]))
+        cyc, detail = cycles(g, why)
         check("%s: no cycle between kmod/ files (%d files, %d calls between files)"
               % (os.path.relpath(d, TOP), len(g), sum(len(x) for x in g.values())),
               not cyc, detail)
@@ -305,17 +310,7 @@ def main():
             best = g
     sizes()
     if best:
-        want = table(best)
-        with open(DOC) as fh:
-            doc = fh.read()
-        if write and BEGIN in doc:
-            a, b = doc.index(BEGIN), doc.index(END) + len(END)
-            doc = doc[:a] + want + doc[b:]
-            with open(DOC, "w") as fh:
-                fh.write(doc)
-        have = doc[doc.index(BEGIN):doc.index(END) + len(END)] if BEGIN in doc and END in doc else ""
-        check("docs/architecture.md's layer table is the objects' (tests/layers.py --write)",
-              have == want, "want:\n" + want)
+        doc_table(BEGIN, END, table(best), write, "layer table")
     return tap.end()
 
 
