@@ -6,7 +6,9 @@
 # (bookworm-backports), and a Debian 13 build root under
 # $KSTATS_ROOTS/trixie (default /var/lib/kstats) holding the newest 7.x
 # kernel of trixie-backports with the gcc that its headers need
-# (scripts/kernels.sh finds it there).  Idempotent; run as root on Debian 12.
+# (scripts/kernels.sh finds it there), and Debian 13's Prometheus (2.53)
+# with what building kstats serve takes, for the guests that run them from
+# that root.  Idempotent; run as root on Debian 12.
 #
 #   scripts/deps.sh [base] [rt] [deb] [kbuild] [arm64] [all]
 #
@@ -21,7 +23,9 @@
 # arm64 kernels of the same three series: 6.1 and 6.12 (whose headers apt
 # cannot install beside this machine's compiler) with busybox-static:arm64
 # unpacked into $KSTATS_CACHE/arm64/root (default /var/cache/kstats), 7.x
-# installed in the Debian 13 root (make test-arm64; make test runs a part).
+# installed in the Debian 13 root (make test-arm64; make test runs a part),
+# and in that root the arm64 cross build of kstats serve and Debian's
+# arm64 bpftrace and Prometheus for the arm64 guests.
 set -eu
 
 [ "$(id -u)" = 0 ] || { echo "deps: run as root (sudo make deps)" >&2; exit 1; }
@@ -165,6 +169,30 @@ root_install() {
 	in_root apt-get clean
 }
 
+# root_unpack DIR PKG...: the files of PKG (its candidate version,
+# from trixie-backports or trixie) unpacked under DIR of the Debian 13
+# root, not installed (dpkg knows nothing of them); again when that
+# version changes (DIR/.PKG holds the one unpacked).
+root_unpack() {
+	_dir=$root$1
+	shift
+	mkdir -p "$_dir"
+	for p in "$@"; do
+		v=$(in_root apt-cache -o APT::Default-Release=trixie-backports policy "$p" |
+			awk '$1 == "Candidate:" { print $2 }')
+		case $v in ''|'(none)') echo "deps: no $p in trixie" >&2; exit 1 ;; esac
+		[ "$(cat "$_dir/.$p" 2>/dev/null)" = "$v" ] && continue
+		echo "deps: unpacking $p $v into $_dir"
+		rm -rf "$root/var/tmp/kstats-debs"
+		mkdir -p "$root/var/tmp/kstats-debs"
+		in_root sh -c 'cd /var/tmp/kstats-debs && apt-get download -q -o APT::Sandbox::User=root "$1"' \
+			sh "$p=$v" > /dev/null
+		dpkg-deb -x "$root"/var/tmp/kstats-debs/*.deb "$_dir"
+		echo "$v" > "$_dir/.$p"
+		rm -rf "$root/var/tmp/kstats-debs"
+	done
+}
+
 in_root apt-get update -q > /dev/null
 kimg=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-image-amd64 |
 	awk '/Depends: linux-image-/ { print $2; exit }')
@@ -178,6 +206,11 @@ krt=""
 kdeb=""
 [ $want_deb = 1 ] && kdeb="dkms python3-matplotlib"
 root_install make gcc kmod xz-utils zstd initramfs-tools "$kimg" "$khdr" $krt $kdeb
+# kstats serve on 7.x with Debian 13's userspace (make test-prometheus:
+# tests/vm/prometheus.sh --trixie): its Prometheus and node_exporter, run
+# by the guest from this root, and what building serve here takes.
+root_install prometheus prometheus-node-exporter libmicrohttpd-dev libprotobuf-c-dev \
+	libprotobuf-dev protobuf-c-compiler
 if [ $want_deb = 1 ]; then
 	# A clean Debian 12 root for the package test (tests/deb/run.sh): what
 	# the kstats-dkms and kstats packages depend on, the headers of bookworm's
@@ -216,11 +249,18 @@ if [ $want_arm64 = 1 ]; then
 	# amd64 ones (multiarch; -t trixie-backports keeps libelf1t64 at the
 	# version of the amd64 one).
 	root_install bpftrace:arm64
+	# kstats serve cross-built here for arm64 (libmicrohttpd and
+	# libprotobuf-c of arm64, whose runtime libraries the arm64 guests of
+	# make test-prometheus-arm64 load from this root; protoc-c of this
+	# machine), by tests/vm/prometheus.sh --trixie and make deb-arm64.
+	root_install crossbuild-essential-arm64 libmicrohttpd-dev:arm64 libprotobuf-c-dev:arm64 \
+		libprotobuf-dev:arm64 protobuf-c-compiler
+	# Debian's arm64 Prometheus and node_exporter for those guests: not
+	# installable beside the amd64 ones (one /usr/bin/prometheus a root),
+	# so unpacked into /opt/arm64 (ks.hostpath= in the guest).
+	root_unpack /opt/arm64 prometheus:arm64 prometheus-node-exporter:arm64
 	# make deb-arm64 (scripts/deb-arm64.sh): dpkg-buildpackage -aarm64 here
-	# (kstats serve: libmicrohttpd and libprotobuf-c of arm64, protoc-c of
-	# this machine)
-	[ $want_deb = 1 ] && root_install build-essential debhelper dh-dkms crossbuild-essential-arm64 \
-		libmicrohttpd-dev:arm64 libprotobuf-c-dev:arm64 libprotobuf-dev:arm64 protobuf-c-compiler
+	[ $want_deb = 1 ] && root_install build-essential debhelper dh-dkms
 	# 6.1 and 6.12: apt cannot install their headers here (they depend on
 	# gcc-12:arm64), so their packages, with busybox-static:arm64, are
 	# fetched with an apt of their own (arm64 only, this machine's
