@@ -7,7 +7,8 @@
 # rt: the PREEMPT_RT kernels too; deb: the Debian packaging tools, dkms in
 # the trixie root and the Debian 12 root of the package test; arm64: the
 # cross compiler, qemu-system-aarch64, qemu-aarch64, and the three arm64
-# kernels with an arm64 busybox (scripts/kernels.sh: KSTATS_ARCH=arm64).
+# kernels with an arm64 busybox (scripts/kernels.sh: KSTATS_ARCH=arm64),
+# and in the trixie root what the arm64 guests' kstats serve takes.
 want_rt=0 want_deb=0 want_kbuild=0 want_arm64=0
 for part in "$@"; do
 	case $part in
@@ -54,6 +55,13 @@ for series in 6.1 6.12 7; do
 		missing="$missing gcc (in the build root $r)"
 	fi
 done
+# kstats serve on 7.x with Debian 13's userspace (tests/vm/prometheus.sh
+# --trixie): its Prometheus, node_exporter and serve's build there
+for f in usr/bin/prometheus usr/bin/prometheus-node-exporter usr/bin/protoc-c \
+	 usr/include/microhttpd.h usr/include/protobuf-c/protobuf-c.h \
+	 usr/include/google/protobuf/timestamp.proto; do
+	[ -e "$trixie/$f" ] || missing="$missing /$f (in $trixie)"
+done
 if [ $want_deb = 1 ]; then
 	[ -x "$trixie/usr/sbin/dkms" ] || missing="$missing dkms (in $trixie)"
 	bookworm=$KSTATS_ROOTS/bookworm
@@ -76,6 +84,13 @@ if [ $want_arm64 = 1 ]; then
 	done
 	[ -f /usr/aarch64-linux-gnu/lib/libc.a ] || missing="$missing libc6-dev-arm64-cross"
 	[ -x "$KSTATS_CACHE/arm64/root/bin/busybox" ] || missing="$missing busybox-static:arm64"
+	# and in the arm64 guests: serve cross-built in the Debian 13 root,
+	# Debian's arm64 Prometheus and node_exporter unpacked into its /opt/arm64
+	for f in usr/bin/aarch64-linux-gnu-gcc usr/lib/aarch64-linux-gnu/libmicrohttpd.so \
+		 usr/lib/aarch64-linux-gnu/libprotobuf-c.so opt/arm64/usr/bin/prometheus \
+		 opt/arm64/usr/bin/prometheus-node-exporter; do
+		[ -e "$trixie/$f" ] || missing="$missing /$f (in $trixie)"
+	done
 	arm64_kernels=$(KSTATS_ARCH=arm64 ks_kernels)
 	for series in 6.1 6.12 7; do
 		echo "$arm64_kernels" | grep -q "^$series\.[0-9].*-arm64\$" ||
