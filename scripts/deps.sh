@@ -204,7 +204,9 @@ krt=""
 	krt=$(in_root apt-cache -o APT::Default-Release=trixie-backports depends linux-image-rt-amd64 linux-headers-rt-amd64 |
 		awk '/Depends: linux-(image|headers)-[0-9]/ { print $2 }')
 kdeb=""
-[ $want_deb = 1 ] && kdeb="dkms python3-matplotlib"
+# the package test (tests/deb/run.sh) in this root too: what the .debs
+# depend on, curl to scrape kstats-serve.service's command
+[ $want_deb = 1 ] && kdeb="dkms python3-matplotlib libmicrohttpd12t64 libprotobuf-c1 curl"
 root_install make gcc kmod xz-utils zstd initramfs-tools "$kimg" "$khdr" $krt $kdeb
 # kstats serve on 7.x with Debian 13's userspace (make test-prometheus:
 # tests/vm/prometheus.sh --trixie): its Prometheus and node_exporter, run
@@ -215,14 +217,17 @@ if [ $want_deb = 1 ]; then
 	# A clean Debian 12 root for the package test (tests/deb/run.sh): what
 	# the kstats-dkms and kstats packages depend on, the headers of bookworm's
 	# kernel, and the bookworm-backports headers downloaded but not installed,
-	# for a kernel upgrade.  Nothing of kstats: the test installs the .debs into
-	# a throwaway overlay of it.  No image: it is not a boot root.
+	# for a kernel upgrade; systemd and curl, to check kstats-serve.service
+	# (systemctl, systemd-analyze) and scrape its command.  Nothing of
+	# kstats: the test installs the .debs into a throwaway overlay of it.
+	# No image: it is not a boot root.
 	broot=$KSTATS_ROOTS/bookworm
 	make_root "$broot" bookworm "bookworm bookworm-updates bookworm-backports"
 	cp /etc/resolv.conf "$broot/etc/resolv.conf" 2>/dev/null || true
 	ks_in_root "$broot" apt-get update -q > /dev/null
 	missing=""
-	for p in make gcc kmod dkms python3-matplotlib linux-headers-amd64; do
+	for p in make gcc kmod dkms python3-matplotlib libmicrohttpd12 libprotobuf-c1 \
+		 systemd curl linux-headers-amd64; do
 		ks_in_root "$broot" dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			missing="$missing $p"
 	done
