@@ -46,6 +46,16 @@ check() { # DESC CMD...: ok if CMD succeeds, else its output as comments
 		notok "$_d" "$(tail -n 15 out)"
 	fi
 }
+absent() { # PATH...: none exists (nor a dangling link); those left named
+	_r=0
+	for _f; do
+		if [ -e "$_f" ] || [ -L "$_f" ]; then
+			echo "left: $_f"
+			_r=1
+		fi
+	done
+	return $_r
+}
 kernels() {
 	for b in /lib/modules/*/build; do [ -d "$b" ] && basename "${b%/build}"; done
 }
@@ -93,8 +103,8 @@ check "kstats-serve.service shipped, not enabled; /etc/default/kstats-serve a co
 check "bash completion where bash-completion looks" \
 	bash -c '. /usr/share/bash-completion/completions/kstats && complete -p kstats | grep -q _kstats'
 check "apt-get purge kstats kstats-dkms" apt-get purge -y -q kstats kstats-dkms
-check "purge left no module, sources or dkms tree" sh -c \
-	'! ls /lib/modules/*/updates/dkms/kstats.ko* 2> /dev/null && ! ls -d /usr/src/kstats-* /var/lib/dkms/kstats 2> /dev/null'
+check "purge left no module, sources or dkms tree" \
+	absent /lib/modules/*/updates/dkms/kstats.ko* /usr/src/kstats-* /var/lib/dkms/kstats
 check "purge left no CLI" sh -c '! command -v kstats && ! command -v kstats-plot'
 INNER
 
