@@ -401,7 +401,7 @@ static void ks_show_head(struct seq_file *m, const struct ks_node *node)
 static void ks_show_figures(struct seq_file *m, struct ks_node *node,
 			    const struct ks_read *r)
 {
-	unsigned int cpus, spares;
+	unsigned int cpus, spares, users;
 	u64 bytes;
 	u32 i;
 
@@ -422,9 +422,10 @@ static void ks_show_figures(struct seq_file *m, struct ks_node *node,
 		seq_printf(m, "# " KS_LINE_UNSLOTTED
 			   " %llu: timed on CPUs that had no slots yet (mem_max, or many CPUs at once), counted in missed\n",
 			   r->unslotted);
-	bytes = ks_slots_bytes(node, &cpus, &spares);
-	seq_printf(m, "# " KS_LINE_MEMORY " %llu bytes: slots on %u CPU%s, %u spare%s\n",
+	bytes = ks_slots_bytes(node, &cpus, &spares, &users);
+	seq_printf(m, "# " KS_LINE_MEMORY " %llu bytes: slots on %u CPU%s, %u spare%s",
 		   bytes, cpus, cpus == 1 ? "" : "s", spares, spares == 1 ? "" : "s");
+	seq_printf(m, " shared by %u node%s\n", users, users == 1 ? "" : "s");
 	if (node->fell_back)
 		seq_printf(m, "# " KS_LINE_FALLBACK
 			   " %s unstable: local_clock() since, its ns recorded as cycles at hz\n",

@@ -2,30 +2,35 @@
 /*
  * kstats slots: each CPU's histogram of a node is allocated only when that
  * CPU records, so a node's memory does not grow with CPUs that never call
- * its function (nor with possible CPUs that are never online).
+ * its function (nor with possible CPUs that are never online), and a node
+ * nobody calls has no slots at all.
  *
- * A node keeps zeroed spares: one for each online CPU that has no slots
- * yet, up to KS_SPARES, for as long as it lives.  A CPU without slots that
- * records takes one (ks_slots_claim(), with interrupts off: no claim of
- * its own can cut in) and keeps it until the node goes, so on a machine
- * of up to KS_SPARES CPUs every CPU finds its slots ready, however many
- * start at once and however busy the machine is.  The CPU-hotplug
- * callback tops every node's spares up for a CPU before it comes online
- * (ks_slots_cpu_prepare(), before the CPU runs anything).  A CPU that
- * finds none (more than KS_SPARES CPUs starting at once, or mem_max
- * reached) counts the call in its unslotted counter, shown as missed, and
- * asks for more: an irq_work (recording may happen in any context, NMI
- * included), which queues ks_slots_work, which allocates them with
- * GFP_KERNEL.  So a node's memory is, with slots = kstats_nr_slots():
+ * Zeroed spares wait in pools, one pool for each size of slots (the nodes
+ * of one bits, buckets and callers share it), on each CPU: one for each of
+ * the pool's nodes that has no slots on that CPU, as long as the pool's
+ * spares stay within spares_max (MiB, at least one a CPU).  A CPU without
+ * slots that records takes one of its own CPU's spares (ks_slots_claim(),
+ * with interrupts off: no claim of its own can cut in) and keeps it until
+ * the node goes, so the nodes of a glob, however many start on a CPU at
+ * once and however busy the machine is, find their slots ready while
+ * spares_max holds them all.  The CPU-hotplug callback fills the pools for
+ * a CPU before it comes online (ks_slots_cpu_prepare(), before the CPU
+ * runs anything).  A CPU that finds none (spares_max reached: more nodes
+ * starting there at once than it holds, or mem_max reached) counts the
+ * call in its unslotted counter, shown as missed, and asks for more: an
+ * irq_work (recording may happen in any context, NMI included), which
+ * queues ks_slots_work, which allocates them with GFP_KERNEL.  So a node
+ * takes, with slots = kstats_nr_slots():
  *
  *   sizeof(struct ks_node) + possible CPUs * sizeof(struct ks_pcpu)
- *     + (CPUs that recorded + spares) * 16 * slots * histograms bytes
+ *     + CPUs that recorded * 16 * slots * histograms bytes
  *
  * where histograms is 1, or N + 2 for a node with "callers N" (its own,
- * one per call site, the rest's), and spares = min(online CPUs without slots, KS_SPARES), counted
- * against mem_max, which refuses a node (ENOSPC) or further spares (the
- * calls of CPUs without slots are then missed, and the log says so once
- * per node).
+ * one per call site, the rest's), and a pool 16 * slots * histograms
+ * bytes for each spare, spares_max MiB at most (beyond one a CPU).  All
+ * of it counts against mem_max, which refuses a node (ENOSPC) or further
+ * spares (the calls of CPUs without slots are then missed, and the log
+ * says so once until spares can be had again).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -45,13 +50,41 @@ static unsigned int mem_max = 256;
 module_param(mem_max, uint, 0644);
 MODULE_PARM_DESC(mem_max, "MiB the nodes may take in all, their slots included (default 256)");
 
+static unsigned int spares_max = 16;
+module_param(spares_max, uint, 0644);
+MODULE_PARM_DESC(spares_max, "MiB the zeroed slots kept for nodes' first calls may take (default 16)");
+
 static atomic64_t ks_mem_used;	/* freed nodes, from the reaper too */
 
-/* node->slots_flags */
+/*
+ * The spares of one size of slots, on each CPU, for the nodes of that
+ * size (@users of them).  A CPU's spares are a stack, linked through
+ * each block's first word (zeroed again when it is taken), under @lock,
+ * an arch spinlock: nothing in it can be traced, and it is only taken
+ * with interrupts off, never in an NMI.  @slotted counts, on each CPU,
+ * the nodes that have slots there: a CPU wants @users - @slotted spares,
+ * as many as spares_max allows (ks_pool_want()).
+ */
+struct ks_pool_cpu {
+	arch_spinlock_t lock;
+	void *top;
+	unsigned int n;
+	atomic_t slotted;
+};
+
+struct ks_pool {
+	struct list_head list;
+	size_t size;
+	unsigned int users;
+	unsigned long flags;		/* KS_SLOTS_ASKED */
+	bool warned;			/* said that mem_max stops its spares */
+	struct ks_pool_cpu __percpu *cpu;
+};
+
 #define KS_SLOTS_ASKED		0	/* a CPU found no spare, or took one */
 
-/* Every allocated node, listed or not, until it is freed. */
-static LIST_HEAD(ks_slots_nodes);
+/* Every pool, each with at least one node of its size. */
+static LIST_HEAD(ks_pools);
 static DEFINE_MUTEX(ks_slots_lock);
 
 static void ks_slots_tend_all(struct work_struct *work);
@@ -94,10 +127,10 @@ static size_t ks_slots_size(const struct ks_node *node)
 }
 
 /*
- * Ask for spares, once until ks_slots_tend() has looked at the node: a
+ * Ask for spares, once until ks_slots_tend() has looked at the pool: a
  * CPU that keeps recording without slots asks no more than that.
  */
-static __always_inline void ks_slots_ask(struct ks_node *node)
+static __always_inline void ks_slots_ask(struct ks_pool *pool)
 {
 	/*
 	 * Never from a CPU that is not online: one going down records its
@@ -112,7 +145,7 @@ static __always_inline void ks_slots_ask(struct ks_node *node)
 	 */
 	if (!cpu_online(raw_smp_processor_id()))
 		return;
-	if (!test_and_set_bit(KS_SLOTS_ASKED, &node->slots_flags))
+	if (!test_and_set_bit(KS_SLOTS_ASKED, &pool->flags))
 		irq_work_queue(&ks_slots_iw);
 }
 
@@ -121,124 +154,170 @@ static __always_inline void ks_slots_ask(struct ks_node *node)
  * @node: the node it records into
  *
  * Called with preemption off by ks_record() (and ks_tramp.S) when this
- * CPU's slots are NULL.  Takes a spare, with interrupts off so that no
- * interrupt on this CPU claims one at the same time; in an NMI (which
- * could cut into such a claim) it takes none.  Either way it asks for
- * more spares.
+ * CPU's slots are NULL.  Takes a spare of this CPU's in the node's pool,
+ * with interrupts off so that no interrupt on this CPU claims one at the
+ * same time; in an NMI (which could cut into such a claim) it takes none.
+ * Either way it asks for more spares.
  *
  * Return: this CPU's slots, or NULL: the call is not recorded.
  */
+/* Pop a spare of @pc, or NULL; interrupts off. */
+static notrace void *ks_pool_pop(struct ks_pool_cpu *pc)
+{
+	void **sl;
+
+	arch_spin_lock(&pc->lock);
+	sl = pc->top;
+	if (sl) {
+		pc->top = *sl;
+		pc->n--;
+	}
+	arch_spin_unlock(&pc->lock);
+	if (sl)
+		*sl = NULL;	/* the first slot's count, zero again */
+	return sl;
+}
+
+/* Push @sl, zeroed but for its first word, onto @pc. */
+static void ks_pool_push(struct ks_pool_cpu *pc, void **sl)
+{
+	unsigned long flags;
+
+	raw_local_irq_save(flags);
+	arch_spin_lock(&pc->lock);
+	*sl = pc->top;
+	pc->top = sl;
+	pc->n++;
+	arch_spin_unlock(&pc->lock);
+	raw_local_irq_restore(flags);
+}
+
 notrace struct kstats_slot *ks_slots_claim(struct ks_node *node)
 {
+	struct ks_pool *pool = node->pool;
 	struct kstats_slot *sl = NULL;
+	struct ks_pool_cpu *pc;
 	unsigned long flags;
-	int i;
 
 	if (!in_nmi()) {
 		raw_local_irq_save(flags);
 		sl = __this_cpu_read(node->pcpu->slots);
-		for (i = 0; !sl && i < KS_SPARES; i++)
-			if (READ_ONCE(node->spare[i]))
-				sl = xchg(&node->spare[i], NULL);
-		if (sl)
-			__this_cpu_write(node->pcpu->slots, sl);
+		if (!sl) {
+			pc = this_cpu_ptr(pool->cpu);
+			sl = ks_pool_pop(pc);
+			if (sl) {
+				__this_cpu_write(node->pcpu->slots, sl);
+				atomic_inc(&pc->slotted);
+			}
+		}
 		raw_local_irq_restore(flags);
 	}
-	ks_slots_ask(node);
+	ks_slots_ask(pool);
 	return sl;
 }
 
 NOKPROBE_SYMBOL(ks_slots_claim);
 
-/* The spares @node has now. */
-static unsigned int ks_slots_spares(const struct ks_node *node)
+/* The spares @pool has now on @cpu. */
+static unsigned int ks_pool_spares(struct ks_pool *pool, int cpu)
 {
-	unsigned int n = 0, i;
-
-	for (i = 0; i < KS_SPARES; i++)
-		n += !!READ_ONCE(node->spare[i]);
-	return n;
+	return READ_ONCE(per_cpu_ptr(pool->cpu, cpu)->n);
 }
 
 /*
- * Bring @node's spares to one for each online CPU without slots (and
- * @coming, a CPU about to come online, if it has none), up to KS_SPARES.
- * Only this (under ks_slots_lock) adds spares; claims take them with
- * xchg(), and so does a trim, so a spare goes to exactly one of them.
+ * What @pool wants on @cpu: a spare for each of its nodes without slots
+ * there, as many as spares_max allows spread over the online CPUs, and
+ * at least one; none where @cpu is neither online nor @coming.
  */
-static void ks_slots_tend(struct ks_node *node, int coming)
+static unsigned int ks_pool_want(struct ks_pool *pool, int cpu, bool coming)
 {
-	unsigned int spares, want = 0, i;
-	size_t size = ks_slots_size(node);
-	struct kstats_slot *sl;
-	int cpu;
+	int slotted = atomic_read(&per_cpu_ptr(pool->cpu, cpu)->slotted);
+	u64 room = ((u64)READ_ONCE(spares_max) << 20) /
+		   (pool->size * max(num_online_cpus() + coming, 1U));
 
-	clear_bit(KS_SLOTS_ASKED, &node->slots_flags);
-	spares = ks_slots_spares(node);
-	for_each_online_cpu(cpu)
-		want += !ks_cpu_slots(node, cpu);
-	if (coming >= 0 && !cpu_online(coming) && !ks_cpu_slots(node, coming))
-		want++;
-	want = min_t(unsigned int, want, KS_SPARES);
-	for (i = 0; i < KS_SPARES && spares > want; i++) {
-		sl = xchg(&node->spare[i], NULL);
-		if (!sl)
-			continue;
-		kvfree(sl);
-		ks_mem_give(size);
-		node->mem -= size;
-		spares--;
-	}
-	for (i = 0; i < KS_SPARES && spares < want; i++) {
-		if (READ_ONCE(node->spare[i]))
-			continue;
-		if (!ks_mem_take(size)) {
-			if (!node->slots_warned)
-				pr_warn("%s: mem_max (%u MiB) reached: calls on CPUs without slots are missed\n",
-					node->cmd.name, mem_max);
-			node->slots_warned = true;
-			break;
-		}
-		sl = kvzalloc(size, GFP_KERNEL);
-		if (!sl) {
-			ks_mem_give(size);
-			break;
-		}
-		node->mem += size;
-		/* zeroed before a claim's xchg() can see it */
-		smp_store_release(&node->spare[i], sl);
-		spares++;
-	}
+	if ((!coming && !cpu_online(cpu)) || pool->users <= slotted)
+		return 0;
+	return min_t(u64, pool->users - slotted, max_t(u64, room, 1));
 }
 
-/* The nodes a CPU asked spares for, with the online CPUs held still. */
+/*
+ * Bring @pool's spares on @cpu to what it wants there (ks_pool_want()),
+ * with ks_slots_lock held.  Only this adds spares; claims take them, and
+ * so does a trim, under the CPU's lock, so a spare goes to exactly one
+ * of them.
+ */
+static void ks_pool_tend_cpu(struct ks_pool *pool, int cpu, bool coming)
+{
+	struct ks_pool_cpu *pc = per_cpu_ptr(pool->cpu, cpu);
+	unsigned int want = ks_pool_want(pool, cpu, coming);
+	unsigned long flags;
+	void **sl;
+
+	while (READ_ONCE(pc->n) > want) {
+		raw_local_irq_save(flags);
+		sl = ks_pool_pop(pc);
+		raw_local_irq_restore(flags);
+		if (!sl)
+			break;
+		kvfree(sl);
+		ks_mem_give(pool->size);
+	}
+	while (READ_ONCE(pc->n) < want) {
+		if (!ks_mem_take(pool->size)) {
+			if (!pool->warned)
+				pr_warn("mem_max (%u MiB) reached: calls on CPUs without slots are missed (nodes of %zu-byte slots)\n",
+					mem_max, pool->size);
+			pool->warned = true;
+			return;
+		}
+		sl = kvzalloc(pool->size, GFP_KERNEL);
+		if (!sl) {
+			ks_mem_give(pool->size);
+			return;
+		}
+		ks_pool_push(pc, sl);
+	}
+	pool->warned = false;
+}
+
+/* @pool's spares on every possible CPU, and @coming's, if >= 0. */
+static void ks_pool_tend(struct ks_pool *pool, int coming)
+{
+	int cpu;
+
+	clear_bit(KS_SLOTS_ASKED, &pool->flags);
+	for_each_possible_cpu(cpu)
+		ks_pool_tend_cpu(pool, cpu, cpu == coming);
+}
+
+/* The pools a CPU asked spares for, with the online CPUs held still. */
 static void ks_slots_tend_all(struct work_struct *work)
 {
-	struct ks_node *node;
+	struct ks_pool *pool;
 
 	cpus_read_lock();
 	mutex_lock(&ks_slots_lock);
-	list_for_each_entry(node, &ks_slots_nodes, slots_list)
-		if (test_bit(KS_SLOTS_ASKED, &node->slots_flags))
-			ks_slots_tend(node, -1);
+	list_for_each_entry(pool, &ks_pools, list)
+		if (test_bit(KS_SLOTS_ASKED, &pool->flags))
+			ks_pool_tend(pool, -1);
 	mutex_unlock(&ks_slots_lock);
 	cpus_read_unlock();
 }
 
 /*
  * CPU hotplug, prepare stage: runs on another CPU before @cpu comes
- * online, and may sleep.  Every node gets a spare for @cpu (if it has no
- * slots there), so that its first calls are recorded.  An allocation
- * that fails (mem_max) leaves those calls to be missed, as said above;
- * it never stops the CPU from coming up.
+ * online, and may sleep.  Every pool gets its spares on @cpu, so that the
+ * first calls there are recorded.  An allocation that fails (mem_max)
+ * leaves those calls to be missed, as said above; it never stops the CPU
+ * from coming up.
  */
 static int ks_slots_cpu_prepare(unsigned int cpu)
 {
-	struct ks_node *node;
+	struct ks_pool *pool;
 
 	mutex_lock(&ks_slots_lock);
-	list_for_each_entry(node, &ks_slots_nodes, slots_list)
-		ks_slots_tend(node, cpu);
+	list_for_each_entry(pool, &ks_pools, list)
+		ks_pool_tend_cpu(pool, cpu, true);
 	mutex_unlock(&ks_slots_lock);
 	return 0;
 }
@@ -264,56 +343,106 @@ int ks_slots_setup(void)
 	return 0;
 }
 
+/* The pool of @size, made if there is none yet; with ks_slots_lock held. */
+static struct ks_pool *ks_pool_get(size_t size)
+{
+	struct ks_pool *pool;
+	int cpu;
+
+	list_for_each_entry(pool, &ks_pools, list)
+		if (pool->size == size)
+			goto found;
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool)
+		return NULL;
+	pool->cpu = alloc_percpu(struct ks_pool_cpu);
+	if (!pool->cpu) {
+		kfree(pool);
+		return NULL;
+	}
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(pool->cpu, cpu)->lock =
+			(arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
+	pool->size = size;
+	list_add_tail(&pool->list, &ks_pools);
+found:
+	pool->users++;
+	return pool;
+}
+
+/* @pool has one node fewer; freed with its spares after its last. */
+static void ks_pool_put(struct ks_pool *pool)
+{
+	int cpu;
+
+	if (--pool->users) {
+		ks_pool_tend(pool, -1);
+		return;
+	}
+	for_each_possible_cpu(cpu)
+		ks_pool_tend_cpu(pool, cpu, false);	/* wants none: frees all */
+	list_del(&pool->list);
+	free_percpu(pool->cpu);
+	kfree(pool);
+}
+
 /**
- * ks_slots_init() - a new node's first spares
- * @node: allocated, with nslots and pcpu set
+ * ks_slots_init() - a new node's pool, and spares there for it
+ * @node: allocated, with nslots, nhist, pcpu and mem set
  *
- * One for each online CPU, up to KS_SPARES, counted in node->mem.
+ * The pool of its size gets a spare for the node on each online CPU
+ * (within spares_max), so that its first calls find their slots.
  *
  * Return: 0, -ENOSPC past mem_max (logged) or -ENOMEM.
  */
 int ks_slots_init(struct ks_node *node)
 {
-	unsigned int i, n = min_t(unsigned int, num_online_cpus(), KS_SPARES);
-	size_t size = ks_slots_size(node);
-
-	if (!ks_mem_take(node->mem + n * size)) {
+	if (!ks_mem_take(node->mem)) {
 		pr_err("%s: would take the nodes' memory past mem_max (%u MiB; %llu KiB in use)\n",
 		       node->cmd.name, mem_max, ks_mem_in_use() >> 10);
 		node->mem = 0;
 		return -ENOSPC;
 	}
-	node->mem += n * size;
-	for (i = 0; i < n; i++) {
-		node->spare[i] = kvzalloc(size, GFP_KERNEL);
-		if (!node->spare[i])
-			return -ENOMEM;	/* ks_slots_free() gives it all back */
-	}
+	cpus_read_lock();
 	mutex_lock(&ks_slots_lock);
-	list_add_tail(&node->slots_list, &ks_slots_nodes);
+	node->pool = ks_pool_get(ks_slots_size(node));
+	if (node->pool)
+		ks_pool_tend(node->pool, -1);
 	mutex_unlock(&ks_slots_lock);
-	return 0;
+	cpus_read_unlock();
+	return node->pool ? 0 : -ENOMEM;	/* ks_slots_free() gives it back */
 }
 
 /**
- * ks_slots_free() - free @node's slots and spares, and its memory count
+ * ks_slots_free() - free @node's slots, and its memory count
  * @node: nothing records into it any more (or ks_slots_init() failed)
+ *
+ * Its pool keeps the spares its other nodes want, and goes with the last.
  */
 void ks_slots_free(struct ks_node *node)
 {
-	unsigned int i;
+	struct kstats_slot *sl;
 	int cpu;
 
-	if (node->slots_list.next) {
-		mutex_lock(&ks_slots_lock);
-		list_del(&node->slots_list);
-		mutex_unlock(&ks_slots_lock);
+	if (!node->pool) {
+		ks_mem_give(node->mem);
+		node->mem = 0;
+		return;
 	}
-	for (i = 0; i < KS_SPARES; i++)
-		kvfree(node->spare[i]);
-	if (node->pcpu)
-		for_each_possible_cpu(cpu)
-			kvfree(ks_cpu_slots(node, cpu));
+	cpus_read_lock();
+	mutex_lock(&ks_slots_lock);
+	for_each_possible_cpu(cpu) {
+		sl = ks_cpu_slots(node, cpu);
+		if (!sl)
+			continue;
+		kvfree(sl);
+		ks_mem_give(node->pool->size);
+		atomic_dec(&per_cpu_ptr(node->pool->cpu, cpu)->slotted);
+	}
+	ks_pool_put(node->pool);
+	node->pool = NULL;
+	mutex_unlock(&ks_slots_lock);
+	cpus_read_unlock();
 	ks_mem_give(node->mem);
 	node->mem = 0;
 }
@@ -322,21 +451,26 @@ void ks_slots_free(struct ks_node *node)
  * ks_slots_bytes() - what @node takes now
  * @node: a node
  * @cpus: set to the CPUs with slots
- * @spares: set to its spares
+ * @spares: set to the spares of its pool on the online CPUs
+ * @users: set to the nodes that share them
  *
- * Return: its bytes, as counted against mem_max.
+ * Return: its bytes (itself and its slots), as counted against mem_max.
  */
 u64 ks_slots_bytes(const struct ks_node *node, unsigned int *cpus,
-		   unsigned int *spares)
+		   unsigned int *spares, unsigned int *users)
 {
-	unsigned int n = 0;
+	unsigned int n = 0, s = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
 		n += !!ks_cpu_slots(node, cpu);
 	*cpus = n;
-	*spares = ks_slots_spares(node);
-	return node->mem;
+	*users = node->pool ? READ_ONCE(node->pool->users) : 0;
+	if (node->pool)
+		for_each_online_cpu(cpu)
+			s += ks_pool_spares(node->pool, cpu);
+	*spares = s;
+	return node->mem + (node->pool ? n * node->pool->size : 0);
 }
 
 /* Module exit: no node is left, so nothing asks any more. */

@@ -12,7 +12,7 @@ struct kstats_slot *ks_slots_claim(struct ks_node *node);
 int ks_slots_init(struct ks_node *node);
 void ks_slots_free(struct ks_node *node);
 u64 ks_slots_bytes(const struct ks_node *node, unsigned int *cpus,
-		   unsigned int *spares);
+		   unsigned int *spares, unsigned int *users);
 int ks_slots_setup(void);
 void ks_slots_exit(void);
 

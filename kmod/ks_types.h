@@ -23,8 +23,8 @@ struct ks_node;
 /*
  * Per-CPU part of a node: exact extremes, sampling counter, and where this
  * CPU's slots are.  The slots themselves are allocated only for CPUs that
- * record (ks_slots.c): a CPU takes one of the node's spares the first time
- * it records (a spare waits for each online CPU, up to KS_SPARES), and
+ * record (ks_slots.c): a CPU takes a spare of its size's pool the first
+ * time it records (spares wait on each online CPU, within spares_max), and
  * records with none count as missed (@unslotted).
  */
 struct ks_pcpu {
@@ -125,8 +125,7 @@ struct ks_slowest {
 	struct ks_slow_call call[];
 };
 
-/* Spares a node keeps for CPUs that have not recorded yet (ks_slots.c). */
-#define KS_SPARES	8
+struct ks_pool;
 
 /*
  * The backends of nodes that no "via" names, after enum ks_via's: nodes
@@ -238,10 +237,8 @@ struct ks_backend {
  * @fell_back: the counter stopped standing for time while the node
  *	recorded: local_clock() since (ks_clock.c's watch)
  * @clock_by: the rule that chose its clock (KS_CLOCK_BY_*, contract.h)
- * @spare: zeroed slots for the next CPUs that record (ks_slots.c)
- * @slots_flags: KS_SLOTS_ASKED (ks_slots.c)
- * @slots_list: in ks_slots.c's list of every allocated node
- * @slots_warned: said once that mem_max stops its spares
+ * @pool: the spares of its size, shared with every node of that size
+ *	(ks_slots.c)
  * @recursed: direct backend: calls its recursion guard turned away
  *
  * The direct trampoline's plain case reads one cache line of it, the
@@ -284,10 +281,7 @@ struct ks_node {
 	u32 show_mult;
 	bool fell_back;
 	const char *clock_by;
-	struct kstats_slot *spare[KS_SPARES];
-	unsigned long slots_flags;
-	struct list_head slots_list;
-	bool slots_warned;
+	struct ks_pool *pool;
 	atomic_long_t recursed;
 	unsigned long magic;	/* ks_node_magic(): the exit scan's check */
 };
