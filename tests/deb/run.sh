@@ -251,8 +251,12 @@ for k in $before; do
 done
 if grep -rqs bookworm-backports /etc/apt/sources.list.d/ &&
 	ls /var/cache/apt/archives/linux-headers-*.deb > /dev/null 2>&1; then
+	# --force-confold: the headers bring initramfs-tools, whose
+	# update-initramfs.conf deps.sh wrote (update_initramfs=no); dpkg
+	# asks about it otherwise, and with no terminal fails
 	check "kernel upgrade: bookworm-backports headers" \
-		apt-get install -y -q --no-download --no-install-recommends -t bookworm-backports linux-headers-amd64
+		apt-get install -y -q --no-download --no-install-recommends -o Dpkg::Options::=--force-confold \
+		-t bookworm-backports linux-headers-amd64
 	for k in $(kernels); do
 		echo "$before" | grep -qx "$k" || module_ok "$k"
 	done
