@@ -391,6 +391,138 @@ mount_host_root() {
 		hostroot "$1" 2>/dev/null
 }
 
+# ks_arg NAME: the value of NAME=VALUE on the kernel command line;
+# status 1 without it.
+ks_arg() {
+	for _ks_a in $(cat /proc/cmdline); do
+		case $_ks_a in "$1"=*) echo "${_ks_a#*=}"; return 0 ;; esac
+	done
+	return 1
+}
+
+# Programs of the host root (vm/session.sh --9p-host-root), mounted on
+# KS_HOST by host_root_prepare.  They run after the guest's own env and
+# chroot (busybox's), so that the root needs only the programs of the
+# guest's architecture: an arm64 guest runs the arm64 programs of the
+# Debian 13 root.  Their PATH puts ks.hostpath=DIR[:DIR...] of the kernel
+# command line first (programs unpacked beside the root's own, such as
+# its arm64 Prometheus: tests/vm/prometheus.sh).
+KS_HOST=/host
+
+# host_path: the PATH of the programs of the host root.
+host_path() {
+	_ks_p=$(ks_arg ks.hostpath)
+	echo "${_ks_p:+$_ks_p:}/usr/sbin:/usr/bin:/sbin:/bin"
+}
+
+# host_which PROGRAM: its path in the host root (PROGRAM with a '/' as
+# it is); status 1 if that root has no such executable.
+host_which() {
+	case $1 in
+	*/*)	[ -x "$KS_HOST$1" ] && echo "$1"; return ;;
+	esac
+	for _ks_d in $(host_path | tr : ' '); do
+		[ -x "$KS_HOST$_ks_d/$1" ] && { echo "$_ks_d/$1"; return 0; }
+	done
+	return 1
+}
+
+# host_run CMD [ARGS...]: CMD run in the host root, HOME and TMPDIR /tmp.
+host_run() {
+	env -i HOME=/tmp TMPDIR=/tmp PATH="$(host_path)" chroot "$KS_HOST" "$@"
+}
+
+# host_start LOG CMD [ARGS...]: host_run CMD in the background, its
+# output in LOG; KS_HOST_PID is its pid (env and chroot exec it).
+host_start() {
+	_ks_log=$1
+	shift
+	env -i HOME=/tmp TMPDIR=/tmp PATH="$(host_path)" chroot "$KS_HOST" "$@" > "$_ks_log" 2>&1 &
+	KS_HOST_PID=$!
+}
+
+# host_root_prepare DESC PROGRAM...: the host root on KS_HOST with the
+# guest's /proc, /sys, /dev and /tmp bound into it, once the export unit
+# and its settings of the source tree there (ks.repo=DIR: DIR/debian)
+# are copied into /tmp (kstats.kstats-export.service,
+# kstats-export.default: for timer_export_setup; copied first, as the
+# guest's /tmp then covers the root's).  Two checks.  Without the root or
+# one of the PROGRAMs (host_which), DESC is skipped with why: status 1.
+host_root_prepare() {
+	_ks_desc=$1
+	shift
+	if ! mount_host_root "$KS_HOST"; then
+		skip "$_ks_desc" "host root not shared (vm/session.sh --9p-host-root)"
+		return 1
+	fi
+	for _ks_b in "$@"; do
+		host_which "$_ks_b" > /dev/null && continue
+		skip "$_ks_desc" "no $_ks_b in the host root (PATH $(host_path); make deps)"
+		return 1
+	done
+	_ks_repo=$(ks_arg ks.repo)
+	check "the export unit and its settings from the source tree" \
+		cp "$KS_HOST$_ks_repo/debian/kstats.kstats-export.service" \
+		"$KS_HOST$_ks_repo/debian/kstats-export.default" /tmp/ || return 1
+	mount -o rbind /proc $KS_HOST/proc && mount -o rbind /sys $KS_HOST/sys &&
+		mount -o rbind /dev $KS_HOST/dev && mount -o bind /tmp $KS_HOST/tmp
+	check "host root prepared" test -d $KS_HOST/proc/self -a -e $KS_HOST/dev/null
+}
+
+# http_get URL: the body at URL (busybox's wget, 10 s at most: its own
+# -T crashes busybox 1.35); status 1 on any error, an HTTP one too.
+http_get() {
+	timeout 10 wget -q -O - "$1"
+}
+
+# http_wait TRIES URL...: poll every 0.5 s until each URL answers (2 s
+# each); status 1 after TRIES rounds.
+http_wait() {
+	_ks_tries=$1
+	shift
+	while [ "$_ks_tries" -gt 0 ]; do
+		_ks_up=1
+		for _ks_u in "$@"; do
+			timeout 2 wget -q -O /dev/null "$_ks_u" 2> /dev/null || { _ks_up=0; break; }
+		done
+		[ $_ks_up = 1 ] && return 0
+		_ks_tries=$((_ks_tries - 1))
+		sleep 0.5
+	done
+	return 1
+}
+
+# prom_query EXPR: the value of the instant query EXPR ("" when empty)
+# at the Prometheus of KS_PROM (http://ADDR:PORT); EXPR is sent
+# percent-encoded, every byte.
+prom_query() {
+	_ks_q=$(printf '%s' "$1" | od -An -tx1 -v | tr -d ' \n' | sed 's/../%&/g')
+	http_get "$KS_PROM/api/v1/query?query=$_ks_q" |
+		sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p'
+}
+
+# prom_wait DESC EXPR WANT: poll EXPR (prom_query) every 0.5 s until it
+# equals WANT, 60 s at most; then expect_eq DESC.
+prom_wait() {
+	_ks_i=0
+	while [ $_ks_i -lt 120 ]; do
+		_ks_v=$(prom_query "$2")
+		[ "$_ks_v" = "$3" ] && break
+		_ks_i=$((_ks_i + 1))
+		sleep 0.5
+	done
+	expect_eq "$1" "$_ks_v" "$3"
+}
+
+# near_by PCT A B: is A within PCT% of B?  pct_of A B: A against B in
+# percent, signed ("-" when B is not above 0).
+near_by() {
+	awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a / b - 1; exit !(b > 0 && d <= p / 100 && d >= -p / 100) }'
+}
+pct_of() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%+.1f%%", (a / b - 1) * 100; else print "-" }'
+}
+
 # timer_export_setup UNIT CONF OUTPUT: the export timer's command, as the
 # .deb runs it: ExecStart of UNIT with its Environment= defaults, then
 # the settings file CONF, writing OUTPUT; timer_export runs it.

@@ -12,59 +12,14 @@
 # (the default buckets: four per power of two; section 5 says how near).
 . /ks/lib.sh
 
-HOST=/host
 TF=/tmp/textfile
-PROM=http://127.0.0.1:9090
+KS_PROM=http://127.0.0.1:9090
 NODE=ks_target_delay
 DELAY=20000			# ns per call
 
-repo=""
-for arg in $(cat /proc/cmdline); do
-	case $arg in ks.repo=*) repo=${arg#*=} ;; esac
-done
-if ! mount_host_root $HOST; then
-	skip "prometheus end to end" "host root not shared (run tests/vm/prometheus.sh)"
-	exit 0
-fi
-for b in /usr/bin/prometheus /usr/bin/prometheus-node-exporter /usr/bin/curl; do
-	if [ ! -x $HOST$b ]; then
-		skip "prometheus end to end" "$b not on the host (apt-get install prometheus prometheus-node-exporter curl)"
-		exit 0
-	fi
-done
-# copied before the guest's /tmp covers the host's (a tree under /tmp)
-unit=/tmp/kstats.kstats-export.service
-conf=/tmp/kstats-export.default
-check "the export unit and its settings from the source tree" \
-	cp "$HOST$repo/debian/kstats.kstats-export.service" "$HOST$repo/debian/kstats-export.default" /tmp/ || exit 1
-mount -o rbind /proc $HOST/proc && mount -o rbind /sys $HOST/sys &&
-	mount -o rbind /dev $HOST/dev && mount -o bind /tmp $HOST/tmp
-check "host root prepared" test -d $HOST/proc/self -a -e $HOST/dev/null
-
-in_host() {
-	chroot $HOST /usr/bin/env -i HOME=/tmp TMPDIR=/tmp PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"
-}
-
-# query EXPR: the value of Prometheus' instant query EXPR ("" when empty).
-query() {
-	in_host curl -s -G --max-time 10 --data-urlencode "query=$1" $PROM/api/v1/query |
-		sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p'
-}
-
-# wait_value DESC EXPR WANT: poll EXPR until it equals WANT (60 s).
-wait_value() {
-	_i=0
-	while [ $_i -lt 120 ]; do
-		_v=$(query "$2")
-		[ "$_v" = "$3" ] && break
-		_i=$((_i + 1))
-		sleep 0.5
-	done
-	expect_eq "$1" "$_v" "$3"
-}
-
+host_root_prepare "prometheus end to end" prometheus prometheus-node-exporter || exit 0
 # The timer's command, writing into this test's textfile folder
-timer_export_setup "$unit" "$conf" "$TF/kstats.prom"
+timer_export_setup /tmp/kstats.kstats-export.service /tmp/kstats-export.default "$TF/kstats.prom"
 
 load_modules || exit 0
 mkdir -p $TF /tmp/prom-data
@@ -77,31 +32,18 @@ scrape_configs:
     static_configs:
       - targets: ['127.0.0.1:9100']
 EOF
-# chroot and env exec the server: $! is its pid
-chroot $HOST /usr/bin/env -i HOME=/tmp prometheus-node-exporter \
+host_start /tmp/node-exporter.log prometheus-node-exporter \
 	--web.listen-address=127.0.0.1:9100 --collector.disable-defaults \
-	--collector.textfile --collector.textfile.directory=$TF > /tmp/node-exporter.log 2>&1 &
-ne_pid=$!
-chroot $HOST /usr/bin/env -i HOME=/tmp prometheus --config.file=/tmp/prom.yml \
-	--storage.tsdb.path=/tmp/prom-data --web.listen-address=127.0.0.1:9090 \
-	> /tmp/prometheus.log 2>&1 &
-prom_pid=$!
+	--collector.textfile --collector.textfile.directory=$TF
+ne_pid=$KS_HOST_PID
+host_start /tmp/prometheus.log prometheus --config.file=/tmp/prom.yml \
+	--storage.tsdb.path=/tmp/prom-data --web.listen-address=127.0.0.1:9090
+prom_pid=$KS_HOST_PID
 stop_servers() {
 	kill $prom_pid $ne_pid 2>/dev/null
 	wait $prom_pid $ne_pid 2>/dev/null
 }
-ready=0
-i=0
-while [ $i -lt 240 ]; do
-	if in_host curl -sf --max-time 2 $PROM/-/ready >/dev/null 2>&1 &&
-	   in_host curl -sf --max-time 2 http://127.0.0.1:9100/metrics >/dev/null 2>&1; then
-		ready=1
-		break
-	fi
-	i=$((i + 1))
-	sleep 0.5
-done
-if [ $ready = 0 ]; then
+if ! http_wait 240 $KS_PROM/-/ready http://127.0.0.1:9100/metrics; then
 	fail "node_exporter and prometheus ready" "$(tail -n 20 /tmp/node-exporter.log /tmp/prometheus.log)"
 	stop_servers
 	exit 1
@@ -115,18 +57,16 @@ check "the timer's command exports" timer_export
 samples=$(node_field $NODE samples)
 p50=$(node_field $NODE p50)
 expect_eq "kstats: 1000 samples" "$samples" 1000
-wait_value "Prometheus: _count == kstats' samples (1000)" \
+prom_wait "Prometheus: _count == kstats' samples (1000)" \
 	"kstats_latency_seconds_count{node=\"$NODE\"}" "$samples"
 expect_eq "Prometheus: 86 bucket series (85 + Inf), no cpu label" \
-	"$(query "count(kstats_latency_seconds_bucket{node=\"$NODE\"})") $(query "count(kstats_latency_seconds_bucket{cpu!=\"\"})")" "86 "
+	"$(prom_query "count(kstats_latency_seconds_bucket{node=\"$NODE\"})") $(prom_query "count(kstats_latency_seconds_bucket{cpu!=\"\"})")" "86 "
 expect_eq "Prometheus: +Inf bucket == _count" \
-	"$(query "kstats_latency_seconds_bucket{node=\"$NODE\",le=\"+Inf\"}")" "$samples"
+	"$(prom_query "kstats_latency_seconds_bucket{node=\"$NODE\",le=\"+Inf\"}")" "$samples"
 expect_eq "Prometheus: labels node, function, backend, clock, release" \
-	"$(query "count(kstats_latency_seconds_count{node=\"$NODE\",function=\"$NODE\",backend=~\"direct|fprobe|kretprobe\",clock=~\"local|tsc|cntvct\",release=\"$(uname -r)\"})")" 1
-q50=$(query "histogram_quantile(0.5, kstats_latency_seconds_bucket{node=\"$NODE\"})")
+	"$(prom_query "count(kstats_latency_seconds_count{node=\"$NODE\",function=\"$NODE\",backend=~\"direct|fprobe|kretprobe\",clock=~\"local|tsc|cntvct\",release=\"$(uname -r)\"})")" 1
+q50=$(prom_query "histogram_quantile(0.5, kstats_latency_seconds_bucket{node=\"$NODE\"})")
 diag "p50: kstats $p50 ns, Prometheus histogram_quantile(0.5) $q50 s"
-# near_by PCT QNS KS: is QNS within PCT% of KS?
-near_by() { awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a / b - 1; exit !(b > 0 && d <= p / 100 && d >= -p / 100) }'; }
 qns=$(awk -v q="$q50" 'BEGIN { printf "%.0f", q * 1e9 }')
 check "histogram_quantile(0.5) ($qns ns) within 12.5% of kstats' p50 ($p50 ns)" near_by 12.5 "$qns" "$p50"
 cp $TF/kstats.prom /tmp/kstats.prom.1
@@ -135,7 +75,7 @@ cp $TF/kstats.prom /tmp/kstats.prom.1
 check "reset $NODE" kstats reset $NODE
 echo "300 $DELAY" > /sys/kernel/debug/kstats_target/delay
 check "the timer's command exports after the reset" timer_export
-wait_value "Prometheus: _count 300 after the reset" "kstats_latency_seconds_count{node=\"$NODE\"}" 300
+prom_wait "Prometheus: _count 300 after the reset" "kstats_latency_seconds_count{node=\"$NODE\"}" 300
 
 # 3. the node removed while exporting: one line, the previous file whole
 cp $TF/kstats.prom /tmp/kstats.prom.2
@@ -146,28 +86,28 @@ expect_eq "export of a removed node: exit 1, one line" "$rc $(wc -l < /tmp/exp.e
 check "export of a removed node: the previous file left whole, no temporary file" \
 	"cmp $TF/kstats.prom /tmp/kstats.prom.2 && [ \"\$(ls $TF)\" = kstats.prom ]"
 check "the timer's command (all) exports no node" timer_export
-wait_value "Prometheus: the removed node's series go stale" "count(kstats_latency_seconds_count{node=\"$NODE\"})" ""
+prom_wait "Prometheus: the removed node's series go stale" "count(kstats_latency_seconds_count{node=\"$NODE\"})" ""
 
 # 4. trace again: 200 calls
 check "trace $NODE again" kstats trace $NODE
 echo "200 $DELAY" > /sys/kernel/debug/kstats_target/delay
 check "the timer's command exports after the re-trace" timer_export
-wait_value "Prometheus: _count 200 after remove + trace" "kstats_latency_seconds_count{node=\"$NODE\"}" 200
+prom_wait "Prometheus: _count 200 after remove + trace" "kstats_latency_seconds_count{node=\"$NODE\"}" 200
 
 # Rates over the whole run: two counter resets seen, nothing negative, the
 # calls after each reset counted (raw increase 300 + 200 from the first
 # scraped value; 200 - 1000 = -800 if resets were not handled).
 expect_eq "Prometheus: resets() == 2 on _count" \
-	"$(query "resets(kstats_latency_seconds_count{node=\"$NODE\"}[10m])")" 2
+	"$(prom_query "resets(kstats_latency_seconds_count{node=\"$NODE\"}[10m])")" 2
 expect_eq "Prometheus: resets() == 2 on the +Inf bucket" \
-	"$(query "resets(kstats_latency_seconds_bucket{node=\"$NODE\",le=\"+Inf\"}[10m])")" 2
-minrate=$(query "min_over_time(rate(kstats_latency_seconds_count{node=\"$NODE\"}[5s])[10m:1s])")
+	"$(prom_query "resets(kstats_latency_seconds_bucket{node=\"$NODE\",le=\"+Inf\"}[10m])")" 2
+minrate=$(prom_query "min_over_time(rate(kstats_latency_seconds_count{node=\"$NODE\"}[5s])[10m:1s])")
 expect_range "Prometheus: rate() never negative (min $minrate/s)" "$minrate" 0 1000000
-inc=$(query "increase(kstats_latency_seconds_count{node=\"$NODE\"}[10m])")
+inc=$(prom_query "increase(kstats_latency_seconds_count{node=\"$NODE\"}[10m])")
 diag "increase over the run: $inc (calls after the first scrape: 500)"
 expect_range "Prometheus: increase() counts the calls after each reset" \
 	"$(awk -v v="$inc" 'BEGIN { printf "%.0f", v }')" 500 1499
-q50r=$(query "histogram_quantile(0.5, sum by (le) (increase(kstats_latency_seconds_bucket{node=\"$NODE\"}[10m])))")
+q50r=$(prom_query "histogram_quantile(0.5, sum by (le) (increase(kstats_latency_seconds_bucket{node=\"$NODE\"}[10m])))")
 qns=$(awk -v q="$q50r" 'BEGIN { printf "%.0f", q * 1e9 }')
 diag "p50 of the increase over the run: $q50r s"
 check "histogram_quantile(0.5) of increase() ($qns ns) within 12.5% of kstats' p50 ($p50 ns)" \
@@ -179,10 +119,10 @@ check "histogram_quantile(0.5) of increase() ($qns ns) within 12.5% of kstats' p
 # interpolates linearly in the bucket: a point at its low edge reads up
 # to q times the width above)
 quantiles() {	# NODE N DESC
-	wait_value "Prometheus: _count $2 ($3)" "kstats_latency_seconds_count{node=\"$1\"}" $2
+	prom_wait "Prometheus: _count $2 ($3)" "kstats_latency_seconds_count{node=\"$1\"}" $2
 	for p in 50 90 99; do
 		kp=$(node_field $1 p$p)
-		q=$(query "histogram_quantile(0.$p, kstats_latency_seconds_bucket{node=\"$1\"})")
+		q=$(prom_query "histogram_quantile(0.$p, kstats_latency_seconds_bucket{node=\"$1\"})")
 		qns=$(awk -v q="$q" 'BEGIN { printf "%.0f", q * 1e9 }')
 		pct=19
 		[ $p = 50 ] && pct=12.5
@@ -207,5 +147,5 @@ check "remove ks_target_sleep" kstats remove ks_target_sleep
 
 stop_servers
 check "remove $NODE at the end" kstats remove $NODE
-umount -l $HOST 2>/dev/null
+umount -l $KS_HOST 2>/dev/null
 unload_modules
