@@ -14,7 +14,10 @@
 #   make test-stress     SMP stress on 4 vCPUs, STRESS (10) times make test's
 #   make test-rt         VM tests on the PREEMPT_RT kernels
 #   make test-debug      VM tests and fault injection on a KASAN/lockdep/kmemleak kernel
-#   make test-prometheus kstats -> node_exporter -> Prometheus in a VM (in make test)
+#   make test-prometheus kstats -> node_exporter -> Prometheus in a VM, and kstats serve's
+#                        native histograms in Prometheus 2.42 (6.12, Debian 12's) and
+#                        2.53 (7.x, Debian 13's); test-prometheus-arm64: serve in an
+#                        arm64 guest, Debian 13's arm64 Prometheus 2.53 (both in make test)
 #   make test-fleet      two VMs (6.1, 6.12) scraped by one Prometheus, compare --prometheus
 #                        on them (in make test)
 #   make test-bpf        kstats beside bpftrace's kfunc: (BPF trampolines) in a VM, every kernel
@@ -170,13 +173,26 @@ test-rt: deps-check
 	KSTATS_KERNELS=rt KS_VM_SCENARIO_TIMEOUT=300 $(STRESS_RUN)
 
 # kstats -> node_exporter -> Prometheus end to end in one boot of the newest
-# 6.12 kernel (tests/vm/prometheus.sh: Debian's prometheus and
+# 6.12 kernel (tests/vm/prometheus.sh: Debian 12's prometheus 2.42 and
 # prometheus-node-exporter from this machine over 9p), and kstats serve ->
 # Prometheus with native histograms beside it (tools/kstats, run from this
-# machine's root over 9p too); make test runs it.
+# machine's root over 9p too); then kstats serve alone on the newest 7.x
+# kernel with Debian 13's userspace (the root of scripts/deps.sh,
+# Prometheus 2.53; tests/vm/prometheus.sh --trixie builds serve there).
+# test-prometheus-arm64: the same serve checks in an arm64 guest of each
+# arm64 kernel (PROM_ARM64_KVERS, default all three: 30 to 45 s each),
+# with Debian 13's arm64 Prometheus and a cross-built serve.  make test
+# runs both.
 PROM_KVER ?= $(or $(lastword $(filter 6.12.%,$(KVERS))),$(lastword $(KVERS)))
-test-prometheus: deps-check vm-stage-$(PROM_KVER) vm-tools tools
-	tests/vm/prometheus.sh $(PROM_KVER)
+PROM7_KVER ?= $(lastword $(filter 7.%,$(KVERS)))
+test-prometheus: deps-check vm-stage-$(PROM_KVER) $(addprefix vm-stage-,$(PROM7_KVER)) vm-tools tools
+	@rc=0; tests/vm/prometheus.sh $(PROM_KVER) || rc=1; \
+	$(if $(PROM7_KVER),tests/vm/prometheus.sh --trixie $(PROM7_KVER) || rc=1;) exit $$rc
+
+PROM_ARM64_KVERS ?= $(ARM64_KVERS)
+test-prometheus-arm64: DEPS = arm64
+test-prometheus-arm64: deps-check $(addprefix vm-stage-,$(PROM_ARM64_KVERS)) vm-tools-arm64
+	tests/vm/prometheus.sh --trixie $(PROM_ARM64_KVERS)
 
 # A fleet of two: the newest 6.1 and 6.12 kernels boot at once, each with
 # Debian's node_exporter serving kstats' export through a QEMU port
@@ -223,7 +239,8 @@ test-sweep-debug: deps-check vm-tools
 	KS_VM_APPEND="no_timer_check ks.sweep_hung=120 $(KS_VM_APPEND)" \
 		tests/vm/sweep.sh --short -k debug --timeout 5400 --stall 1200
 
-.PHONY: vm-stress test-stress test-rt test-debug test-prometheus test-fleet test-bpf test-sweep vm-sweep test-mttcg
+.PHONY: vm-stress test-stress test-rt test-debug test-prometheus test-prometheus-arm64 test-fleet test-bpf
+.PHONY: test-sweep vm-sweep test-mttcg
 .PHONY: test-sweep-debug
 
 test: DEPS = kbuild arm64
