@@ -8,7 +8,8 @@
 # Last line: N passed, N failed, N skipped.
 #
 #   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm quickstart demo cpu-default
-#                                   arm64 prometheus fleet bpf stress sweep ab kbuild bench
+#                                   arm64 prometheus prometheus-arm64 fleet bpf stress sweep ab
+#                                   kbuild bench
 #                                   (default: all)
 #                                   quickstart: the README's quick start as
 #                                   written, on 6.1 then 6.12, two boots
@@ -29,7 +30,12 @@
 #                                   arm64: the selftest and the exact counts
 #                                   on the arm64 kernels (make test-arm64: all)
 #                                   prometheus: kstats -> node_exporter ->
-#                                   Prometheus in one VM boot (about a minute)
+#                                   Prometheus and kstats serve's native
+#                                   histograms, on 6.12 with Debian 12's
+#                                   Prometheus 2.42, then serve on 7.x
+#                                   with Debian 13's 2.53 (two boots)
+#                                   prometheus-arm64: serve in an arm64
+#                                   guest, Debian 13's arm64 Prometheus
 #                                   fleet: two VMs (6.1, 6.12) scraped by
 #                                   one Prometheus on the host, compare
 #                                   --prometheus on them (about a minute)
@@ -105,6 +111,7 @@ cmdline() {
 	layers)	echo "/usr/bin/python3 tests/layers.py" ;;
 	paths)	echo "/usr/bin/python3 tests/paths.py" ;;
 	prometheus) echo "make -s test-prometheus" ;;
+	prometheus-arm64) echo "make -s test-prometheus-arm64" ;;
 	fleet)	echo "make -s test-fleet" ;;
 	bpf)	echo "make -s test-bpf" ;;
 	stress)	echo "env KS_VM_SCENARIO_TIMEOUT=300 tests/vm/stress.sh" ;;
@@ -136,7 +143,7 @@ holds() { case $1 in cli|fleet) echo loopback-ports ;; esac; }
 # The order they start in: the short host suites, vm, then the long ones
 # first, beside the short ones, stress at the end.
 order="fuzz cli plots unit vm quickstart demo bench sweep ab cpu-default arm64 layers paths
-       prometheus fleet bpf kbuild stress deb"
+       prometheus prometheus-arm64 fleet bpf kbuild stress deb"
 
 # member WORD LIST: is WORD one of LIST's words?  without WORD LIST: LIST's
 # words but WORD.  count LIST: how many words.
@@ -156,7 +163,7 @@ count() {
 }
 
 # The suites to run, in the order given (each once), checked first.
-suites=${*:-unit fuzz cli plots vm quickstart demo cpu-default arm64 layers paths prometheus fleet bpf stress sweep ab kbuild bench}
+suites=${*:-unit fuzz cli plots vm quickstart demo cpu-default arm64 layers paths prometheus prometheus-arm64 fleet bpf stress sweep ab kbuild bench}
 run=
 for s in $suites; do
 	cmdline "$s" > /dev/null
