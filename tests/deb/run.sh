@@ -181,10 +181,12 @@ serve_checks() {
 				grep -qx \"\$(dirname \"\$(realpath '$unit')\")\""
 		expect "kstats-serve.service: systemctl is-enabled: disabled" \
 			"$(systemctl --root=/ is-enabled kstats-serve.service 2>&1)" disabled
-		# --man=no: verify runs man(1) for Documentation=, and the root
-		# has no man-db (the page: "man pages" above)
-		check "kstats-serve.service: systemd-analyze verify" \
-			systemd-analyze verify --man=no "$unit"
+		# verify looks Documentation='s page up with man(1): not where
+		# there is no man-db (the page itself: the "man pages" check)
+		_man=--man=yes
+		command -v man > /dev/null || _man=--man=no
+		check "kstats-serve.service: systemd-analyze verify $_man" \
+			systemd-analyze verify "$_man" "$unit"
 	else
 		skip "kstats-serve.service: systemd-analyze unit-paths, systemctl is-enabled, systemd-analyze verify" \
 			"no systemd in this root (scripts/deps.sh deb)"
@@ -249,6 +251,11 @@ check "dpkg -i kstats-dkms kstats" \
 for k in $before; do
 	module_ok "$k"
 done
+# kstats-serve.service under the root's own systemd: before the kernel
+# upgrade, which brings bookworm-backports' udev and systemd
+check "/etc/default/kstats-serve is a conffile" sh -c \
+	'dpkg-query -W -f="\${Conffiles}" kstats | grep -q " /etc/default/kstats-serve "'
+serve_checks
 if grep -rqs bookworm-backports /etc/apt/sources.list.d/ &&
 	ls /var/cache/apt/archives/linux-headers-*.deb > /dev/null 2>&1; then
 	# --force-confold: the headers bring initramfs-tools, whose
@@ -275,9 +282,6 @@ check "kstats-export.service and .timer shipped, the timer not enabled" sh -c \
 	 ! ls /etc/systemd/system/timers.target.wants/kstats-export.timer 2>/dev/null'
 check "/etc/default/kstats-export is a conffile" sh -c \
 	'dpkg-query -W -f="\${Conffiles}" kstats | grep -q " /etc/default/kstats-export "'
-check "/etc/default/kstats-serve is a conffile" sh -c \
-	'dpkg-query -W -f="\${Conffiles}" kstats | grep -q " /etc/default/kstats-serve "'
-serve_checks
 check "bash completion where bash-completion looks" \
 	bash -c '. /usr/share/bash-completion/completions/kstats && complete -p kstats | grep -q _kstats'
 check "apt-get purge kstats kstats-dkms" apt-get purge -y -q kstats kstats-dkms
