@@ -14,53 +14,28 @@
 # export wrote), both after the export.
 . /ks/lib.sh
 
-HOST=/host
 X=/fleet
 TF=/tmp/textfile
 NODE=ks_target_delay
 
-repo=""
-for arg in $(cat /proc/cmdline); do
-	case $arg in ks.repo=*) repo=${arg#*=} ;; esac
-done
-if ! mount_host_root $HOST; then
-	skip "fleet machine" "host root not shared (run tests/vm/fleet.sh)"
-	exit 0
-fi
+host_root_prepare "fleet machine" prometheus-node-exporter || exit 0
 mkdir -p $X
 check "the host's fleet folder (9p, writable)" \
 	mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 fleet $X || exit 1
-unit=/tmp/kstats.kstats-export.service
-conf=/tmp/kstats-export.default
-check "the export unit and its settings from the source tree" \
-	cp "$HOST$repo/debian/kstats.kstats-export.service" "$HOST$repo/debian/kstats-export.default" /tmp/ || exit 1
-mount -o rbind /proc $HOST/proc && mount -o rbind /sys $HOST/sys &&
-	mount -o rbind /dev $HOST/dev && mount -o bind /tmp $HOST/tmp
-check "host root prepared" test -d $HOST/proc/self -a -e $HOST/dev/null
 
 # QEMU's user network: the guest is 10.0.2.15, the host 10.0.2.2
 check "eth0 up, 10.0.2.15/24" \
 	"ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0" || exit 1
 
-timer_export_setup "$unit" "$conf" "$TF/kstats.prom"
+timer_export_setup /tmp/kstats.kstats-export.service /tmp/kstats-export.default "$TF/kstats.prom"
 
 load_modules || exit 0
 mkdir -p $TF
-chroot $HOST /usr/bin/env -i HOME=/tmp prometheus-node-exporter \
+host_start /tmp/node-exporter.log prometheus-node-exporter \
 	--web.listen-address=:9100 --collector.disable-defaults \
-	--collector.textfile --collector.textfile.directory=$TF > /tmp/node-exporter.log 2>&1 &
-ne_pid=$!
-ready=0
-i=0
-while [ $i -lt 10000 ]; do
-	if chroot $HOST /usr/bin/curl -sf --max-time 2 http://10.0.2.15:9100/metrics >/dev/null 2>&1; then
-		ready=1
-		break
-	fi
-	i=$((i + 1))
-	sleep 0.5
-done
-if [ $ready = 0 ]; then
+	--collector.textfile --collector.textfile.directory=$TF
+ne_pid=$KS_HOST_PID
+if ! http_wait 10000 http://10.0.2.15:9100/metrics; then
 	fail "node_exporter ready on 10.0.2.15:9100" "$(tail -n 20 /tmp/node-exporter.log)"
 	kill $ne_pid
 	exit 1
@@ -69,21 +44,15 @@ ok "node_exporter ready on 10.0.2.15:9100"
 
 # kstats serve from the source tree (the guest's static kstats has none),
 # on port 9477, which QEMU forwards too: native histograms
+serve=$(ks_arg ks.repo)/tools/kstats
 serve_pid=""
-if chroot $HOST "$repo/tools/kstats" serve --help >/dev/null 2>&1; then
-	chroot $HOST /usr/bin/env -i HOME=/tmp "$repo/tools/kstats" serve --listen 0.0.0.0:9477 \
-		> /tmp/serve.log 2>&1 &
-	serve_pid=$!
-	i=0
-	while [ $i -lt 10000 ] &&
-	      ! chroot $HOST /usr/bin/curl -sf --max-time 2 http://10.0.2.15:9477/metrics >/dev/null 2>&1; do
-		i=$((i + 1))
-		sleep 0.5
-	done
-	check "kstats serve ready on 10.0.2.15:9477" \
-		chroot $HOST /usr/bin/curl -sf --max-time 2 -o /dev/null http://10.0.2.15:9477/metrics
+if host_run "$serve" serve --help >/dev/null 2>&1; then
+	host_start /tmp/serve.log "$serve" serve --listen 0.0.0.0:9477
+	serve_pid=$KS_HOST_PID
+	http_wait 10000 http://10.0.2.15:9477/metrics
+	check "kstats serve ready on 10.0.2.15:9477" http_wait 1 http://10.0.2.15:9477/metrics
 else
-	skip "kstats serve" "$repo/tools/kstats has no serve"
+	skip "kstats serve" "$serve has no serve"
 fi
 
 check "trace $NODE" kstats trace $NODE
@@ -128,5 +97,5 @@ wait $ne_pid 2>/dev/null
 [ -z "$serve_pid" ] || { wait $serve_pid; expect_eq "kstats serve ends on SIGTERM with status 0" "$?" 0; }
 check "remove $NODE at the end" kstats remove $NODE
 umount $X
-umount -l $HOST 2>/dev/null
+umount -l $KS_HOST 2>/dev/null
 unload_modules
