@@ -66,6 +66,15 @@ if [ $want_deb = 1 ]; then
 	[ -x "$trixie/usr/sbin/dkms" ] || missing="$missing dkms (in $trixie)"
 	bookworm=$KSTATS_ROOTS/bookworm
 	[ -x "$bookworm/usr/sbin/dkms" ] || missing="$missing Debian 12 package-test root ($bookworm)"
+	# what the kstats package depends on (serve), and what tests/deb
+	# fetches its /metrics with, in both package-test roots
+	for r in "$bookworm" "$trixie"; do
+		for f in usr/bin/curl usr/bin/systemctl; do
+			[ -e "$r/$f" ] || missing="$missing /$f (in $r)"
+		done
+		ls "$r"/usr/lib/*-linux-gnu/libmicrohttpd.so.12 "$r"/usr/lib/*-linux-gnu/libprotobuf-c.so.1 \
+			>/dev/null 2>&1 || missing="$missing libmicrohttpd12 and libprotobuf-c1 (in $r)"
+	done
 	[ $want_arm64 = 1 ] && ! [ -x "$trixie/usr/bin/dh" ] &&
 		missing="$missing debhelper and crossbuild-essential-arm64 (in $trixie)"
 fi
