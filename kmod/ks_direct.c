@@ -562,6 +562,13 @@ static u64 ks_direct_missed(struct ks_node *node)
 	return atomic_long_read(&node->recursed);
 }
 
+/* Module load: the table's homes idle, and the exit scan's tracepoint. */
+static int ks_direct_start(void)
+{
+	ks_direct_table_init();
+	return ks_direct_watch_exits();
+}
+
 const struct ks_backend ks_direct_backend = {
 	.via = KS_VIA_DIRECT,
 	.caps = KS_CAP_BY_ADDRESS | KS_CAP_NO_POOL | KS_CAP_EXCLUSIVE,
@@ -573,7 +580,7 @@ const struct ks_backend ks_direct_backend = {
 	.missed = ks_direct_missed,
 	.busy = ks_direct_busy,
 	.acted = ks_direct_acted,
-	.start = ks_direct_watch_exits,
+	.start = ks_direct_start,
 	.stop = ks_direct_unwatch_exits,
 	.wake = ks_direct_wake,
 };

@@ -32,8 +32,8 @@
  * (the two words changing as it reads them) goes to C, which decides
  * again (ks_want()).
  */
-#define KS_HASH_BITS	12
-#define KS_HASH_SIZE	4096			/* 1 << KS_HASH_BITS: call sites */
+#define KS_HASH_BITS	16
+#define KS_HASH_SIZE	65536			/* 1 << KS_HASH_BITS: call sites */
 #define KS_HASH_MASK	(KS_HASH_SIZE - 1)
 #define KS_HASH_PROBE	64
 #define KS_HASH_MUL	0x61c88647		/* 2^32 / golden ratio */
@@ -154,6 +154,7 @@ extern void __percpu *ks_direct_thome[KS_HASH_SIZE];
 /* the table's writers, ks_direct_table.c (under ks_lock) */
 unsigned long ks_hkey(unsigned long ip);
 struct ks_hent *ks_hslot(unsigned long key);
+void ks_direct_table_init(void);
 void ks_hent_set(struct ks_hent *e, struct ks_node *node);
 void ks_hent_key(struct ks_hent *e, unsigned long key);
 /**

@@ -43,9 +43,19 @@ static DEFINE_PER_CPU(struct ks_pcpu, ks_direct_probe_pcpu) = {
 
 /* and by home: the key alone there and its gate (ks_direct.h) */
 unsigned long ks_direct_thkey[KS_HASH_SIZE] __aligned(64);
-void __percpu *ks_direct_thome[KS_HASH_SIZE] __aligned(64) = {
-	[0 ... KS_HASH_SIZE - 1] = &ks_direct_idle_pcpu,
-};
+void __percpu *ks_direct_thome[KS_HASH_SIZE] __aligned(64);
+
+/*
+ * Every home idle, before any call site is hooked (the direct backend's
+ * start: module load); in .bss, not a 512 KiB initialized array.
+ */
+void ks_direct_table_init(void)
+{
+	unsigned int h;
+
+	for (h = 0; h < KS_HASH_SIZE; h++)
+		ks_direct_thome[h] = (void __percpu *)&ks_direct_idle_pcpu;
+}
 
 /* first: arm64's ldadd takes no offset */
 static_assert(offsetof(struct ks_pcpu, gate) == 0);

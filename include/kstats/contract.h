@@ -36,7 +36,7 @@
 #define KS_SAMPLE_MAX	1000000	/* sample N: one call in N */
 #define KS_MAXACTIVE_MAX 4096	/* kretprobe/fprobe instances in flight */
 #define KS_PID_MAX	0x3fffffff	/* pid/tgid filters: FUTEX_TID_MASK */
-#define KS_NODES_MAX	2048	/* nodes at once */
+#define KS_NODES_MAX	65536	/* nodes at once */
 #define KS_SYMS_MAX	16	/* symbols of one node: a function and its clones */
 #define KS_CALLERS_MAX	16	/* call sites kept apart by "callers N" */
 #define KS_SLOWEST_MAX	64	/* calls kept by "slowest K" */
@@ -203,5 +203,9 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_LAST_DONE_VIA " %s %u"
 #define KS_LAST_TOO_MANY KS_LAST_MATCHED " %u " KS_LAST_REFUSED " all: more than glob_max %u\n"
 #define KS_LAST_NONE	KS_LAST_MATCHED " 0\n"
+/* more refusals than _last holds: their count, before the summary */
+#define KS_LAST_UNTOLD_KEY "untold"
+#define KS_LAST_UNTOLD	KS_LAST_UNTOLD_KEY \
+	" %u: refused, not listed here (the kernel log has each)\n"
 
 #endif /* _KSTATS_CONTRACT_H */
