@@ -232,6 +232,7 @@ static void ks_glob_prepare(struct ks_glob_fn *fn, const struct ks_cmd *cmd,
 {
 	struct ks_cmd c = *cmd;
 	struct ks_node *node;
+	void *syms;
 
 	named_mod |= fn->qualify;
 	fn->why = ks_denied(fn->name);
@@ -246,8 +247,16 @@ static void ks_glob_prepare(struct ks_glob_fn *fn, const struct ks_cmd *cmd,
 		fn->err = -ENAMETOOLONG;
 		return;
 	}
-	node = ks_node_prepare(&c, fn->syms, fn->nsyms, &fn->err);
-	fn->syms = NULL;	/* the node's, or freed */
+	/* the node keeps its symbols, not KS_SYMS_MAX names' room */
+	syms = kmemdup(fn->syms, fn->nsyms * sizeof(*fn->syms), GFP_KERNEL);
+	kfree(fn->syms);
+	fn->syms = NULL;
+	if (!syms) {
+		fn->why = "out of memory";
+		fn->err = -ENOMEM;
+		return;
+	}
+	node = ks_node_prepare(&c, syms, fn->nsyms, &fn->err);	/* takes syms */
 	if (!node) {
 		fn->why = fn->err == -EEXIST ? "already traced" :
 			  "cannot be traced (see the kernel log)";
@@ -292,7 +301,8 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line, struct ks_text *la
 	struct ks_match mt = { .glob = colon ? colon + 1 : cmd->name,
 			       .clones = cmd->clones };
 	char mod[MODULE_NAME_LEN] = "";
-	unsigned int i, j, ok = 0, refused = 0, by[KS_VIA_SECTION] = { 0 };
+	unsigned int i, j, ok = 0, refused = 0, untold = 0;
+	unsigned int by[KS_VIA_SECTION] = { 0 };
 	struct ks_node **batch = NULL;
 	u64 t[5];
 	int ret, first = 0;
@@ -357,6 +367,11 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line, struct ks_text *la
 		if (fn->err) {
 			refused++;
 			first = first ?: fn->err;
+			/* the summary's room kept, whatever the refusals */
+			if (last->size - last->len < KS_LAST_KEEP) {
+				untold++;
+				continue;
+			}
 			ks_text_say(last, KS_LAST_REFUSED_FN, fn->mod,
 				    fn->mod[0] ? ":" : "", fn->name);
 			if (fn->why)
@@ -369,6 +384,8 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line, struct ks_text *la
 		ok++;
 		by[fn->node->cmd.via]++;
 	}
+	if (untold)
+		ks_text_say(last, KS_LAST_UNTOLD, untold);
 	t[4] = ktime_get_ns();
 	/* where the time went: dynamic debug (module kstats +p) prints it */
 	pr_debug("%s: %u functions: match %llu us, prepare %llu us, hook %llu us, publish %llu us\n",

@@ -8,6 +8,7 @@
 #include "ks_files.h"
 
 #define KS_LAST_SIZE	(64 * 1024)	/* _last's text, at most */
+#define KS_LAST_KEEP	1024		/* room left for its last lines */
 
 int ks_glob_trace(const struct ks_cmd *cmd, const char *line, struct ks_text *last);
 

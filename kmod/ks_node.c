@@ -30,7 +30,30 @@ DEFINE_MUTEX(ks_lock);		/* ks_nodes and every node's state */
 LIST_HEAD(ks_nodes);
 static unsigned int ks_nr_nodes;
 /* ks_nodes by name: a glob's thousand new nodes each look theirs up */
-static DEFINE_HASHTABLE(ks_by_name, 10);
+static DEFINE_HASHTABLE(ks_by_name, 14);
+
+/*
+ * Nodes in a cache of their own: a whole-kernel trace makes tens of
+ * thousands, and kmalloc would round each up to a power of two.
+ */
+static struct kmem_cache *ks_node_cache;
+
+/**
+ * ks_node_cache_init() - the nodes' cache (module load)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ks_node_cache_init(void)
+{
+	ks_node_cache = KMEM_CACHE(ks_node, 0);
+	return ks_node_cache ? 0 : -ENOMEM;
+}
+
+/* Module exit, once every node is freed (ks_reap_wait()). */
+void ks_node_cache_exit(void)
+{
+	kmem_cache_destroy(ks_node_cache);
+}
 
 static u32 ks_name_hash(const char *name)
 {
@@ -114,7 +137,7 @@ static void ks_node_free(struct ks_node *node)
 	kfree(node->callers);
 	ks_slowest_free(node->slowest);
 	WRITE_ONCE(node->magic, 0);
-	kfree(node);
+	kmem_cache_free(ks_node_cache, node);
 }
 
 /*
@@ -307,7 +330,7 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 	struct ks_node *node;
 	int ret, cpu;
 
-	node = kzalloc(sizeof(*node), GFP_KERNEL);
+	node = kmem_cache_zalloc(ks_node_cache, GFP_KERNEL);
 	if (!node)
 		return ERR_PTR(-ENOMEM);
 	node->magic = ks_node_magic(node);

@@ -24,5 +24,7 @@ unsigned int ks_nodes_remove(const char *glob, bool owned);
 bool ks_node_matches(const char *glob, const char *name);
 void ks_node_delete(struct ks_node *node);
 void ks_reap_wait(void);
+int ks_node_cache_init(void);
+void ks_node_cache_exit(void);
 
 #endif /* _KSTATS_NODE_H */

@@ -35,9 +35,12 @@ static int __init kstats_init(void)
 	int ret;
 
 	ks_clock_watch_init(&ks_lock, &ks_nodes);
-	ret = ks_slots_setup();
+	ret = ks_node_cache_init();
 	if (ret)
 		return ret;
+	ret = ks_slots_setup();
+	if (ret)
+		goto out_cache;
 	ret = ks_backends_start();
 	if (ret)
 		goto out_slots;
@@ -63,6 +66,8 @@ out_backends:
 	ks_backends_stop();
 out_slots:
 	ks_slots_exit();
+out_cache:
+	ks_node_cache_exit();
 	return ret;
 }
 
@@ -78,6 +83,7 @@ static void __exit kstats_exit(void)
 	ks_backends_stop();
 	ks_slowest_exit();
 	ks_slots_exit();
+	ks_node_cache_exit();
 	ks_clock_watch_stop();
 	ks_btf_release();
 }

@@ -183,9 +183,13 @@ static void ks_print_last(FILE *f, const char *cmd)
 		return;
 	for (i = 0; i < last.nrefused && i < KS_LAST_SHOWN; i++)
 		fprintf(f, "%s%s\n", pre, last.refused[i]);
-	if (last.nrefused > KS_LAST_SHOWN)
+	if (last.nrefused > KS_LAST_SHOWN && !last.untold)
 		fprintf(f, "%s... and %d more refused (%s/_last lists them all)\n",
 			pre, last.nrefused - KS_LAST_SHOWN, ks_root());
+	else if (last.nrefused + last.untold > KS_LAST_SHOWN)
+		fprintf(f, "%s... and %d more refused (%s/_last lists %d more, the kernel log each)\n",
+			pre, last.nrefused + last.untold - KS_LAST_SHOWN, ks_root(),
+			last.nrefused > KS_LAST_SHOWN ? last.nrefused - KS_LAST_SHOWN : 0);
 	if (last.done)
 		fprintf(f, "%s%s\n", pre, last.done);
 	ks_last_free(&last);

@@ -186,6 +186,7 @@ struct ks_last {
 	char *text;		/* the file, split into lines */
 	char **refused;		/* each "refused [MOD:]FUNCTION: WHY" line */
 	int nrefused;
+	int untold;		/* refused beyond those lines ("untold N: ...") */
 	const char *done;	/* the closing "matched N ..." line, or NULL */
 };
 
