@@ -79,7 +79,30 @@ struct ks_pool {
 	unsigned long flags;		/* KS_SLOTS_ASKED */
 	bool warned;			/* said that mem_max stops its spares */
 	struct ks_pool_cpu __percpu *cpu;
+	struct kmem_cache *cache;	/* blocks of @size, or NULL: kvzalloc */
+	char name[32];			/* @cache's */
 };
+
+/*
+ * Blocks up to this size come from a cache of their own size (bits 3:
+ * 4,880 bytes, which kmalloc would round up to 8 KiB); larger ones from
+ * kvzalloc().
+ */
+#define KS_POOL_CACHE_MAX	(64 * 1024)
+
+static void *ks_block_alloc(struct ks_pool *pool)
+{
+	return pool->cache ? kmem_cache_zalloc(pool->cache, GFP_KERNEL) :
+			     kvzalloc(pool->size, GFP_KERNEL);
+}
+
+static void ks_block_free(struct ks_pool *pool, void *sl)
+{
+	if (pool->cache)
+		kmem_cache_free(pool->cache, sl);
+	else
+		kvfree(sl);
+}
 
 #define KS_SLOTS_ASKED		0	/* a CPU found no spare, or took one */
 
@@ -259,7 +282,7 @@ static void ks_pool_tend_cpu(struct ks_pool *pool, int cpu, bool coming)
 		raw_local_irq_restore(flags);
 		if (!sl)
 			break;
-		kvfree(sl);
+		ks_block_free(pool, sl);
 		ks_mem_give(pool->size);
 	}
 	while (READ_ONCE(pc->n) < want) {
@@ -270,7 +293,7 @@ static void ks_pool_tend_cpu(struct ks_pool *pool, int cpu, bool coming)
 			pool->warned = true;
 			return;
 		}
-		sl = kvzalloc(pool->size, GFP_KERNEL);
+		sl = ks_block_alloc(pool);
 		if (!sl) {
 			ks_mem_give(pool->size);
 			return;
@@ -364,6 +387,15 @@ static struct ks_pool *ks_pool_get(size_t size)
 		per_cpu_ptr(pool->cpu, cpu)->lock =
 			(arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 	pool->size = size;
+	if (size <= KS_POOL_CACHE_MAX) {
+		snprintf(pool->name, sizeof(pool->name), "kstats_slots_%zu", size);
+		pool->cache = kmem_cache_create(pool->name, size, 0, 0, NULL);
+		if (!pool->cache) {
+			free_percpu(pool->cpu);
+			kfree(pool);
+			return NULL;
+		}
+	}
 	list_add_tail(&pool->list, &ks_pools);
 found:
 	pool->users++;
@@ -383,6 +415,7 @@ static void ks_pool_put(struct ks_pool *pool)
 		ks_pool_tend_cpu(pool, cpu, false);	/* wants none: frees all */
 	list_del(&pool->list);
 	free_percpu(pool->cpu);
+	kmem_cache_destroy(pool->cache);
 	kfree(pool);
 }
 
@@ -435,7 +468,7 @@ void ks_slots_free(struct ks_node *node)
 		sl = ks_cpu_slots(node, cpu);
 		if (!sl)
 			continue;
-		kvfree(sl);
+		ks_block_free(node->pool, sl);
 		ks_mem_give(node->pool->size);
 		atomic_dec(&per_cpu_ptr(node->pool->cpu, cpu)->slotted);
 	}
