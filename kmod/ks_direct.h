@@ -32,8 +32,8 @@
  * (the two words changing as it reads them) goes to C, which decides
  * again (ks_want()).
  */
-#define KS_HASH_BITS	16
-#define KS_HASH_SIZE	65536			/* 1 << KS_HASH_BITS: call sites */
+#define KS_HASH_BITS	17
+#define KS_HASH_SIZE	131072			/* 1 << KS_HASH_BITS: call sites */
 #define KS_HASH_MASK	(KS_HASH_SIZE - 1)
 #define KS_HASH_PROBE	64
 #define KS_HASH_MUL	0x61c88647		/* 2^32 / golden ratio */

@@ -288,16 +288,23 @@ struct ks_node *ks_node_prepare(const struct ks_cmd *cmd,
  * @nodes: prepared nodes whose backend has attach_many
  * @n: how many
  *
- * On failure (a function another tool holds, say) none is hooked, and
- * ks_node_finish() then tries each alone.
+ * On failure (a function another tool holds, a call site with no room
+ * in the direct backend's table) none is hooked, and each half is tried
+ * again the same way, down to one node, which ks_node_finish() tries
+ * alone: k such functions cost about k * log2(n) operations, where one
+ * by one would cost n (and, on the direct backend, an ftrace_ops and a
+ * trampoline each).
  */
 void ks_nodes_attach_many(struct ks_node **nodes, unsigned int n)
 {
 	int ret = nodes[0]->backend->attach_many(nodes, n);
 
-	if (ret)
-		pr_info("attaching %u functions at once failed (error %d): one by one\n",
-			n, ret);
+	if (!ret || n < 2)
+		return;
+	pr_info("attaching %u functions at once failed (error %d): halves\n",
+		n, ret);
+	ks_nodes_attach_many(nodes, n / 2);
+	ks_nodes_attach_many(nodes + n / 2, n - n / 2);
 }
 
 /**

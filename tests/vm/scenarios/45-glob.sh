@@ -68,7 +68,7 @@ check "stop kstats_target:kt_gen_1*" ctl "stop kstats_target:kt_gen_1*"
 echo 1 > $T/gen
 expect_eq "stopped: kt_gen_1ff kept 512" "$(node_field kstats_target:kt_gen_1ff samples)" 512
 expect_eq "running: kt_gen_2ff 2 x 768" "$(node_field kstats_target:kt_gen_2ff samples)" 1536
-# Of 768 call sites about one in a hundred shares its home entry in the direct
+# Of 768 call sites about one in two hundred shares its home entry in the direct
 # backend's table with another (ks_direct.h): those are stopped, and go
 # on, by the gate of the entry their search finds, the others by their
 # home's.  Every one of them, either way:
