@@ -9,6 +9,16 @@
 #include <linux/ftrace.h>
 #include <linux/overflow.h>
 
+/*
+ * The unbound system workqueue: system_dfl_wq where the kernel has it
+ * (its system_unbound_wq logs "deprecated workqueue" on first use).
+ */
+#ifdef KS_DFL_WQ
+#define ks_unbound_wq	system_dfl_wq
+#else
+#define ks_unbound_wq	system_unbound_wq
+#endif
+
 /* struct_size_t() came to 6.1 in a stable update (6.1.0-50 lacks it) */
 #ifndef struct_size_t
 #define struct_size_t(type, member, count) \

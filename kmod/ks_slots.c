@@ -43,6 +43,7 @@
 #include <linux/workqueue.h>
 #include <linux/kprobes.h>
 #include <linux/hardirq.h>
+#include "ks_compat.h"
 #include "ks_record.h"
 #include "ks_slots.h"
 
@@ -115,7 +116,7 @@ static DECLARE_WORK(ks_slots_work, ks_slots_tend_all);
 
 static void ks_slots_raise(struct irq_work *iw)
 {
-	queue_work(system_unbound_wq, &ks_slots_work);
+	queue_work(ks_unbound_wq, &ks_slots_work);
 }
 
 static struct irq_work ks_slots_iw = IRQ_WORK_INIT(ks_slots_raise);
