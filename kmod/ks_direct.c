@@ -434,6 +434,12 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
 				       extra;
 		ks_direct_pcpu_init(nodes[i]);
 	}
+	if (ks_direct_live + total > KS_DIRECT_SITES_MAX) {
+		pr_err_ratelimited("%s%s: no room for %u more call sites (%u traced, %d at most on this kernel)\n",
+				   nodes[0]->cmd.name, n > 1 ? " and others" : "",
+				   total, ks_direct_live, KS_DIRECT_SITES_MAX);
+		return -ENOSPC;
+	}
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (b)
 		ips = kvcalloc(total, sizeof(*ips), GFP_KERNEL);

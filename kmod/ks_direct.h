@@ -155,6 +155,20 @@ extern void __percpu *ks_direct_thome[KS_HASH_SIZE];
 unsigned long ks_hkey(unsigned long ip);
 struct ks_hent *ks_hslot(unsigned long key);
 void ks_direct_table_init(void);
+extern unsigned int ks_direct_live;
+
+/*
+ * Call sites at once: the table's size, or 8,192 where ftrace's direct
+ * API is the _multi one (up to 6.5): there, Debian's 6.1 took 9 KiB of
+ * slab a call site for the first 9,583 of a glob and 34 KiB for the next
+ * 9,900, kept after the remove, and a whole-kernel trace ran a 1 GiB
+ * machine out of memory.
+ */
+#ifdef KS_FTRACE_DIRECT_MULTI
+#define KS_DIRECT_SITES_MAX	8192
+#else
+#define KS_DIRECT_SITES_MAX	KS_HASH_SIZE
+#endif
 void ks_hent_set(struct ks_hent *e, struct ks_node *node);
 void ks_hent_key(struct ks_hent *e, unsigned long key);
 /**

@@ -96,11 +96,18 @@ static void ks_home_sync(unsigned int h)
 		   (void __percpu *)&ks_direct_idle_pcpu);
 }
 
+/* Call sites that time a node now (ks_direct_attach_many()'s limit). */
+unsigned int ks_direct_live;
+
 /* Entry @e times @node (ks_direct_idle: nothing), for both trampolines. */
 void ks_hent_set(struct ks_hent *e, struct ks_node *node)
 {
 	unsigned int i = e - ks_direct_hash;
+	bool was = e->node && e->node != &ks_direct_idle;
+	bool is = node != &ks_direct_idle;
 
+	if (was != is)
+		ks_direct_live += is ? 1 : -1;
 	WRITE_ONCE(e->node, node);
 	WRITE_ONCE(ks_direct_tnode[i], node);
 	WRITE_ONCE(ks_direct_tpcpu[i], (void __percpu *)node->pcpu);
