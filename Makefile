@@ -21,6 +21,7 @@
 #   make test-fleet      two VMs (6.1, 6.12) scraped by one Prometheus, compare --prometheus
 #                        on them (in make test)
 #   make test-bpf        kstats beside bpftrace's kfunc: (BPF trampolines) in a VM, every kernel
+#   make test-whole      every function at once on the direct backend, a VM each kernel
 #   make test-sweep      kstats on every function ftrace offers, in batches under a mixed
 #                        workload, every kernel, x86-64 then arm64 (40 minutes or so a kernel);
 #                        make test sweeps a seeded sample of 2,000 (tests/vm/sweep.sh --short)
@@ -205,6 +206,13 @@ test-fleet: deps-check
 	@$(MAKE) -s vm-tools tools
 	tests/vm/fleet.sh $(FLEET_KVERS)
 
+# The whole kernel at once (tests/vm/whole.sh): every function ftrace
+# offers on the direct backend, every x86-64 kernel and the newest arm64
+# one, a boot each; make test runs it.
+test-whole: DEPS = arm64
+test-whole: deps-check vm-stage vm-stage-arm64
+	tests/vm/whole.sh
+
 # kstats beside a real BPF fentry program: Debian's bpftrace from this
 # machine over 9p, one boot per kernel (tests/vm/bpf.sh); make test runs it.
 test-bpf: deps-check vm-stage vm-tools
@@ -239,7 +247,7 @@ test-sweep-debug: deps-check vm-tools
 	KS_VM_APPEND="no_timer_check ks.sweep_hung=120 $(KS_VM_APPEND)" \
 		tests/vm/sweep.sh --short -k debug --timeout 5400 --stall 1200
 
-.PHONY: vm-stress test-stress test-rt test-debug test-prometheus test-prometheus-arm64 test-fleet test-bpf
+.PHONY: vm-stress test-stress test-rt test-debug test-prometheus test-prometheus-arm64 test-fleet test-bpf test-whole
 .PHONY: test-sweep vm-sweep test-mttcg
 .PHONY: test-sweep-debug
 

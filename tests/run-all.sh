@@ -8,7 +8,7 @@
 # Last line: N passed, N failed, N skipped.
 #
 #   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm quickstart demo cpu-default
-#                                   arm64 prometheus prometheus-arm64 fleet bpf stress sweep ab
+#                                   arm64 prometheus prometheus-arm64 fleet bpf whole stress sweep ab
 #                                   kbuild bench
 #                                   (default: all)
 #                                   quickstart: the README's quick start as
@@ -42,6 +42,9 @@
 #                                   bpf: kstats beside bpftrace's kfunc:, one
 #                                   boot per kernel (make test-bpf: about
 #                                   25 s a kernel once staged)
+#                                   whole: every function at once, one boot
+#                                   per x86-64 kernel and the newest arm64
+#                                   (make test-whole: about 45 s a kernel)
 #                                   stress: tests/vm/stress on 4 vCPUs,
 #                                   with the modules vm staged, two CPU
 #                                   hogs beside the VM (tests/vm/stress.sh)
@@ -114,6 +117,7 @@ cmdline() {
 	prometheus-arm64) echo "make -s test-prometheus-arm64" ;;
 	fleet)	echo "make -s test-fleet" ;;
 	bpf)	echo "make -s test-bpf" ;;
+	whole)	echo "make -s test-whole" ;;
 	stress)	echo "env KS_VM_SCENARIO_TIMEOUT=300 tests/vm/stress.sh" ;;
 	sweep)	echo "tests/vm/sweep.sh --short --no-hotplug --seed ${KS_SWEEP_SEED:-708565993}" ;;
 	ab)	echo "tests/ab/run.sh" ;;
@@ -135,7 +139,7 @@ alone() { case $1 in vm|stress|deb) return 0 ;; esac; return 1; }
 after() {
 	case $1 in
 	cpu-default|stress|sweep) echo vm ;;
-	layers|paths) echo vm arm64 ;;
+	layers|paths|whole) echo vm arm64 ;;
 	plots)	echo cli ;;	# tools/kstats, which cli builds
 	esac
 }
@@ -143,7 +147,7 @@ holds() { case $1 in cli|fleet) echo loopback-ports ;; esac; }
 # The order they start in: the short host suites, vm, then the long ones
 # first, beside the short ones, stress at the end.
 order="fuzz cli plots unit vm quickstart demo bench sweep ab cpu-default arm64 layers paths
-       prometheus prometheus-arm64 fleet bpf kbuild stress deb"
+       prometheus prometheus-arm64 fleet bpf whole kbuild stress deb"
 
 # member WORD LIST: is WORD one of LIST's words?  without WORD LIST: LIST's
 # words but WORD.  count LIST: how many words.
@@ -163,7 +167,7 @@ count() {
 }
 
 # The suites to run, in the order given (each once), checked first.
-suites=${*:-unit fuzz cli plots vm quickstart demo cpu-default arm64 layers paths prometheus prometheus-arm64 fleet bpf stress sweep ab kbuild bench}
+suites=${*:-unit fuzz cli plots vm quickstart demo cpu-default arm64 layers paths prometheus prometheus-arm64 fleet bpf whole stress sweep ab kbuild bench}
 run=
 for s in $suites; do
 	cmdline "$s" > /dev/null

@@ -41,11 +41,14 @@ run_one() {
 	fails=$(count notok)
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	echo "# scenario ${KS_PASS:+$KS_PASS: }$1 (uptime $t0)"
-	timeout "$timeout" sh "/scenarios/$1.sh" < /dev/null
+	# "# ks-timeout: S" in a scenario: it may take S seconds, if longer
+	t=$(sed -n 's/^# ks-timeout: \([0-9][0-9]*\)$/\1/p' "/scenarios/$1.sh")
+	[ -n "$t" ] && [ "$t" -gt "$timeout" ] || t=$timeout
+	timeout "$t" sh "/scenarios/$1.sh" < /dev/null
 	rc=$?
 	after=$(($(count ok) + $(count notok) + $(count skip)))
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ] || [ $rc -eq 143 ]; then
-		fail "timed out after ${timeout}s (status $rc)"
+		fail "timed out after ${t}s (status $rc)"
 	elif [ "$after" -eq "$before" ]; then
 		fail "reported no results (exit status $rc)"
 	elif [ $rc -ne 0 ] && [ "$(count notok)" -eq "$fails" ]; then
