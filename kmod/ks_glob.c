@@ -268,6 +268,24 @@ static void ks_glob_prepare(struct ks_glob_fn *fn, const struct ks_cmd *cmd,
 	fn->node = node;
 }
 
+/*
+ * Say in _last why @fn was refused, if there is room: the summary's is
+ * kept, whatever the refusals.  Return: said it.
+ */
+static bool ks_glob_refused(struct ks_text *last, const struct ks_glob_fn *fn)
+{
+	if (last->size - last->len < KS_LAST_KEEP)
+		return false;
+	ks_text_say(last, KS_LAST_REFUSED_FN, fn->mod, fn->mod[0] ? ":" : "",
+		    fn->name);
+	if (fn->why)
+		ks_text_say(last, "%s\n", fn->why);
+	else
+		ks_text_say(last, "attach failed (%pe, see the kernel log)\n",
+			    ERR_PTR(fn->err));
+	return true;
+}
+
 /* The last line of _last's text and of the log: what a glob command did. */
 static void ks_glob_said(const struct ks_cmd *cmd, struct ks_text *last,
 			 unsigned int n, unsigned int ok, unsigned int refused,
@@ -367,18 +385,7 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line, struct ks_text *la
 		if (fn->err) {
 			refused++;
 			first = first ?: fn->err;
-			/* the summary's room kept, whatever the refusals */
-			if (last->size - last->len < KS_LAST_KEEP) {
-				untold++;
-				continue;
-			}
-			ks_text_say(last, KS_LAST_REFUSED_FN, fn->mod,
-				    fn->mod[0] ? ":" : "", fn->name);
-			if (fn->why)
-				ks_text_say(last, "%s\n", fn->why);
-			else
-				ks_text_say(last, "attach failed (%pe, see the kernel log)\n",
-					    ERR_PTR(fn->err));
+			untold += !ks_glob_refused(last, fn);
 			continue;
 		}
 		ok++;

@@ -356,6 +356,12 @@ EOF
 r "$K" trace 'x_*' --bits 3
 holds "trace GLOB: ten refused functions, then how many more, then the counts" '[ "$(wc -l <"$tmp/out")" = 12 ] && grep -qxF "... and 2 more refused ($dbg/_last lists them all)" "$tmp/out" &&
    [ "$(tail -n 1 "$tmp/out")" = "matched 14 attached 2 refused 12 direct 2" ]' "trace GLOB: many refused" "$tmp/out"
+{ echo '# trace z_* bits 3'; i=0; while [ $i -lt 12 ]; do echo "refused z_$i: it never returns"; i=$((i + 1)); done
+  echo 'untold 1088: refused, not listed here (the kernel log has each)'
+  echo 'matched 43468 attached 42368 refused 1100 direct 42368'; } >"$dbg/_last"
+r "$K" trace 'z_*' --bits 3
+holds "trace GLOB: more refused than _last lists: the untold ones counted" '[ "$(wc -l <"$tmp/out")" = 12 ] &&
+   grep -qxF "... and 1090 more refused ($dbg/_last lists 2 more, the kernel log each)" "$tmp/out"' "trace GLOB: untold refusals" "$tmp/out"
 r "$K" trace 'y_*'
 holds "trace GLOB: a _last about another command is not shown" '[ $rc = 0 ] && [ ! -s "$tmp/out" ]' "trace GLOB: stale _last shown" "$tmp/out"
 printf '# trace kstats_target:kt_gen_* bits 3\nmatched 1028 refused all: more than glob_max 1000\n' >"$dbg/_last"

@@ -586,9 +586,8 @@ int ks_last_read(const char *cmd, struct ks_last *last)
 			last->refused[last->nrefused++] = line;
 		} else if (!strncmp(line, KS_LAST_MATCHED " ", strlen(KS_LAST_MATCHED) + 1)) {
 			last->done = line;
-		} else if (!strncmp(line, KS_LAST_UNTOLD_KEY " ", strlen(KS_LAST_UNTOLD_KEY) + 1)) {
-			last->untold = atoi(line + strlen(KS_LAST_UNTOLD_KEY) + 1);
 		}
+		sscanf(line, KS_LAST_UNTOLD_KEY " %d:", &last->untold);
 	}
 	return 0;
 }
