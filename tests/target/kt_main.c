@@ -52,6 +52,9 @@
  *                                         its own CPU and waiting for its
  *                                         interrupt: each call takes exactly
  *                                         one (the self-IPI)
+ *   thread   "1": start the kthread kt_thread, whose function
+ *            ks_target_thread() sleeps until it is stopped (a thread's
+ *            life in one call); "0": stop it
  *   section  N times: ks_target_mark_a(), spin ARG ns, kmalloc(64),
  *            ks_target_mark_b(), kfree(): sections between two functions
  *            or a function and the kmem:kmalloc / kmem:kfree tracepoints
@@ -73,6 +76,7 @@
 #include <linux/stacktrace.h>
 #include <linux/ftrace.h>
 #include <linux/irq_work.h>
+#include <linux/kthread.h>
 #include "ks_arch.h"	/* the counter kstats reads: ks_cycles() */
 
 static struct dentry *kt_dir;
@@ -442,9 +446,46 @@ static int kt_patch(bool on)
 	return ret;
 }
 
+/*
+ * A thread's life in one call: what kthread() runs, asleep until told to
+ * stop (a thread's main loop, as worker_thread() is).
+ */
+static noinline int ks_target_thread(void *arg)
+{
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+static struct task_struct *kt_thread;
+
+static int kt_thread_set(bool on)
+{
+	struct task_struct *t;
+	int ret = 0;
+
+	mutex_lock(&kt_hold_lock);
+	if (on && !kt_thread) {
+		t = kthread_run(ks_target_thread, NULL, "kt_thread");
+		if (IS_ERR(t))
+			ret = PTR_ERR(t);
+		else
+			kt_thread = t;
+	} else if (!on && kt_thread) {
+		kthread_stop(kt_thread);
+		kt_thread = NULL;
+	}
+	mutex_unlock(&kt_hold_lock);
+	return ret;
+}
+
 enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP, KT_SECTION,
 	KT_UNWIND, KT_ARGS, KT_PART, KT_ISRA, KT_GEN, KT_HOLD, KT_PATCH,
-	KT_DUP, KT_CALLERS, KT_IRQ };
+	KT_DUP, KT_CALLERS, KT_IRQ, KT_THREAD };
 
 /*
  * Longer than 100 lines: one case per ground-truth function the tests call
@@ -480,6 +521,10 @@ static ssize_t kt_write(struct file *file, const char __user *ubuf,
 	}
 	if (what == KT_PATCH) {
 		ret = kt_patch(n);
+		return ret ? ret : count;
+	}
+	if (what == KT_THREAD) {
+		ret = kt_thread_set(n);
 		return ret ? ret : count;
 	}
 	if (what == KT_CALLERS) {
@@ -596,6 +641,7 @@ static int __init kt_init(void)
 		[KT_PART] = "part", [KT_ISRA] = "isra", [KT_GEN] = "gen",
 		[KT_HOLD] = "hold", [KT_PATCH] = "patch", [KT_DUP] = "dup",
 		[KT_CALLERS] = "callers", [KT_IRQ] = "irq",
+		[KT_THREAD] = "thread",
 	};
 	unsigned long i;
 
@@ -618,6 +664,7 @@ static void __exit kt_exit(void)
 	proc_remove(kt_proc);
 	kt_hold(false);
 	kt_patch(false);
+	kt_thread_set(false);
 }
 
 module_init(kt_init);
