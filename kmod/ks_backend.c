@@ -174,16 +174,17 @@ void ks_backends_stop(void)
 
 /**
  * ks_backends_wake() - wake the tasks asleep inside a timed call
+ * @say: name some of them in the log
  *
  * For unloading: each backend's @wake (the direct backend's calls must
  * return before the module goes).  The others' return trampolines are the
  * kernel's.
  */
-void ks_backends_wake(void)
+void ks_backends_wake(bool say)
 {
 	unsigned int i;
 
 	for (i = 0; i < KS_VIA_NR; i++)
 		if (ks_backends[i] && ks_backends[i]->wake)
-			ks_backends[i]->wake();
+			ks_backends[i]->wake(say);
 }

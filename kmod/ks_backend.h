@@ -23,6 +23,6 @@ const struct ks_backend *ks_backend_next(const struct ks_backend *b);
 void ks_backends_settle(void);
 int ks_backends_start(void);
 void ks_backends_stop(void);
-void ks_backends_wake(void);
+void ks_backends_wake(bool say);
 
 #endif /* _KSTATS_BACKEND_H */

@@ -498,8 +498,9 @@ static int ks_direct_attach(struct ks_node *node)
  * - What rmmod's own syscall runs through to the module's exit: the
  *   syscall tables' dispatchers and delete_module.  Unloading would wait
  *   for rmmod's own call to return.
- * - Where a thread spends its life (kthread() and the functions it runs):
- *   a call lasts as long as the thread, which may be for ever.
+ * - Where a thread spends its life (ret_from_fork() and kthread(), the
+ *   functions they run, those of kernel threads running now:
+ *   ks_direct_thread_fn()): a call lasts as long as the thread.
  * The default backend takes fprobe or kretprobe for them, whose instances
  * the kernel keeps.
  */
@@ -509,8 +510,9 @@ static const char * const ks_deny_direct[] = {
 	"invoke_syscall", "el0_svc_common", "do_el0_svc", "do_el0_svc_compat",
 	"__x64_sys_delete_module", "__ia32_sys_delete_module",
 	"__arm64_sys_delete_module", "__do_sys_delete_module",
-	"kthread", "worker_thread", "rescuer_thread", "smpboot_thread_fn",
-	"kthread_worker_fn",
+	"ret_from_fork", "kthreadd", "kthread", "worker_thread", "rescuer_thread",
+	"smpboot_thread_fn", "kthread_worker_fn", "io_wq_worker",
+	"io_sq_thread", "vhost_task_fn",
 };
 
 /*
@@ -531,8 +533,9 @@ static int ks_direct_fits(struct ks_node *node, bool asked)
 	ks_btf_args_in_regs(node, res);
 	for (i = 0; i < node->nsyms; i++) {
 		ret = res[i];
-		if (!ret && ks_name_in(node->syms[i], ks_deny_direct,
-				       ARRAY_SIZE(ks_deny_direct)))
+		if (!ret && (ks_name_in(node->syms[i], ks_deny_direct,
+					ARRAY_SIZE(ks_deny_direct)) ||
+			     ks_direct_thread_fn(node->syms[i])))
 			ret = -ECHILD;
 		if (!ret)
 			continue;

@@ -197,7 +197,8 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n);
 /* ks_direct_stack.c: the calls on tasks' stacks */
 int ks_direct_watch_exits(void);
 void ks_direct_unwatch_exits(void);
-void ks_direct_wake(void);
+void ks_direct_wake(bool say);
+bool ks_direct_thread_fn(const char *name);
 #endif
 
 #endif /* _KSTATS_DIRECT_H */

@@ -11,6 +11,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
+#include <linux/kthread.h>
 #include <linux/kprobes.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
@@ -95,35 +96,52 @@ NOKPROBE_SYMBOL(ks_direct_task_exit);
 #define KS_FRAME_SPAN	(KS_FRAME_NODE < 0 ? -KS_FRAME_NODE : KS_FRAME_NODE)
 
 /*
- * Does @t's stack show a call inside a body?  Another task's stack may
- * go at any time (this module cannot hold it: put_task_stack() is not
- * exported): read only through copy_from_kernel_nofault(), and the whole
- * of it, stale parts too.  A wrong yes costs a spurious wakeup.
+ * Does @t's stack show a call inside a body?  Its node, or NULL.  Another
+ * task's stack may go at any time (this module cannot hold it:
+ * put_task_stack() is not exported): read only through
+ * copy_from_kernel_nofault(), and the whole of it, stale parts too.  A
+ * wrong answer costs a spurious wakeup.
  */
-static bool ks_task_in_body(struct task_struct *t)
+static struct ks_node *ks_task_in_body(struct task_struct *t)
 {
 	unsigned long buf[KS_SCAN_CHUNK / sizeof(long)];
 	unsigned long stack = (unsigned long)READ_ONCE(t->stack), off;
 	unsigned int i, n = ARRAY_SIZE(buf);
 
 	if (!stack)
-		return false;
+		return NULL;
 	/* chunks overlap by a frame's span: a mark and its node share one */
 	for (off = 0; ; off = min(off + KS_SCAN_CHUNK - KS_FRAME_SPAN,
 				  THREAD_SIZE - KS_SCAN_CHUNK)) {
 		if (copy_from_kernel_nofault(buf, (void *)(stack + off),
 					     sizeof(buf)))
-			return false;
+			return NULL;
 		for (i = 0; i < n; i++) {
 			long j = i + KS_FRAME_NODE / (long)sizeof(long);
 
 			if (ks_is_mark(buf[i]) && j >= 0 && j < n &&
 			    ks_is_node((struct ks_node *)buf[j]))
-				return true;
+				return (struct ks_node *)buf[j];
 		}
 		if (off + KS_SCAN_CHUNK >= THREAD_SIZE)
-			return false;
+			return NULL;
 	}
+}
+
+#define KS_SAY_MAX	5	/* tasks named in the log at a time */
+
+/* Name in the log @t, asleep inside @node's body (read without trust). */
+static void ks_say_sleeper(struct task_struct *t, struct ks_node *node)
+{
+	char name[KS_NAME_MAX];
+
+	if (copy_from_kernel_nofault(name, node->cmd.name, sizeof(name)))
+		strscpy(name, "?", sizeof(name));
+	name[sizeof(name) - 1] = '\0';
+	pr_info("unloading waits for %s (pid %d), asleep inside %s%s\n",
+		t->comm, task_pid_nr(t), name, t->flags & PF_KTHREAD ?
+		" (a kernel thread: it returns when the thread next does or ends)" :
+		"");
 }
 
 /**
@@ -136,16 +154,87 @@ static bool ks_task_in_body(struct task_struct *t)
  * its node is unhooked.  A call that lasts as long as its thread (a
  * thread's main loop) still holds the module.
  */
-void ks_direct_wake(void)
+void ks_direct_wake(bool say)
 {
 	struct task_struct *g, *t;
+	unsigned int said = 0;
+	struct ks_node *node;
 
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
-		if (t != current && !task_is_running(t) && ks_task_in_body(t))
-			wake_up_process(t);
+		if (t == current || task_is_running(t))
+			continue;
+		node = ks_task_in_body(t);
+		if (!node)
+			continue;
+		if (say && said++ < KS_SAY_MAX)
+			ks_say_sleeper(t, node);
+		wake_up_process(t);
 	}
 	rcu_read_unlock();
+}
+
+/*
+ * The functions the kernel's threads run (kthread_func()): such a call
+ * lasts as long as its thread, so that the direct backend would keep the
+ * module for ever from the first thread started after the attach.  The
+ * threads are looked at again once a jiffy at most (a glob asks for each
+ * of its functions), a name looked up only for a function not seen before.
+ */
+#define KS_THREAD_FNS	128
+static unsigned long ks_thread_fn_at[KS_THREAD_FNS];
+static char ks_thread_fn[KS_THREAD_FNS][KS_NAME_MAX];
+static const char *ks_thread_fns[KS_THREAD_FNS];
+static unsigned int ks_nr_thread_fns;
+static unsigned long ks_thread_fns_seen;
+static DEFINE_MUTEX(ks_thread_fns_lock);
+
+/* Add @fn to the functions threads run; caller holds ks_thread_fns_lock. */
+static void ks_thread_fn_add(unsigned long fn)
+{
+	unsigned int i, n = ks_nr_thread_fns;
+
+	for (i = 0; i < n; i++)
+		if (ks_thread_fn_at[i] == fn)
+			return;
+	if (n == KS_THREAD_FNS)
+		return;
+	ks_thread_fn_at[n] = fn;
+	/* as ks_name_in() compares: no module ("name [mod]"), no clone */
+	snprintf(ks_thread_fn[n], KS_NAME_MAX, "%ps", (void *)fn);
+	ks_thread_fn[n][strcspn(ks_thread_fn[n], " .")] = '\0';
+	ks_thread_fns[n] = ks_thread_fn[n];
+	ks_nr_thread_fns = n + 1;
+}
+
+/**
+ * ks_direct_thread_fn() - is @name what a kernel thread runs?
+ * @name: a symbol, its module's name first or not, a clone or not
+ *
+ * A function once seen run by a thread stays refused after the thread
+ * ends: the kernel starts such threads again (workers, hotplug's).
+ */
+bool ks_direct_thread_fn(const char *name)
+{
+	struct task_struct *g, *t;
+	unsigned long fn;
+	bool ret;
+
+	mutex_lock(&ks_thread_fns_lock);
+	if (time_after(jiffies, ks_thread_fns_seen) || !ks_nr_thread_fns) {
+		rcu_read_lock();
+		for_each_process_thread(g, t) {
+			fn = (t->flags & PF_KTHREAD) ?
+			     (unsigned long)kthread_func(t) : 0;
+			if (fn)
+				ks_thread_fn_add(fn);
+		}
+		rcu_read_unlock();
+		ks_thread_fns_seen = jiffies;
+	}
+	ret = ks_name_in(name, ks_thread_fns, ks_nr_thread_fns);
+	mutex_unlock(&ks_thread_fns_lock);
+	return ret;
 }
 
 static struct tracepoint *ks_exit_tp;

@@ -505,12 +505,13 @@ void ks_reap_wait(void)
 	 * not do for minutes: have idle CPUs go round.  Once a second, tasks
 	 * asleep inside a body, which may sleep there for ever (an idle
 	 * worker in schedule()), are woken, as livepatch moves its sleepers
-	 * on.
+	 * on; those still there after a second are named, once a minute.
 	 */
 	do {
 		wake_up_all_idle_cpus();
 		if (++round % (1000 / KS_REAP_MS) == 0)
-			ks_backends_wake();
+			ks_backends_wake(round % (60000 / KS_REAP_MS) ==
+					 1000 / KS_REAP_MS);
 		msleep(KS_REAP_MS);
 	} while (ks_reap_once());
 }

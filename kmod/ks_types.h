@@ -167,7 +167,8 @@ enum {
  * @start: what it needs while the module is loaded (NULL: nothing)
  * @stop: undo @start, once no node is left
  * @wake: wake the tasks asleep inside a timed call, before the module
- *	goes (NULL: the kernel's own return trampolines hold them)
+ *	goes, naming some in the log with @say (NULL: the kernel's own
+ *	return trampolines hold them)
  * @owner_removes: NULL, or why "remove" on _control refuses the node (logged
  *	after its name): the code that made it alone removes it
  *
@@ -187,7 +188,7 @@ struct ks_backend {
 	void (*acted)(struct ks_node *node);
 	int (*start)(void);
 	void (*stop)(void);
-	void (*wake)(void);
+	void (*wake)(bool say);
 	const char *owner_removes;
 };
 

@@ -3,6 +3,9 @@
 # goes: rmmod's own syscall (its dispatcher is refused via direct), tasks
 # that end inside a timed body (the exit scan), a task asleep inside one
 # for 1000 s (woken on unload).  rmmod returns within 10 s each time.
+# A thread's life in one call (a kthread's function, ret_from_fork) is
+# refused via direct; one started after the attach keeps rmmod waiting,
+# the log names it, and rmmod returns once the thread ends.
 . /ks/lib.sh
 
 # stopped_in_get_signal PID...: is each task stopped (SIGSTOP) inside
@@ -72,6 +75,48 @@ if need_direct "unloading with direct calls that would not return"; then
 	expect_eq "5 tasks were killed (inside get_signal)" "$killed" 5
 	check "rmmod kstats returns once they ended" poll 3000 '! grep -q "^kstats " /proc/modules'
 	expect_range "rmmod returned within 10 s of the kill (cs)" $(($(uptime_cs) - t0)) 0 999
+	wait $rmmoder
+	check "insmod kstats again" insmod "$KS_MODDIR/kstats.ko"
+
+	# A thread's life in one call: ret_from_fork() (a C function from
+	# 6.6 on x86-64) runs a new kthread's whole life; so does what a
+	# kernel thread runs (ks_target_thread, kstats_target's kt_thread).
+	T=$KS_TDIR
+	if grep -qE '^ret_from_fork( |$)' /sys/kernel/tracing/available_filter_functions; then
+		expect_errno "trace ret_from_fork via direct -> EINVAL" EINVAL ctl "trace ret_from_fork via direct"
+	else
+		skip "trace ret_from_fork via direct" "ret_from_fork is not a traceable function here"
+	fi
+	check "start kt_thread" "echo 1 > $T/thread"
+	check "kt_thread runs" poll 500 "grep -qx kt_thread /proc/[0-9]*/comm"
+	expect_errno "trace ks_target_thread via direct (kt_thread runs it) -> EINVAL" EINVAL \
+		ctl "trace ks_target_thread via direct"
+	check "the log says why" "dmesg | tail -n 3 | grep -q 'ks_target_thread: ks_target_thread may not return before the module goes'"
+	check "trace ks_target_thread (the default backend)" ctl "trace ks_target_thread"
+	check "not direct" "! node_field ks_target_thread attach | grep -q '^direct:'"
+	ctl "remove ks_target_thread"
+	check "stop kt_thread" "echo 0 > $T/thread"
+	# No thread runs it now (but one did: refused still)
+	expect_errno "trace ks_target_thread via direct (kt_thread ran it) -> EINVAL" EINVAL \
+		ctl "trace ks_target_thread via direct"
+	check "rmmod kstats" rmmod kstats
+	check "insmod kstats again" insmod "$KS_MODDIR/kstats.ko"
+	# A new kstats has seen no thread run it: via direct is taken, and the thread
+	# started next spends its life in a timed call.  rmmod waits for
+	# it, names it, and returns once the thread ends.
+	check "trace ks_target_thread via direct (no thread runs it)" ctl "trace ks_target_thread via direct"
+	check "start kt_thread again" "echo 1 > $T/thread"
+	check "remove ks_target_thread" ctl "remove ks_target_thread"
+	rmmod kstats &
+	rmmoder=$!
+	check "rmmod names the thread it waits for" \
+		poll 1000 "dmesg | grep -q 'unloading waits for kt_thread (pid [0-9]*), asleep inside ks_target_thread (a kernel thread'"
+	sleep 1
+	check "and waits on while kt_thread lives" "grep -q '^kstats ' /proc/modules"
+	t0=$(uptime_cs)
+	check "stop kt_thread" "echo 0 > $T/thread"
+	check "rmmod kstats returns once the thread ended" poll 3000 '! grep -q "^kstats " /proc/modules'
+	expect_range "rmmod returned within 10 s of the stop (cs)" $(($(uptime_cs) - t0)) 0 999
 	wait $rmmoder
 	check "insmod kstats again" insmod "$KS_MODDIR/kstats.ko"
 
