@@ -48,12 +48,13 @@ for b in $backends; do
 	ctl "remove ks_target_recurse"
 
 	# Known latency: a 200 us spin on local_clock(); p50 within the slot
-	# precision above it (plus the tracer's own cost, a few us under TCG).
+	# precision above it (plus the tracer's own cost, a few us under TCG,
+	# more for a probe's exception on a loaded host: KS_SLACK, 20 us at least).
 	check "$b: trace ks_target_delay bits 5" ctl "trace ks_target_delay bits 5 via $b"
 	echo "200 200000" > $T/delay
 	expect_eq "$b: delay samples" "$(node_field ks_target_delay samples)" 200
-	p50=$(node_field ks_target_delay p50)
-	expect_range "$b: delay p50 ($p50) in [200000, 200000 + 2^-5 + 20us]" "$p50" 200000 $((200000 + 200000 / 32 + 20000))
+	p50=$(node_field ks_target_delay p50) sl=$((KS_SLACK > 20000 ? KS_SLACK : 20000))
+	expect_range "$b: delay p50 ($p50) in [200000, 200000 + 2^-5 + $((sl / 1000))us]" "$p50" 200000 $((200000 + 200000 / 32 + sl))
 	expect_range "$b: delay min >= 200000" "$(node_field ks_target_delay min)" 200000 300000
 	ctl "remove ks_target_delay"
 done
