@@ -295,16 +295,25 @@ struct ks_node *ks_node_prepare(const struct ks_cmd *cmd,
  * by one would cost n (and, on the direct backend, an ftrace_ops and a
  * trampoline each).
  */
+static void ks_nodes_halves(struct ks_node **nodes, unsigned int n)
+{
+	if (n < 2 || !nodes[0]->backend->attach_many(nodes, n))
+		return;
+	ks_nodes_halves(nodes, n / 2);
+	ks_nodes_halves(nodes + n / 2, n - n / 2);
+}
+
 void ks_nodes_attach_many(struct ks_node **nodes, unsigned int n)
 {
 	int ret = nodes[0]->backend->attach_many(nodes, n);
 
 	if (!ret || n < 2)
 		return;
+	/* said once, not for each half that fails again */
 	pr_info("attaching %u functions at once failed (error %d): halves\n",
 		n, ret);
-	ks_nodes_attach_many(nodes, n / 2);
-	ks_nodes_attach_many(nodes + n / 2, n - n / 2);
+	ks_nodes_halves(nodes, n / 2);
+	ks_nodes_halves(nodes + n / 2, n - n / 2);
 }
 
 /**
