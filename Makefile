@@ -29,7 +29,8 @@
 #   make test-mttcg      the short sweep under parallel TCG: how often QEMU, not kstats, traps
 #   make demo            the three kernel-thread measurements in a VM
 #   make bench           overhead benchmark under QEMU -icount (bench-short: quick;
-#                        bench-arm64: the arm64 kernels)
+#                        bench-arm64: the arm64 kernels; bench-whole: every
+#                        function at once against ftrace's function tracer)
 #   make deps            install what the above need (Debian packages, root)
 #   make checkpatch      checkpatch.pl --strict on the kernel code
 #   make clean           build products only (modules, CLI, tests' objects)
@@ -314,7 +315,13 @@ bench-arm64: deps-check vm-stage-arm64
 bench-short: deps-check vm-stage-$(lastword $(KVERS))
 	BENCH_SHORT=1 bench/run.sh -k $(lastword $(KVERS))
 
-.PHONY: bench bench-arm64 bench-short
+# bench-whole: every function at once against ftrace's function tracer,
+# under -icount on the newest kernel (bench/scenarios/55-whole.sh)
+bench-whole: deps-check vm-stage-$(lastword $(KVERS))
+	BENCH_SHORT=1 BENCH_SCENARIOS='0*,55*' BENCH_OUT=$(CURDIR)/bench-out/whole \
+		bench/run.sh -k $(lastword $(KVERS))
+
+.PHONY: bench bench-arm64 bench-short bench-whole
 
 # The figures the documentation shows, redrawn by the current plotting
 # code from the real snapshots kept beside them (docs/figures/data: the

@@ -8,6 +8,8 @@
  *	REPS times: N open("non_existent") in DIR (each must fail, ENOENT)
  *   ks-bench [OPTIONS] read FILE
  *	REPS times: open FILE, read it to EOF, close
+ *   ks-bench [OPTIONS] fork N
+ *	REPS times: N fork()s, each child exiting at once, waited for
  *   OPTIONS: [-r REPS] [-w WARM] [-c] [-f] [-s MS]
  *
  * Each timed operation is bracketed by two reads of the TSC (on arm64 the
@@ -43,6 +45,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #if defined(__x86_64__)
 #include <x86intrin.h>
 #endif
@@ -96,6 +99,7 @@ static void usage(void)
 		"usage: ks-bench [OPTIONS] [-n NODE] write FILE DATA\n"
 		"       ks-bench [OPTIONS] [-n NODE] open DIR N\n"
 		"       ks-bench [OPTIONS] read FILE\n"
+		"       ks-bench [OPTIONS] fork N\n"
 		"OPTIONS: -r REPS (5), -w WARM (1), -c (CLOCK_MONOTONIC),\n"
 		"         -f (SCHED_FIFO), -s MS (sleep before each timed op)\n");
 	exit(2);
@@ -132,7 +136,7 @@ struct op {
 	const char *path;	/* read: FILE */
 	const char *data;	/* write: DATA */
 	size_t len;
-	long n;			/* open: opens per operation */
+	long n;			/* open, fork: per operation */
 };
 
 /* One operation; 0 on success. */
@@ -148,6 +152,19 @@ static int run_op(const struct op *op)
 		if (r != (ssize_t)op->len) {
 			perror("ks-bench: write");
 			return 1;
+		}
+	} else if (!strcmp(op->name, "fork")) {
+		for (i = 0; i < op->n; i++) {
+			pid_t pid = fork();
+			int st;
+
+			if (pid == 0)
+				_exit(0);
+			if (pid < 0 || waitpid(pid, &st, 0) != pid ||
+			    !WIFEXITED(st) || WEXITSTATUS(st)) {
+				perror("ks-bench: fork");
+				return 1;
+			}
 		}
 	} else if (!strcmp(op->name, "open")) {
 		for (i = 0; i < op->n; i++) {
@@ -237,6 +254,10 @@ int main(int argc, char **argv)
 			perror(argv[1]);
 			return 1;
 		}
+	} else if (!strcmp(op.name, "fork") && argc == 2) {
+		op.n = strtol(argv[1], &end, 10);
+		if (*end || op.n < 1)
+			usage();
 	} else if (!strcmp(op.name, "read") && argc == 2) {
 		op.path = argv[1];
 	} else {

@@ -563,6 +563,87 @@ def glob_table(g, single=None):
     return out
 
 
+def whole(icount):
+    """55-whole: every function at once, kstats against ftrace's function
+    tracer: attach and remove, the workload's slowdown, the cost per call
+    and memory.  None when the scenario did not run."""
+    recs = [r for r in icount if r["_"].startswith("whole")]
+    if not recs:
+        return None
+    w = {"work": {}, "attach": {}, "per_call": {}, "memory": None}
+    for r in recs:
+        if r["_"] == "wholework":
+            w["work"].setdefault(r["tool"], {})[r["op"]] = {
+                "n": num(r["n"]), "min": num(r["min"]), "median": num(r["median"])}
+        elif r["_"] == "wholeattach":
+            w["attach"][r["tool"]] = {"n": num(r["n"]), "on": num(r["on"]),
+                                      "off": num(r["off"])}
+        elif r["_"] == "wholecall":
+            n, m1, m2 = num(r["n"]), num(r["min1"]), num(r["min2"])
+            if n and m1 is not None and m2 is not None:
+                w["per_call"][r["traced"]] = (m2 - m1) / n
+        elif r["_"] == "wholegen":
+            w.setdefault("gen", {})[r["traced"]] = {
+                "min": num(r["min"]), "median": num(r["median"]), "calls": num(r["calls"])}
+        elif r["_"] == "wholemem":
+            w["memory"] = {k: num(v) for k, v in r.items() if k != "_"}
+    base = w["work"].get("none", {})
+    w["slowdown"] = {}
+    for tool in ("ftrace", "kstats"):
+        for op, v in w["work"].get(tool, {}).items():
+            b = base.get(op, {}).get("median")
+            if b and v.get("median"):
+                w["slowdown"].setdefault(tool, {})[op] = v["median"] / b
+    g = w.get("gen", {})
+    if "none" in g and "all" in g and g["all"]["calls"]:
+        # the calls of the warm-ups and timed runs, REPS + 2 of them
+        ops = max(1, round(g["all"]["calls"] / 524800))
+        w["gen_per_call"] = (g["all"]["min"] - g["none"]["min"]) / (g["all"]["calls"] / ops)
+    pc = w["per_call"]
+    if "none" in pc:
+        w["overhead"] = {k: v - pc["none"] for k, v in pc.items() if k != "none"}
+    return w
+
+
+def whole_lines(w):
+    """The text of whole()'s figures, under a kernel's table."""
+    if not w:
+        return []
+    out = ["   every function at once (55-whole): kstats \"trace * via direct bits 3\""
+           " against ftrace's function tracer, guest instructions"]
+    a = w["attach"]
+    for tool, name in (("ftrace", "function tracer"), ("kstats", "kstats")):
+        if tool in a:
+            out.append("     %-15s %6s functions: on %s, off %s"
+                       % (name, fmt(a[tool]["n"]), fmt(a[tool]["on"]), fmt(a[tool]["off"])))
+    if "ftrace" in a and "kstats" in a and a["ftrace"]["on"] and a["ftrace"]["off"]:
+        out.append("     kstats against the tracer: attach %.1fx, remove %.1fx (the target: 2x)"
+                   % (a["kstats"]["on"] / a["ftrace"]["on"], a["kstats"]["off"] / a["ftrace"]["off"]))
+    base = w["work"].get("none", {})
+    for op, what in (("fork", "fork()s"), ("open", "failed open()s")):
+        if op not in base:
+            continue
+        parts = ["%s %.1fx" % (t, w["slowdown"][t][op]) for t in ("ftrace", "kstats")
+                 if op in w["slowdown"].get(t, {})]
+        out.append("     workload: %s %s untraced %s instr; slowdown %s"
+                   % (fmt(base[op]["n"]), what, fmt(base[op]["median"]), ", ".join(parts)))
+    o = w.get("overhead", {})
+    if "one" in o and "all" in o:
+        out.append("     per call of ks_target_empty: +%.1f instr with it alone traced, +%.1f with"
+                   " everything (%+.1f; the target: within +5)" % (o["one"], o["all"], o["all"] - o["one"]))
+    if w.get("gen_per_call") is not None:
+        out.append("     per call of the 1,024 kt_gen functions with everything traced: +%.1f instr"
+                   " on average" % w["gen_per_call"])
+    m = w.get("memory")
+    if m:
+        out.append("     memory (Percpu + Slab + VmallocUsed): %s kB for %s nodes (%s B a node),"
+                   " %s kB after the workload (%s functions called), %s CPUs"
+                   % (fmt(m.get("attached_kb")), fmt(m.get("nodes")),
+                      fmt(1024 * m["attached_kb"] / m["nodes"]) if m.get("nodes") else "n/a",
+                      fmt(m.get("worked_kb")), fmt(m.get("called")), m.get("cpus")))
+    return out
+
+
 def kernel_report(d):
     """Everything one kernel's folder @d holds, as bench.json's entry."""
     icount = read_records(os.path.join(d, "res-icount", "results"))
@@ -601,6 +682,7 @@ def kernel_report(d):
 
     kr["read"] = reads(readb)
     kr["globs"] = globs(icount, raw)
+    kr["whole"] = whole(icount)
     return kr
 
 
@@ -780,6 +862,7 @@ def table(k):
                               fmt(b["total_16cpus"]), fmt(b["total_1of16"])))
     out.extend(glob_table(k.get("globs"),
                           k["kstats"].get("direct", {}).get("empty", {}).get("overhead")))
+    out.extend(whole_lines(k.get("whole")))
     for r in k.get("read") or []:
         out.append("   read a node file, %d CPUs with samples, bits %d (%d rows, %s bytes): %s %s"
                    % (r["cpus"], r["bits"], r["rows"], fmt(r["bytes"]), fmt(r["min_ns"]),
@@ -865,6 +948,14 @@ def sanity(k):
                 bad.append("%s %s %s: overhead %s out of range" % (k["kernel"], via, key, o))
             else:
                 got += 1
+    w = k.get("whole") or {}
+    if w:
+        o = w.get("overhead", {}).get("all")
+        if o is None or not SANE[0] < o < SANE[1]:
+            bad.append("%s every function at once: per-call overhead %s missing or out of range"
+                       % (k["kernel"], o))
+        else:
+            got += 1
     if not got:
         bad.append("%s: no kstats figure at all" % k["kernel"])
     bad.extend(paths_drift(k))
