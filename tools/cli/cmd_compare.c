@@ -103,22 +103,32 @@ static int ks_set_many(const struct ks_set *set)
 	return 0;
 }
 
+struct ks_cmp_req {
+	const char *labels[64], *files[1024];
+	int nl, nf, split;		/* split: the first file after --, or -1 */
+	int fmt, force, wide, undisturbed, brief;
+	int top;			/* functions a ranked list shows, 0: all */
+	int rank_total;			/* --rank total */
+};
+
 /*
  * compare A... -- B...: the nodes of @set from @split on are the new
- * side; @labels: up to two side labels.
+ * side; @r: the labels (up to two: base, new), format and --top.
  */
-static int ks_compare_sides(struct ks_set *set, int split, const char **labels,
-			    int nl, int fmt, int force)
+static int ks_compare_sides(struct ks_set *set, int split, const struct ks_cmp_req *r)
 {
+	const char **labels = (const char **)r->labels;
+	int nl = r->nl;
 	char la[KS_META_MAX], lb[KS_META_MAX];
 	struct ks_cmp_side a, b;
 
 	ks_side_label(la, sizeof(la), set, 0, nl > 0 ? labels[0] : NULL);
 	ks_side_label(lb, sizeof(lb), set, split, nl > 1 ? labels[1] : NULL);
-	a = (struct ks_cmp_side){ .label = la, .nodes = set->nodes, .srcs = set->srcs, .n = split };
+	a = (struct ks_cmp_side){ .label = la, .nodes = set->nodes, .srcs = set->srcs, .n = split,
+				  .top = r->top, .rank_total = r->rank_total };
 	b = (struct ks_cmp_side){ .label = lb, .nodes = set->nodes + split,
 				  .srcs = set->srcs + split, .n = set->n - split };
-	return ks_cmp_print(stdout, &a, &b, fmt, force) ? 1 : 0;
+	return ks_cmp_print(stdout, &a, &b, r->fmt, r->force) ? 1 : 0;
 }
 
 /*
@@ -156,11 +166,6 @@ static int ks_leave_disturbed(struct ks_set *set, int json)
 }
 
 /* What compare was asked for. */
-struct ks_cmp_req {
-	const char *labels[64], *files[1024];
-	int nl, nf, split;		/* split: the first file after --, or -1 */
-	int fmt, force, wide, undisturbed, brief;
-};
 
 /* The options and files of compare into @r; exits on bad usage; 1 for --help. */
 static int ks_compare_args(int argc, char **argv, struct ks_cmp_req *r)
@@ -194,6 +199,18 @@ static int ks_compare_args(int argc, char **argv, struct ks_cmp_req *r)
 			r->undisturbed = 1;
 		} else if (!strcmp(a, "--brief")) {
 			r->brief = 1;
+		} else if (!strcmp(a, "--rank")) {
+			if (++i >= argc || (strcmp(argv[i], "total") && strcmp(argv[i], "change")))
+				ks_bad_usage("compare", "--rank takes total or change");
+			r->rank_total = !strcmp(argv[i], "total");
+		} else if (!strcmp(a, "--all")) {
+			r->top = 0;
+		} else if (!strcmp(a, "--top")) {
+			char *end;
+
+			r->top = ++i < argc ? (int)strtol(argv[i], &end, 10) : -1;
+			if (i >= argc || *end || r->top < 1)
+				ks_bad_usage("compare", "--top takes a number of functions, 1 or more");
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			ks_help(stdout, "compare");
 			return 1;
@@ -284,7 +301,7 @@ static int ks_compare_table(struct ks_set *set, struct ks_cmp_req *r)
 
 int cmd_compare(int argc, char **argv)
 {
-	struct ks_cmp_req r = { .split = -1, .fmt = KS_CMP_TEXT };
+	struct ks_cmp_req r = { .split = -1, .fmt = KS_CMP_TEXT, .top = 20 };
 	struct ks_set set = { 0 };
 	int i, ret = 0, node_split = -1;
 
@@ -309,7 +326,7 @@ int cmd_compare(int argc, char **argv)
 			ks_err("compare: --wide goes with A B [C...] of one function (this table has every row)");
 			ret = 2;
 		} else {
-			ret = ks_compare_sides(&set, node_split, r.labels, r.nl, r.fmt, r.force);
+			ret = ks_compare_sides(&set, node_split, &r);
 		}
 		goto out;
 	}

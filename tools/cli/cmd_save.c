@@ -95,6 +95,47 @@ static void ks_default_out(char *buf, size_t len, const struct ks_view *node,
 			*p = '_';
 }
 
+struct ks_name_at {
+	const char *name;
+	int at;
+};
+
+static int ks_name_at_cmp(const void *a, const void *b)
+{
+	const struct ks_name_at *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->at - y->at;
+}
+
+/*
+ * Drop the repeats among @out's @n names (two globs, or a glob and a name,
+ * may match the same node), each first one kept in its place: by sorting,
+ * as a whole kernel's 40,000 names would take a billion comparisons pair
+ * by pair.  Return: how many are left, -1 out of memory.
+ */
+static int ks_names_unique(char **out, int n)
+{
+	struct ks_name_at *v = malloc((size_t)(n ? n : 1) * sizeof(*v));
+	int i, m = 0;
+
+	if (!v)
+		return -1;
+	for (i = 0; i < n; i++)
+		v[i] = (struct ks_name_at){ out[i], i };
+	qsort(v, n, sizeof(*v), ks_name_at_cmp);
+	for (i = 1; i < n; i++)
+		if (!strcmp(v[i].name, v[i - 1].name)) {
+			free(out[v[i].at]);
+			out[v[i].at] = NULL;
+		}
+	free(v);
+	for (i = 0; i < n; i++)
+		if (out[i])
+			out[m++] = out[i];
+	return m;
+}
+
 /*
  * The live node names @args ask for: NAME, a glob matched against the
  * nodes _control lists, or all.  Return: how many (into @out, at most
@@ -103,15 +144,15 @@ static void ks_default_out(char *buf, size_t len, const struct ks_view *node,
 static int ks_save_names(char **args, int nargs, char **out, int max, int *many)
 {
 	char err[KS_ERR_MAX], **names = NULL;
-	int i, j, n = 0, nn = 0;
+	int i, j, n = 0, nn = 0, bad = 0;
 
 	*many = nargs > 1;
 	for (i = 0; i < nargs; i++) {
 		int glob = !strcmp(args[i], "all") || ks_is_glob(args[i]);
 
 		if (!glob) {
-			if (n < max)
-				out[n++] = strdup(args[i]);
+			if (n < max && !(out[n++] = strdup(args[i])))
+				bad = 1;
 			continue;
 		}
 		*many = 1;
@@ -122,25 +163,23 @@ static int ks_save_names(char **args, int nargs, char **out, int max, int *many)
 				goto fail;
 			}
 		}
-		for (j = 0; j < nn; j++) {
-			int k, dup = 0;
-
+		for (j = 0; j < nn && n < max; j++) {
 			if (strcmp(args[i], "all") && fnmatch(args[i], names[j], 0))
 				continue;
-			for (k = 0; k < n; k++)
-				dup |= !strcmp(out[k], names[j]);
-			if (!dup && n < max)
-				out[n++] = strdup(names[j]);
+			if (!(out[n++] = strdup(names[j])))
+				bad = 1;
 		}
 	}
 	ks_ctl_names_free(names);
+	names = NULL;
+	if (bad || (n = ks_names_unique(out, j = n)) < 0) {
+		n = j;
+		goto fail;
+	}
 	if (!n) {
 		ks_err("save: no node matches");
 		return -1;
 	}
-	for (i = 0; i < n; i++)
-		if (!out[i])
-			goto fail;
 	return n;
 fail:
 	ks_ctl_names_free(names);
@@ -283,7 +322,7 @@ int cmd_save(int argc, char **argv)
 		{ 0 }
 	};
 	const char *out = NULL, *label = NULL, *file = NULL;
-	char def[4096], *names[KS_SAVE_MAX], *end;
+	char def[4096], **names, *end;
 	struct ks_set set = { 0 };
 	int opt, ret, icount = 0, runs = 0, n, many, i, undisturbed = 0;
 	double secs = 1;
@@ -332,9 +371,16 @@ int cmd_save(int argc, char **argv)
 	}
 	if (optind == argc)
 		ks_bad_usage("save", "NAME, GLOB or all expected (or -f FILE)");
-	n = ks_save_names(argv + optind, argc - optind, names, KS_SAVE_MAX, &many);
-	if (n < 0)
+	names = calloc(KS_SAVE_MAX, sizeof(*names));
+	if (!names) {
+		ks_err("save: out of memory");
 		return 1;
+	}
+	n = ks_save_names(argv + optind, argc - optind, names, KS_SAVE_MAX, &many);
+	if (n < 0) {
+		free(names);
+		return 1;
+	}
 	if (runs && undisturbed)
 		ks_bad_usage("save", "--undisturbed goes with one snapshot, not --runs");
 	if (runs) {
@@ -357,5 +403,6 @@ int cmd_save(int argc, char **argv)
 	}
 	for (i = 0; i < n; i++)
 		free(names[i]);
+	free(names);
 	return ret ? 1 : 0;
 }

@@ -20,7 +20,7 @@
 #include <kstats/cmd.h>
 #include "ks_parse.h"
 
-#define KS_SAVE_MAX	4096		/* nodes in one saved file */
+#define KS_SAVE_MAX	KS_NODES_MAX	/* nodes in one saved file */
 
 /*
  * getopt_long() values of the long options without a short form: first

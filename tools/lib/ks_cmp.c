@@ -27,6 +27,64 @@ static int ks_cmp_runs(const struct ks_cmp_side *s, const char *name,
 	return n;
 }
 
+/* Node @i of side @side (0: base, 1: new), by its name. */
+struct ks_cmp_at {
+	const char *name;
+	int side, i;
+};
+
+static int ks_cmp_at_cmp(const void *x, const void *y)
+{
+	const struct ks_cmp_at *p = x, *q = y;
+	int c = strcmp(p->name, q->name);
+
+	if (c)
+		return c;
+	return p->side != q->side ? p->side - q->side : p->i - q->i;
+}
+
+/*
+ * Each function's runs on both sides (@fns[].name, ra, na, rb, nb), found
+ * by sorting every node by name: a search of both sides per function took
+ * minutes over a whole kernel's 40,000 functions a side.  *@n: the
+ * functions filled.  Return: 0, -1 out of memory.
+ */
+static int ks_cmp_index(const struct ks_cmp_side *a, const struct ks_cmp_side *b,
+			struct ks_fn *fns, int *n)
+{
+	int t = a->n + b->n, i, j, k;
+	struct ks_cmp_at *v = malloc((size_t)(t ? t : 1) * sizeof(*v));
+
+	*n = 0;
+	if (!v)
+		return -1;
+	for (i = 0; i < t; i++)
+		v[i] = (struct ks_cmp_at){ i < a->n ? a->nodes[i]->name :
+					   b->nodes[i - a->n]->name,
+					   i >= a->n, i < a->n ? i : i - a->n };
+	qsort(v, t, sizeof(*v), ks_cmp_at_cmp);
+	for (i = 0; i < t; i = j) {
+		struct ks_fn *fn = &fns[(*n)++];
+
+		for (j = i; j < t && !strcmp(v[j].name, v[i].name); j++)
+			;
+		fn->name = v[i].name;
+		fn->ra = calloc(j - i, sizeof(*fn->ra));
+		fn->rb = calloc(j - i, sizeof(*fn->rb));
+		if (!fn->ra || !fn->rb) {
+			free(v);
+			return -1;
+		}
+		for (k = i; k < j; k++)
+			if (v[k].side)
+				fn->rb[fn->nb++] = b->nodes[v[k].i];
+			else
+				fn->ra[fn->na++] = a->nodes[v[k].i];
+	}
+	free(v);
+	return 0;
+}
+
 /* The merged histogram of @n runs, and the mean count and total per run. */
 static struct kstats_slot *ks_cmp_merge(struct ks_view **runs, int n,
 					double *count, double *total)
@@ -137,6 +195,21 @@ static int ks_cmp_rank(const void *x, const void *y)
 	cb = fabs(b->rows[b->key].change_pct);
 	if (ca != cb)
 		return ca < cb ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+/*
+ * --rank total: the larger change of total time per run (calls x mean)
+ * first, whatever its verdict, where the cost went in absolute terms; a
+ * function on one side only counts its whole total.
+ */
+static int ks_cmp_rank_total(const void *x, const void *y)
+{
+	const struct ks_fn *a = x, *b = y;
+	double da = fabs(a->total_b - a->total_a), db = fabs(b->total_b - b->total_a);
+
+	if (da != db)
+		return da < db ? 1 : -1;
 	return strcmp(a->name, b->name);
 }
 
@@ -348,30 +421,53 @@ static void ks_cmp_side_cells(char c[4][KS_CELL], const struct ks_fn *fn, int si
 	ks_fmt_value(c[3], KS_CELL, (__u64)total, r0->unit);
 }
 
+/* Say which functions the ranked list leaves out: past --top, never called. */
+static void ks_cmp_unlisted(FILE *f, int md, int more, int idle)
+{
+	char buf[256] = "";
+
+	if (more)
+		snprintf(buf, sizeof(buf), "%d more functions called, ranked below these: --all lists them", more);
+	if (idle)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%d called on neither side, not listed",
+			 more ? "; " : "", idle);
+	if (!buf[0])
+		return;
+	if (md)
+		fprintf(f, "\n%s.\n", buf);
+	else
+		ks_note(f, 0, buf);
+}
+
 static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 			  const struct ks_cmp_side *b, const struct ks_fn *fns, int n, int md)
 {
 	char ca[4][KS_CELL], cb[4][KS_CELL], chg[KS_CELL], first[2 * KS_CELL];
 	int i, k, judged_mean = 1, nw = 24;	/* "  +220.0% not measurable" */
+	int idle = 0, called, shown = 0;
 
 	for (i = 0; i < n; i++) {
 		if (fns[i].na && fns[i].nb && fns[i].key)
 			judged_mean = 0;
 		if ((int)strlen(fns[i].name) > nw)
 			nw = (int)strlen(fns[i].name);
+		idle += !fns[i].count_a && !fns[i].count_b;
 	}
+	called = n - idle;
 	if (nw > 30)
 		nw = 30;
 	if (md) {
 		fprintf(f, "**%d functions**, ranked by the change of %s; lower is better; base **%s**, new **%s**; count and total time per run.\n\n",
-			n, judged_mean ? "the mean" : "p50 (the mean from 3 runs a side)", a->label, b->label);
+			called, a->rank_total ? "total time (count x mean)" : judged_mean ? "the mean" :
+			"p50 (the mean from 3 runs a side)", a->label, b->label);
 		fputs("| function | count base | count new | p50 base | p50 new | p99 base | p99 new | total base | total new | change | verdict |\n"
 		      "|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|:--|\n", f);
 	} else {
 		char line[4 * KS_META_MAX];
 
 		snprintf(line, sizeof(line), "%d functions, ranked by the change of %s; lower is better.  First line: base (%s), second: new (%s); count and total time: per run",
-			 n, judged_mean ? "the mean" : "p50 (the mean from 3 runs a side)",
+			 called, a->rank_total ? "total time (count x mean)" : judged_mean ? "the mean" :
+			 "p50 (the mean from 3 runs a side)",
 			 a->label, b->label);
 		ks_note(f, 0, line);
 		fprintf(f, "%-*s %9s %9s %9s %9s\n", nw, "function / change", "count", "p50",
@@ -382,6 +478,10 @@ static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 		const struct ks_row *r = &fn->rows[fn->key];
 		int both = fn->na && fn->nb;
 
+		/* called on neither side (a whole kernel's most), or past --top */
+		if ((!fn->count_a && !fn->count_b && called) ||
+		    (a->top && shown++ >= a->top))
+			continue;
 		ks_cmp_side_cells(ca, fn, 0);
 		ks_cmp_side_cells(cb, fn, 1);
 		if (both)
@@ -404,6 +504,8 @@ static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 		fprintf(f, " %9s %9s %9s %9s\n", ca[0], ca[1], ca[2], ca[3]);
 		fprintf(f, "  %-*s %9s %9s %9s %9s\n", nw - 2, first, cb[0], cb[1], cb[2], cb[3]);
 	}
+	ks_cmp_unlisted(f, md, a->top && called > a->top ? called - a->top : 0,
+			called ? idle : 0);
 	ks_cmp_notes(f, md, a, fns, n, 0);
 }
 
@@ -503,37 +605,38 @@ int ks_cmp_print(FILE *f, const struct ks_cmp_side *a, const struct ks_cmp_side 
 	fns = calloc(a->n + b->n, sizeof(*fns));
 	if (!fns)
 		return -1;
-	for (i = 0; i < a->n + (paired ? 0 : b->n); i++) {
-		const char *name = i < a->n ? a->nodes[i]->name : b->nodes[i - a->n]->name;
+	if (paired) {
+		fns[0].name = both;
+		fns[0].na = ks_cmp_runs(a, fa, &fns[0].ra);
+		fns[0].nb = ks_cmp_runs(b, paired, &fns[0].rb);
+		n = 1;
+		ret = fns[0].ra && fns[0].rb ? 0 : -1;
+	} else {
+		ret = ks_cmp_index(a, b, fns, &n);
+	}
+	for (j = 0; j < n && !ret; j++) {
+		struct ks_fn *fn = &fns[j];
 
-		for (j = 0; j < n; j++)
-			if (!strcmp(fns[j].name, paired ? both : name))
-				break;
-		if (j < n)
-			continue;
-		fns[n].name = paired ? both : name;
-		fns[n].na = ks_cmp_runs(a, name, &fns[n].ra);
-		fns[n].nb = ks_cmp_runs(b, paired ? paired : name, &fns[n].rb);
-		fns[n].bounds = a->bounds;
-		if (!fns[n].ra || !fns[n].rb || ks_cmp_check(&fns[n])) {
+		fn->bounds = a->bounds;
+		if (ks_cmp_check(fn)) {
 			ret = -1;
-			n++;
-			goto out;
+			break;
 		}
-		fns[n].ma = ks_cmp_merge(fns[n].ra, fns[n].na, &fns[n].count_a, &fns[n].total_a);
-		fns[n].mb = ks_cmp_merge(fns[n].rb, fns[n].nb, &fns[n].count_b, &fns[n].total_b);
-		if (fns[n].na && fns[n].nb) {
-			ks_cmp_rows(&fns[n]);
+		fn->ma = ks_cmp_merge(fn->ra, fn->na, &fn->count_a, &fn->total_a);
+		fn->mb = ks_cmp_merge(fn->rb, fn->nb, &fn->count_b, &fn->total_b);
+		if (fn->na && fn->nb) {
+			ks_cmp_rows(fn);
 			common++;
 		}
-		n++;
 	}
+	if (ret)
+		goto out;
 	if (!common) {
 		ks_err("compare: no function is on both sides");
 		ret = -1;
 		goto out;
 	}
-	qsort(fns, n, sizeof(*fns), ks_cmp_rank);
+	qsort(fns, n, sizeof(*fns), a->rank_total ? ks_cmp_rank_total : ks_cmp_rank);
 	if (fmt == KS_CMP_JSON)
 		ks_cmp_json_print(f, a, b, fns, n);
 	else if (n == 1)

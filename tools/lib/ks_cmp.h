@@ -31,6 +31,8 @@ struct ks_cmp_side {
 	const struct ks_interval *bounds;
 	const char *precision;
 	double precision_pct;
+	int top;			/* base side: functions listed, 0 all */
+	int rank_total;			/* base side: ranked by total time's change */
 };
 
 /**
