@@ -1023,6 +1023,61 @@ w=$(maxw)
 holds "compare A... -- B... of many nodes, 3 runs a side, 24-character labels: $w columns, worse and not measurable" '[ $rc = 0 ] && [ "$w" -le 72 ] && grep -A1 '\''^vma_merge '\'' "$tmp/out" | grep -q '\''^  +[0-9.]*% worse '\'' &&
    [ "$(grep -c '\''^  [-+][0-9.]*% not measurable '\'' "$tmp/out")" = 2 ] && ! grep -q '\''?'\'' "$tmp/out" &&
    grep -q '\''ranked by the change of the mean'\'' "$tmp/out"' "compare of many nodes, 3 runs a side: $w columns" "$tmp/out"
+# --rank total: the larger change of total time first; --top N, --all
+"$MK" big_fn 3 21 100 0 50000 >"$dbg/big_fn"
+"$MK" small_fn 3 22 100 0 100 >"$dbg/small_fn"
+printf 'big_fn kretprobe active 50000 0\nsmall_fn kretprobe active 100 0\n' >"$dbg/_control"
+"$K" save all -o "$tmp/rank-a.json" --label base 2>/dev/null
+"$MK" big_fn 3 23 120 0 50000 >"$dbg/big_fn"
+"$MK" small_fn 3 24 300 0 100 >"$dbg/small_fn"
+"$K" save all -o "$tmp/rank-b.json" --label new 2>/dev/null
+r "$K" compare "$tmp/rank-a.json" "$tmp/rank-b.json"
+holds "compare of many: by default the larger change (+200% on 100 calls) first" '[ "$(grep -A1 '\''^function / change '\'' "$tmp/out" | sed -n 2p | awk '\''{ print $1 }'\'')" = small_fn ]' "$tmp/out"
+r "$K" compare "$tmp/rank-a.json" "$tmp/rank-b.json" --rank total
+holds "compare --rank total: the larger change of total time (+20% on 50,000 calls) first" '[ $rc = 0 ] && [ "$(grep -A1 '\''^function / change '\'' "$tmp/out" | sed -n 2p | awk '\''{ print $1 }'\'')" = big_fn ] && grep -q "ranked by the change of total time" "$tmp/out"' "$tmp/out"
+r "$K" compare "$tmp/rank-a.json" "$tmp/rank-b.json" --rank total --top 1
+holds "compare --top 1: one function, and the other said" '[ $rc = 0 ] && [ "$(grep -c '\''^[a-z_]*fn  '\'' "$tmp/out")" = 1 ] && grep -q "^# 1 more functions called, ranked below these: --all lists them" "$tmp/out"' "$tmp/out"
+fails "compare --rank bogus" 2 "--rank takes total or change" "$K" compare "$tmp/rank-a.json" "$tmp/rank-b.json" --rank bogus
+fails "compare --top 0" 2 "--top takes a number of functions" "$K" compare "$tmp/rank-a.json" "$tmp/rank-b.json" --top 0
+# a whole kernel's worth: 40,000 nodes, one in 13 called (3,077); the
+# new side's one in 39 three-fifths slower.  save all keeps every node;
+# compare lists the first 20 and says what it leaves out; gross times
+fake
+awk -v d="$dbg" -v called="$("$MK" TEMPL 3 7 100 0 500 400 | tr '\n' '\001')" \
+    -v idle="$("$MK" TEMPL 3 1 100 0 0 0 | tr '\n' '\001')" 'BEGIN {
+	for (i = 0; i < 40000; i++) {
+		n = sprintf("fn_%05d", i); t = (i % 13 == 0) ? called : idle
+		gsub(/TEMPL/, n, t); gsub(/\001/, "\n", t)
+		printf "%s", t > (d "/" n); close(d "/" n)
+		printf "%s direct active %d 0\n", n, (i % 13 == 0) ? 900 : 0 > (d "/_control")
+	} }'
+t0=$(date +%s)
+r "$K" save all -o "$tmp/whole-a.json"
+t1=$(date +%s)
+holds "save all of 40,000 nodes: every one, in $((t1 - t0)) s (under 60)" '[ $rc = 0 ] && grep -q "saved 40000 nodes" "$tmp/err" && [ $((t1 - t0)) -lt 60 ]' "$tmp/err"
+slow=$("$MK" TEMPL 3 9 160 0 500 400 | tr '\n' '\001')
+awk -v d="$dbg" -v t0="$slow" 'BEGIN { for (i = 0; i < 40000; i += 39) {
+	n = sprintf("fn_%05d", i); t = t0; gsub(/TEMPL/, n, t); gsub(/\001/, "\n", t)
+	printf "%s", t > (d "/" n); close(d "/" n) } }'
+"$K" save all -o "$tmp/whole-b.json" 2>/dev/null
+t0=$(date +%s)
+r "$K" compare "$tmp/whole-a.json" "$tmp/whole-b.json"
+t1=$(date +%s)
+holds "compare of two 40,000-node files in $((t1 - t0)) s (under 60): 20 of 3,077 called listed, 3,057 more and 36,923 never called said" '[ $rc = 0 ] && [ $((t1 - t0)) -lt 60 ] &&
+   [ "$(grep -c '\''^fn_[0-9]* '\'' "$tmp/out")" = 20 ] && grep -q "^# 3077 functions, ranked" "$tmp/out" &&
+   grep -q "^# 3057 more functions called, ranked below these: --all lists them;" "$tmp/out" &&
+   grep -q "^# 36923 called on neither side, not listed" "$tmp/out" && [ "$(maxw)" -le 72 ] &&
+   [ "$(grep -A1 '\''^fn_[0-9]* '\'' "$tmp/out" | grep -c '\''^  +[0-9.]*% worse? '\'')" = 20 ]' "$tmp/out" "$tmp/err"
+r "$K" compare "$tmp/whole-a.json" "$tmp/whole-b.json" --all
+holds "compare --all: every function called (3,077), worse? the 1,026 made slower" '[ $rc = 0 ] && [ "$(grep -c '\''^fn_[0-9]* '\'' "$tmp/out")" = 3077 ] &&
+   [ "$(grep -c '\''^  +[0-9.]*% worse? '\'' "$tmp/out")" = 1026 ]' "$tmp/out"
+rm -f "$tmp"/whole-?.json
+fake	# back to the three nodes of the runs above
+"$MK" find_vma 3 83 100 0 5000 >"$dbg/find_vma"
+"$MK" vma_merge 3 86 160 0 5000 >"$dbg/vma_merge"
+"$MK" vma_alloc 3 89 100 0 5000 >"$dbg/vma_alloc"
+printf 'find_vma kretprobe active 5000 0\nvma_merge kretprobe active 5000 0\nvma_alloc kretprobe active 5000 0\n' >"$dbg/_control"
+
 # show: 80 columns on every fixture and every snapshot the tests made, --cpu too
 wide=""
 for f in "$FIX"/*.txt "$tmp"/gen-*.txt "$tmp"/*.json "$tmp/clamped.txt"; do
