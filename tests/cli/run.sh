@@ -1071,6 +1071,11 @@ holds "compare of two 40,000-node files in $((t1 - t0)) s (under 60): 20 of 3,07
 r "$K" compare "$tmp/whole-a.json" "$tmp/whole-b.json" --all
 holds "compare --all: every function called (3,077), worse? the 1,026 made slower" '[ $rc = 0 ] && [ "$(grep -c '\''^fn_[0-9]* '\'' "$tmp/out")" = 3077 ] &&
    [ "$(grep -c '\''^  +[0-9.]*% worse? '\'' "$tmp/out")" = 1026 ]' "$tmp/out"
+t0=$(date +%s)
+r "$K" top -n 3 -i 0.2 --raw --sort calls
+t1=$(date +%s)
+holds "top -n 3 of 40,000 nodes: every node each interval, in $((t1 - t0)) s (under 30)" '[ $rc = 0 ] && [ $((t1 - t0)) -lt 30 ] &&
+   [ "$(grep -c '\''^fn_[0-9]* '\'' "$tmp/out")" = 120000 ] && [ "$(grep -c '\''^NAME '\'' "$tmp/out")" = 3 ]' "$tmp/out" "$tmp/err"
 rm -f "$tmp"/whole-?.json
 fake	# back to the three nodes of the runs above
 "$MK" find_vma 3 83 100 0 5000 >"$dbg/find_vma"

@@ -304,6 +304,7 @@ int cmd_top(int argc, char **argv)
 	for (i = 0; i < t.nn; i++)
 		ks_view_free(&t.nodes[i].prev);
 	free(t.nodes);
+	free(t.index);
 	ks_top_rows_free(t.rows, t.nrows_prev);
 	return ret;
 }

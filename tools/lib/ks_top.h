@@ -52,7 +52,8 @@ struct ks_top {
 	int callers;		/* --callers: each node's call sites too */
 	int live;		/* the terminal view */
 	struct ks_top_node *nodes;
-	int nn;
+	int nn, cap;
+	int *index, index_size;	/* by name: node + 1, 0 free (ks_top.c) */
 	struct ks_top_row *rows;
 	int nrows;
 	int nrows_prev;		/* rows to free with them */
