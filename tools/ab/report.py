@@ -381,7 +381,7 @@ def changed(a, base_label, l, base_runs, runs):
         return [], {}, 1
     with open(path + ".json", "w") as f:
         f.write(p.stdout)
-    p = subprocess.run(args[:2] + ["--markdown"] + args[2:], capture_output=True, text=True)
+    p = subprocess.run(args[:2] + ["--markdown", "--all"] + args[2:], capture_output=True, text=True)
     with open(path + ".md", "w") as f:
         f.write(p.stdout)
     rows = [changed_row(0, f) for f in doc["functions"]]
