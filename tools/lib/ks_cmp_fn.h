@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ks_cmp_fn: what compare A... -- B... keeps of each function, shared by
- * its text tables (ks_cmp.c) and its JSON (ks_cmp_json.c) only.
+ * its text tables (ks_cmp.c) and its JSON (ks_cmp_json.c) only; its runs
+ * found and merged (ks_cmp_fn.c).
  */
 #ifndef KS_CMP_FN_H
 #define KS_CMP_FN_H
@@ -39,6 +40,13 @@ static inline int ks_side_icount(const struct ks_cmp_side *s)
 			return 0;
 	return s->n > 0;
 }
+
+/* Each function's runs, and their merge (ks_cmp_fn.c). */
+int ks_cmp_runs(const struct ks_cmp_side *s, const char *name, struct ks_view ***out);
+int ks_cmp_index(const struct ks_cmp_side *a, const struct ks_cmp_side *b,
+		 struct ks_fn *fns, int *n);
+struct kstats_slot *ks_cmp_merge(struct ks_view **runs, int n, double *count,
+				 double *total);
 
 /* compare --json of the @n functions @fns (ks_cmp_json.c). */
 void ks_cmp_json_print(FILE *f, const struct ks_cmp_side *a,
