@@ -51,8 +51,15 @@ tmux -L "$sock" -f /dev/null new-session -d -x 132 -y 12 -c "$tmp" \
 . "$here/tmux.sh"
 # first_row: the name in the first row under the header
 first_row() { awk 'f { print $1; exit } $1 == "NAME" { f = 1 }' "$tmp/screen"; }
-# expect WHAT REGEX [FIRST]: REGEX on screen, and FIRST the first row
+# expect WHAT REGEX [FIRST]: REGEX on screen, and FIRST the first row; a
+# screen read in the middle of a redraw (the title new, the rows not yet)
+# is read again, for up to 5 s in all
 expect() {
+	j=0
+	while wait_for "$2" && [ $# -gt 2 ] && [ "$(first_row)" != "$3" ] && [ $j -lt 10 ]; do
+		sleep 0.5
+		j=$((j + 1))
+	done
 	if ! wait_for "$2"; then
 		notok "$1 (no '$2' on screen)"
 		sed 's/^/# /' "$tmp/screen"
