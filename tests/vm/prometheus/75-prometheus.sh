@@ -107,8 +107,15 @@ inc=$(prom_query "increase(kstats_latency_seconds_count{node=\"$NODE\"}[10m])")
 diag "increase over the run: $inc (calls after the first scrape: 500)"
 expect_range "Prometheus: increase() counts the calls after each reset" \
 	"$(awk -v v="$inc" 'BEGIN { printf "%.0f", v }')" 500 1499
-q50r=$(prom_query "histogram_quantile(0.5, sum by (le) (increase(kstats_latency_seconds_bucket{node=\"$NODE\"}[10m])))")
-qns=$(awk -v q="$q50r" 'BEGIN { printf "%.0f", q * 1e9 }')
+# asked again for up to 20 s while it is not near (one loaded run read
+# 152 us for 20 us once, right after the re-trace's scrape)
+i=0
+while :; do
+	q50r=$(prom_query "histogram_quantile(0.5, sum by (le) (increase(kstats_latency_seconds_bucket{node=\"$NODE\"}[10m])))")
+	qns=$(awk -v q="$q50r" 'BEGIN { printf "%.0f", q * 1e9 }')
+	near_by 12.5 "$qns" "$p50" || [ $i -ge 10 ] || { i=$((i + 1)); diag "p50 of the increase: $qns ns, asked again"; sleep 2; continue; }
+	break
+done
 diag "p50 of the increase over the run: $q50r s"
 check "histogram_quantile(0.5) of increase() ($qns ns) within 12.5% of kstats' p50 ($p50 ns)" \
 	near_by 12.5 "$qns" "$p50"
