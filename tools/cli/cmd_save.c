@@ -172,7 +172,8 @@ static int ks_save_names(char **args, int nargs, char **out, int max, int *many)
 	}
 	ks_ctl_names_free(names);
 	names = NULL;
-	if (bad || (n = ks_names_unique(out, j = n)) < 0) {
+	j = n;
+	if (bad || (n = ks_names_unique(out, n)) < 0) {
 		n = j;
 		goto fail;
 	}
