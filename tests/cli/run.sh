@@ -991,6 +991,8 @@ for n in find_vma vma_merge vma_alloc; do "$MK" $n 3 7 100 0 5000 >"$dbg/$n"; do
 printf 'find_vma kretprobe active 5000 0\nvma_merge kretprobe active 5000 0\nvma_alloc kretprobe active 5000 0\n' >"$dbg/_control"
 r "$K" save all -o "$tmp/all-a.json" --label base
 holds "save all: one file of 3 nodes (kstats-snapshot/3)" '[ $rc = 0 ] && grep -q '\''"schema": "kstats-snapshot/3"'\'' "$tmp/all-a.json" && [ "$(grep -c '\''"name"'\'' "$tmp/all-a.json")" = 3 ]' "save all: one file" "$tmp/err"
+r "$K" save 'vma_*' vma_merge 'vma_[m]*' all -o -
+holds "save: a node named three times and matched by two globs, once" '[ $rc = 0 ] && [ "$(grep -c '\''"name": "vma_merge"'\'' "$tmp/out")" = 1 ] && [ "$(grep -c '\''"name"'\'' "$tmp/out")" = 3 ]' "$tmp/out" "$tmp/err"
 r "$K" save 'vma_*' -o - --label base
 holds "save GLOB: the matching nodes only" '[ "$(grep -c '\''"name"'\'' "$tmp/out")" = 2 ] && ! grep -q '\''"name": "find_vma"'\'' "$tmp/out"' "save GLOB" "$tmp/out"
 r "$K" show -f "$tmp/all-a.json" --no-hist

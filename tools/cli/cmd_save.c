@@ -117,18 +117,22 @@ static int ks_name_at_cmp(const void *a, const void *b)
 static int ks_names_unique(char **out, int n)
 {
 	struct ks_name_at *v = malloc((size_t)(n ? n : 1) * sizeof(*v));
-	int i, m = 0;
+	int i, m = 0, first = 0;
 
 	if (!v)
 		return -1;
 	for (i = 0; i < n; i++)
 		v[i] = (struct ks_name_at){ out[i], i };
 	qsort(v, n, sizeof(*v), ks_name_at_cmp);
-	for (i = 1; i < n; i++)
-		if (!strcmp(v[i].name, v[i - 1].name)) {
-			free(out[v[i].at]);
-			out[v[i].at] = NULL;
+	/* each against the first of its name, which stays */
+	for (i = 1; i < n; i++) {
+		if (strcmp(v[i].name, v[first].name)) {
+			first = i;
+			continue;
 		}
+		free(out[v[i].at]);
+		out[v[i].at] = NULL;
+	}
 	free(v);
 	for (i = 0; i < n; i++)
 		if (out[i])
