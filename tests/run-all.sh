@@ -276,12 +276,16 @@ report() {
 	tap_n=0 tap_failed=0 tap_skipped=0
 	sed -e 's/^PASSED /ok - /' -e 's/^FAILED /not ok - /' -e 's/^ERROR /not ok - /' \
 		-e 's/^SKIPPED \(.*\)/ok - \1 # SKIP/' "$logs/$name" > "$logs/$name.tap"
-	tap_relay all < "$logs/$name.tap"
+	tap_relay all < "$logs/$name.tap" > "$logs/$name.out"
+	cat "$logs/$name.out"
+	grep '^not ok' "$logs/$name.out" | sed "s/^not ok [0-9]* -* */# $name: /" >> "$logs/failures"
 	if [ "$rc" -ne 0 ] && [ "$tap_failed" -eq 0 ]; then
 		notok "$name: exited with status $rc"
+		echo "# $name: exited with status $rc" >> "$logs/failures"
 	fi
 	if [ "$tap_n" -eq 0 ]; then
 		notok "$name: ran no tests"
+		echo "# $name: ran no tests" >> "$logs/failures"
 	fi
 	s=$tap_skipped f=$tap_failed p=$((tap_n - tap_failed - tap_skipped))
 	echo "# $name: $p passed, $f failed, $s skipped (${took} s)"
@@ -303,6 +307,12 @@ while [ -n "$toprint" ]; do
 	[ -n "$toprint" ] && sleep 1
 done
 wait
+# The failed checks again, just above the total: a log read from its
+# end (CI keeps its tail) names them without a search.
+if [ -s "$logs/failures" ]; then
+	echo "# failed checks, by suite:"
+	cut -c1-200 "$logs/failures" | head -n 40
+fi
 echo "# time: $(($(date +%s) - start)) s in all;$times"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
