@@ -5,6 +5,9 @@
 # to the same.  An ok line holding "# SKIP" (a check that could not run
 # here) counts as skipped, not passed.  A suite that fails without a
 # 'not ok' line counts as one failure, so a crash never passes silently.
+# A suite that failed one to three checks runs once more at the end
+# (again(), below): the second run's counts stand, and every check that
+# failed in either run is named just above the total.
 # Last line: N passed, N failed, N skipped.
 #
 #   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm quickstart demo cpu-default
@@ -266,32 +269,66 @@ reap() {
 	done
 }
 
-# report NAME: its lines, renumbered from 1, and its count, into the total
+# report NAME [LOG]: its lines (LOG: logs/NAME, or the run again's),
+# renumbered from 1, and its count, into the total; its failed checks
+# into logs/NAME.fail
 report() {
-	name=$1
-	read -r rc took < "$logs/$name.rc"
+	name=$1 log=${2:-$logs/$1}
+	read -r rc took < "$log.rc"
 	echo "# ---- $name: $(cat "$logs/$name.cmd")"
-	times="$times $name ${took}s"
+	if [ "$log" = "$logs/$name" ]; then times="$times $name ${took}s"; else times="$times $name(again) ${took}s"; fi
 	# each suite numbered from 1; pytest's report lines as TAP
 	tap_n=0 tap_failed=0 tap_skipped=0
 	sed -e 's/^PASSED /ok - /' -e 's/^FAILED /not ok - /' -e 's/^ERROR /not ok - /' \
-		-e 's/^SKIPPED \(.*\)/ok - \1 # SKIP/' "$logs/$name" > "$logs/$name.tap"
-	tap_relay all < "$logs/$name.tap" > "$logs/$name.out"
-	cat "$logs/$name.out"
-	grep '^not ok' "$logs/$name.out" | sed "s/^not ok [0-9]* -* */# $name: /" >> "$logs/failures"
+		-e 's/^SKIPPED \(.*\)/ok - \1 # SKIP/' "$log" > "$log.tap"
+	tap_relay all < "$log.tap" > "$log.out"
+	cat "$log.out"
+	grep '^not ok' "$log.out" | sed "s/^not ok [0-9]* -* */# $name: /" > "$logs/$name.fail"
 	if [ "$rc" -ne 0 ] && [ "$tap_failed" -eq 0 ]; then
 		notok "$name: exited with status $rc"
-		echo "# $name: exited with status $rc" >> "$logs/failures"
+		echo "# $name: exited with status $rc" >> "$logs/$name.fail"
 	fi
 	if [ "$tap_n" -eq 0 ]; then
 		notok "$name: ran no tests"
-		echo "# $name: ran no tests" >> "$logs/failures"
+		echo "# $name: ran no tests" >> "$logs/$name.fail"
 	fi
 	s=$tap_skipped f=$tap_failed p=$((tap_n - tap_failed - tap_skipped))
 	echo "# $name: $p passed, $f failed, $s skipped (${took} s)"
 	passed=$((passed + p))
 	failed=$((failed + f))
 	skipped=$((skipped + s))
+	echo "$p $f $s" > "$log.count"
+}
+
+# A suite that failed one to KS_RETRY_MAX (3) of its checks runs once
+# more, alone, after every suite ended, while the run has time left
+# (KS_RETRY_BUDGET seconds since the start, 4500 by default, against CI's
+# 90 minutes): a timing check that a loaded host pushed past its bound
+# once is measured again, on a quieter machine.  The second run's counts
+# replace the first's; what failed the first time is named above the
+# total either way.  KS_RETRY_MAX=0: no second run.
+retry=''
+retry_max=${KS_RETRY_MAX:-3}
+retry_budget=${KS_RETRY_BUDGET:-4500}
+again() {
+	name=$1
+	read -r p0 f0 s0 < "$logs/$name.count"
+	read -r _rc took0 < "$logs/$name.rc"
+	if [ $(($(date +%s) - start + took0)) -gt "$retry_budget" ]; then
+		echo "# $name: not run again: $took0 s more would pass the run's $retry_budget s"
+		return
+	fi
+	mv "$logs/$name.fail" "$logs/$name.fail1"
+	say "$name started again"
+	t0=$(date +%s)
+	sh -c "$(cat "$logs/$name.cmd")" > "$logs/$name.again" 2>&1 < /dev/null
+	echo "$? $(($(date +%s) - t0))" > "$logs/$name.again.rc"
+	echo "# $name: run again: its first run failed $f0 check(s):"
+	sed "s/^# $name: /#   /" "$logs/$name.fail1"
+	passed=$((passed - p0)) failed=$((failed - f0)) skipped=$((skipped - s0))
+	report "$name" "$logs/$name.again"
+	sed "s/^# $name: /# $name (first run; run again: $(cut -d' ' -f2 "$logs/$name.again.count") failed): /" \
+		"$logs/$name.fail1" >> "$logs/$name.fail"
 }
 
 # The suites in the order given, each once it and those before it ended.
@@ -302,13 +339,17 @@ while [ -n "$toprint" ]; do
 	for n in $toprint; do
 		member "$n" "$finished" || break
 		report "$n"
+		read -r _p _f _s < "$logs/$n.count"
+		[ "$_f" -ge 1 ] && [ "$_f" -le "$retry_max" ] && [ "$n" != deb ] && retry="$retry $n"
 		toprint=$(without "$n" "$toprint")
 	done
 	[ -n "$toprint" ] && sleep 1
 done
 wait
+for n in $retry; do again "$n"; done
 # The failed checks again, just above the total: a log read from its
 # end (CI keeps its tail) names them without a search.
+for n in $run; do cat "$logs/$n.fail" 2> /dev/null; done > "$logs/failures"
 if [ -s "$logs/failures" ]; then
 	echo "# failed checks, by suite:"
 	cut -c1-200 "$logs/failures" | head -n 40
