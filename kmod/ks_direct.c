@@ -159,11 +159,12 @@ static __always_inline void ks_turned_away(struct ks_node *node)
 /**
  * ks_direct_enter() - a traced call starts (called by the trampoline)
  * @node: the slot's node (NULL while the slot is being set up)
- * @ctx: where the trampoline keeps what its end compares (ks_call_ctx())
+ * @ends: where the trampoline keeps what its end compares: ks_call_ctx()
+ *	and ks_call_calls()
  *
  * Return: the start time, or 0 if this call is not to be timed.
  */
-notrace u64 ks_direct_enter(struct ks_node *node, u64 *ctx)
+notrace u64 ks_direct_enter(struct ks_node *node, u64 *ends)
 {
 	u64 now = 0;
 	int bit;
@@ -178,7 +179,8 @@ notrace u64 ks_direct_enter(struct ks_node *node, u64 *ctx)
 	}
 	if (ks_want(node)) {
 		this_cpu_inc(node->pcpu->inflight);
-		*ctx = ks_call_ctx(node);
+		ends[0] = ks_call_ctx(node);
+		ends[1] = ks_call_calls();
 		now = ks_now(node);
 		ks_gap(node, now);
 	}
@@ -193,16 +195,17 @@ NOKPROBE_SYMBOL(ks_direct_enter);
  * @node: what ks_direct_enter() got for this call
  * @start: what ks_direct_enter() returned for this call
  * @caller: where the call returns to (its call site, for "callers")
- * @ctx: what ks_direct_enter() kept for this call's end to compare
+ * @ends: what ks_direct_enter() kept for this call's end to compare
  */
 notrace void ks_direct_exit(struct ks_node *node, u64 start,
-			    unsigned long caller, u64 ctx)
+			    unsigned long caller, const u64 *ends)
 {
 	u64 end = ks_now(node);
 	int bit = ks_guard();
 
 	if (likely(bit >= 0)) {
-		ks_record_call(node, ks_delta(node, start, end), caller, ctx);
+		ks_record_call(node, ks_delta(node, start, end), caller,
+			       ends[0], ends[1]);
 		ks_unguard(bit);
 	} else {
 		ks_turned_away(node);

@@ -185,9 +185,9 @@ struct ks_centry {
 	unsigned long claim;
 };
 
-u64 ks_direct_enter(struct ks_node *node, u64 *ctx);
+u64 ks_direct_enter(struct ks_node *node, u64 *ends);
 void ks_direct_exit(struct ks_node *node, u64 start, unsigned long caller,
-		    u64 ctx);
+		    const u64 *ends);
 void ks_direct_record(struct ks_node *node, u64 v, unsigned long ip);
 void ks_direct_caller(struct ks_node *node, struct kstats_slot *sl, u64 v,
 		      unsigned long ip, u32 s);

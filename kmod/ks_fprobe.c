@@ -33,6 +33,7 @@ static int ks_fp_entry(struct fprobe *fp, unsigned long entry_ip,
 	if (!ks_want(f->node))
 		return 1;	/* no exit hook for this call */
 	((u64 *)entry_data)[1] = ks_call_ctx(f->node);
+	((u64 *)entry_data)[2] = ks_call_calls();
 	*(u64 *)entry_data = ks_now(f->node);
 	ks_gap(f->node, *(u64 *)entry_data);
 	return 0;
@@ -48,7 +49,7 @@ static void ks_fp_exit(struct fprobe *fp, unsigned long entry_ip,
 	struct ks_node *node = f->node;
 
 	ks_record_call(node, ks_delta(node, *(u64 *)entry_data, ks_now(node)),
-		       ret_ip, ((u64 *)entry_data)[1]);
+		       ret_ip, ((u64 *)entry_data)[1], ((u64 *)entry_data)[2]);
 }
 
 NOKPROBE_SYMBOL(ks_fp_exit);
@@ -76,7 +77,8 @@ static int ks_fp_attach(struct ks_node *node)
 	f->node = node;
 	f->fp.entry_handler = ks_fp_entry;
 	f->fp.exit_handler = ks_fp_exit;
-	f->fp.entry_data_size = 2 * sizeof(u64);	/* start, ks_call_ctx() */
+	/* start, ks_call_ctx(), ks_call_calls() */
+	f->fp.entry_data_size = 3 * sizeof(u64);
 	ks_fprobe_set_pool(&f->fp, node->cmd.maxactive * node->nsyms);
 	ret = register_fprobe_syms(&f->fp, f->syms, node->nsyms);
 	if (ret) {

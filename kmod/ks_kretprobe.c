@@ -33,6 +33,7 @@ static int ks_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (!ks_want(k->node))
 		return 1;	/* no return hook for this call */
 	((u64 *)ri->data)[1] = ks_call_ctx(k->node);
+	((u64 *)ri->data)[2] = ks_call_calls();
 	*(u64 *)ri->data = ks_now(k->node);
 	ks_gap(k->node, *(u64 *)ri->data);
 	return 0;
@@ -46,7 +47,8 @@ static int ks_krp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct ks_node *node = k->node;
 
 	ks_record_call(node, ks_delta(node, *(u64 *)ri->data, ks_now(node)),
-		       get_kretprobe_retaddr(ri), ((u64 *)ri->data)[1]);
+		       get_kretprobe_retaddr(ri), ((u64 *)ri->data)[1],
+		       ((u64 *)ri->data)[2]);
 	return 0;
 }
 
@@ -105,7 +107,8 @@ static int ks_krp_attach(struct ks_node *node)
 		rp->kp.symbol_name = node->syms[i];
 		rp->entry_handler = ks_krp_entry;
 		rp->handler = ks_krp_return;
-		rp->data_size = 2 * sizeof(u64);	/* start, ks_call_ctx() */
+		/* start, ks_call_ctx(), ks_call_calls() */
+		rp->data_size = 3 * sizeof(u64);
 		rp->maxactive = node->cmd.maxactive;
 		set->rps[i] = rp;
 	}

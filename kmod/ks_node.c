@@ -89,6 +89,7 @@ static void ks_zero_pcpu(struct ks_node *node, struct ks_pcpu *p)
 	p->max = 0;
 	p->skip = 0;
 	p->clamped = 0;
+	p->nested = 0;
 }
 
 /* Zero this CPU's part of @arg's node; runs with interrupts off. */

@@ -31,6 +31,8 @@ int main(void)
 	OFFSET(KS_PCPU_NODE, ks_pcpu, node);
 	OFFSET(KS_PCPU_CTAB, ks_pcpu, ctab);
 	OFFSET(KS_PCPU_FLOOR, ks_pcpu, floor);
+	OFFSET(KS_PCPU_NCOST, ks_pcpu, ncost);
+	OFFSET(KS_PCPU_NESTED, ks_pcpu, nested);
 	BLANK();
 	OFFSET(KS_HENT_IP, ks_hent, ip);
 	OFFSET(KS_HENT_NODE, ks_hent, node);

@@ -302,9 +302,51 @@ static __always_inline void ks_slowest_call(struct ks_node *node, u64 v,
 		ks_slowest_keep(node, v, ip, by);
 }
 
-static __always_inline void ks_record_call(struct ks_node *node, u64 v,
-					   unsigned long ip, u64 ctx)
+/*
+ * Nested calls.  Every recorded call of a function adds one to its CPU's
+ * ks_cpu_calls as it ends; a call reads the word at its entry and at its
+ * end, and the difference is how many traced calls ended inside it on
+ * its CPU (interrupts included).  Each added to this call's time what
+ * the tracing of one call adds to its caller's (the per-CPU part's
+ * ncost: the whole entry and exit, calibrated with the floor in
+ * ks_floor.c), which is taken off again; the count is kept in the part's
+ * nested, and the node's text shows both (docs/format.md).  Each CPU's
+ * word starts at its number << 48 (ks_nest_init()), so that a call that
+ * ended on another CPU than it started on (it slept, or was preempted
+ * and moved) finds a difference of 2^32 or more, or below 0, and is left
+ * as it is.  ks_tramp.S and ks_tramp_arm64.S do the same.
+ */
+DECLARE_PER_CPU(u64, ks_cpu_calls);
+#define KS_CALLS_CPU_SHIFT	48
+
+/* A call starts: what its end compares in ks_unnest(). */
+static __always_inline u64 ks_call_calls(void)
 {
+	return this_cpu_read(ks_cpu_calls);
+}
+
+/* A call of @node that took @v and read @calls at its entry ends. */
+static __always_inline u64 ks_unnest(struct ks_node *node, u64 v, u64 calls)
+{
+	u64 n = this_cpu_inc_return(ks_cpu_calls) - 1 - calls;
+	u64 cost;
+
+	if (likely(!n) || n >> 32)
+		return v;
+	this_cpu_add(node->pcpu->nested, n);
+	cost = n * this_cpu_read(node->pcpu->ncost);
+	return v > cost ? v - cost : 0;
+}
+
+/*
+ * A traced call of @node that took @v ends: taken off what the traced
+ * calls inside it added (ks_unnest(), from @calls its entry read),
+ * recorded, and counted for the calls it ran inside.
+ */
+static __always_inline void ks_record_call(struct ks_node *node, u64 v,
+					   unsigned long ip, u64 ctx, u64 calls)
+{
+	v = ks_unnest(node, v, calls);
 	ks_record_from(node, v, ip);
 	if (unlikely(node->slowest))
 		ks_slowest_call(node, v, ip, ctx);

@@ -275,7 +275,7 @@ struct ks_read {
 	struct kstats_slot *hists;	/* the call sites' and the rest's, merged */
 	u32 *map;			/* ks_rebin_map() */
 	u64 pct[KSTATS_NR_PCT];
-	u64 samples, sum, min, max, clamped, unslotted;
+	u64 samples, sum, min, max, clamped, unslotted, nested;
 };
 
 static void ks_read_free(struct ks_read *r)
@@ -323,6 +323,7 @@ static int ks_read_node(struct ks_node *node, struct ks_read *r)
 		r->max = max(r->max, READ_ONCE(p->max));
 		r->clamped += READ_ONCE(p->clamped);
 		r->unslotted += READ_ONCE(p->unslotted);
+		r->nested += READ_ONCE(p->nested);
 	}
 	/*
 	 * Merged before any repair: a record whose count and sum landed on
@@ -418,6 +419,10 @@ static void ks_show_figures(struct seq_file *m, struct ks_node *node,
 		seq_printf(m, "# " KS_LINE_CLAMPED
 			   " %llu: ended on a CPU whose clock read earlier than the start's, recorded as 0\n",
 			   r->clamped);
+	if (r->nested)
+		seq_printf(m, "# " KS_LINE_NESTED " %llu " KS_NESTED_COST
+			   " %llu each off the calls recorded, for the traced calls that ended inside them\n",
+			   r->nested, ks_shown(node, this_cpu_read(node->pcpu->ncost)));
 	if (r->unslotted)
 		seq_printf(m, "# " KS_LINE_UNSLOTTED
 			   " %llu: timed on CPUs that had no slots yet (mem_max, or many CPUs at once), counted in missed\n",

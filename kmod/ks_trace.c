@@ -348,6 +348,7 @@ int ks_node_finish(struct ks_node *node)
 		goto err;
 	}
 	node->floor = ks_floor(node);
+	ks_nest_cost(node);
 	ret = ks_node_publish(node);
 	if (ret)
 		goto err;

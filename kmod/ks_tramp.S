@@ -13,16 +13,18 @@
  * function takes an argument in (variadic ones never get here).
  *
  * Frame:  [rbp+16] the caller   [rbp+8] the body (fentry return address)
- *         [rbp] saved rbp       [rbp-8] what the end compares ("slowest")
- *         [rbp-16] node         [rbp-24] start time
+ *         [rbp] saved rbp       [rbp-8] ks_cpu_calls at the entry
+ *         [rbp-16] what the end compares ("slowest")
+ *         [rbp-24] node         [rbp-32] start time
  *
- * ks_direct_enter(node, &[rbp-8]) returns the start time, or 0 when this call is not
- * timed (filtered, sampled out by the C side): the argument registers are
- * restored and we return into the body as a plain fentry call does.
+ * ks_direct_enter(node, &[rbp-16]) returns the start time, or 0 when this
+ * call is not timed (filtered, sampled out by the C side): the argument
+ * registers are restored and we return into the body as a plain fentry
+ * call does.
  * Otherwise ks_direct_body enters the body with a return address inside
  * ks_direct_common, through a return as retpolines do (never an indirect
  * call or jump, so IBT kernels accept it), and ks_direct_exit(node, start,
- * caller, [rbp-8]) records the time before we return to the caller with the body's
+ * caller, &[rbp-16]) records the time before we return to the caller with the body's
  * rax:rdx.  rax is not an argument (no variadic functions get here).
  *
  * A task that ends inside a body (do_exit()) never comes back: the exit
@@ -98,8 +100,8 @@
 SYM_FUNC_START_LOCAL(ks_direct_common)
 	pushq	%rbp
 	movq	%rsp, %rbp
-	subq	$24, %rsp
-	movq	%r11, -16(%rbp)
+	subq	$32, %rsp
+	movq	%r11, -24(%rbp)
 	pushq	%rdi
 	pushq	%rsi
 	pushq	%rdx
@@ -107,10 +109,10 @@ SYM_FUNC_START_LOCAL(ks_direct_common)
 	pushq	%r8
 	pushq	%r9
 	movq	%r11, %rdi
-	leaq	-8(%rbp), %rsi
+	leaq	-16(%rbp), %rsi
 	CALL_DEPTH_ACCOUNT
 	call	ks_direct_enter
-	movq	%rax, -24(%rbp)
+	movq	%rax, -32(%rbp)
 	popq	%r9
 	popq	%r8
 	popq	%rcx
@@ -125,10 +127,10 @@ SYM_FUNC_START_LOCAL(ks_direct_common)
 	movq	$0, -8(%rsp)		/* no stale frame for the exit scan */
 	pushq	%rax
 	pushq	%rdx
-	movq	-16(%rbp), %rdi
-	movq	-24(%rbp), %rsi
+	movq	-24(%rbp), %rdi
+	movq	-32(%rbp), %rsi
 	movq	16(%rbp), %rdx		/* the caller */
-	movq	-8(%rbp), %rcx
+	leaq	-16(%rbp), %rcx
 	CALL_DEPTH_ACCOUNT
 	call	ks_direct_exit
 	popq	%rdx
@@ -206,11 +208,13 @@ SYM_CODE_END(ks_direct_tramp)
  */
 #define KS_FAST_START	0
 #define KS_FAST_NODE	8
-#define KS_FAST_PCPU	16
-#define KS_FAST_BODY	24
+#define KS_FAST_CALLS	16
+#define KS_FAST_PCPU	24
+#define KS_FAST_BODY	32
 #define KS_FASTX_CTX	16
-#define KS_FASTX_PCPU	24
-#define KS_FASTX_BODY	32
+#define KS_FASTX_CALLS	24
+#define KS_FASTX_PCPU	32
+#define KS_FASTX_BODY	40
 .if KS_FAST_NODE + 8 != KS_FRAME_NODE
 .error "KS_FRAME_NODE (ks_direct.h) is not ks_direct_fast's frame"
 .endif
@@ -248,10 +252,16 @@ SYM_CODE_END(ks_direct_body_fast_x)
  * compare-exchange until it holds (an interrupt between the read and the
  * exchange makes it fail and retry), as ks_record() in ks_record.h.
  *
- * Frame, no rbp:  [rsp+32] the body  [rsp+24] the per-CPU part
+ * Frame, no rbp:  [rsp+40] the body  [rsp+32] the per-CPU part
+ *                 [rsp+24] ks_cpu_calls at the entry
  *                 [rsp+16] the node  [rsp+8] the start
  *                 [rsp] the body's return address here, while it runs:
  * the node KS_FRAME_NODE above it, as in ks_direct_common's frame.
+ *
+ * The time taken off for the traced calls that ended inside this one on
+ * its CPU is ks_unnest()'s (ks_record.h): ks_cpu_calls read at the entry
+ * and, added to, at the end; the difference times the per-CPU part's
+ * ncost off the time (0 at least), unless the call ended on another CPU.
  *
  * With \x (ks_direct_fast_x), the same with the node's call sites and
  * slowest calls, as ks_record_call() does them: the call site's histogram
@@ -260,10 +270,11 @@ SYM_CODE_END(ks_direct_body_fast_x)
  * and the end, and C for a call slower than the floor or disturbed
  * (ks_direct_slow()).  \s names its labels apart.
  */
-.macro KS_FAST x, s, pcpu, body
+.macro KS_FAST x, s, calls, pcpu, body
 	UNWIND_HINT_FUNC
 	ANNOTATE_NOENDBR
 	pushq	%rax
+	pushq	PER_CPU_VAR(ks_cpu_calls)	/* ks_unnest() */
 .if \x
 	pushq	PER_CPU_VAR(ks_cpu_gen)	/* ks_ctx(), for "slowest" */
 .endif
@@ -288,6 +299,12 @@ SYM_CODE_END(ks_direct_body_fast_x)
 	subq	KS_FAST_START(%rsp), %rax
 	js	.Lks_neg\s
 .Lks_cycles\s:
+	/* this call ended, for those it ran in; the ones that ended in it */
+	movl	$1, %edx
+	xaddq	%rdx, PER_CPU_VAR(ks_cpu_calls)
+	subq	\calls(%rsp), %rdx
+	jnz	.Lks_nested\s
+.Lks_unnested\s:
 	/* the slot, in cycles (ks_show.c): rsi = 2 * slot */
 	KS_SLOT .Lks_over\s, %gs:
 .Lks_slot\s:
@@ -385,6 +402,17 @@ SYM_CODE_END(ks_direct_body_fast_x)
 	popq	%r9
 	popq	%r8
 	jmp	.Lks_out\s
+.Lks_nested\s:
+	/* unless it moved to another CPU: ncost off for each, 0 at least */
+	movq	%rdx, %rcx
+	shrq	$32, %rcx
+	jnz	.Lks_unnested\s
+	addq	%rdx, %gs:KS_PCPU_NESTED(%rdi)
+	imulq	%gs:KS_PCPU_NCOST(%rdi), %rdx
+	subq	%rdx, %rax
+	jae	.Lks_unnested\s
+	xorl	%eax, %eax
+	jmp	.Lks_unnested\s
 .Lks_neg\s:
 	/* a CPU whose clock reads earlier: recorded as 0, and counted */
 	incl	%gs:KS_PCPU_CLAMPED(%rdi)
@@ -446,11 +474,11 @@ SYM_CODE_END(ks_direct_body_fast_x)
 .endm
 
 SYM_CODE_START_LOCAL(ks_direct_fast)
-	KS_FAST 0, , KS_FAST_PCPU, KS_FAST_BODY
+	KS_FAST 0, , KS_FAST_CALLS, KS_FAST_PCPU, KS_FAST_BODY
 SYM_CODE_END(ks_direct_fast)
 
 SYM_CODE_START_LOCAL(ks_direct_fast_x)
-	KS_FAST 1, _x, KS_FASTX_PCPU, KS_FASTX_BODY
+	KS_FAST 1, _x, KS_FASTX_CALLS, KS_FASTX_PCPU, KS_FASTX_BODY
 SYM_CODE_END(ks_direct_fast_x)
 
 /*

@@ -14,7 +14,7 @@
  * and x17 the intra-call scratch registers; the call site clobbers x9
  * already).
  *
- * Frame (128 bytes, 16-aligned):
+ * Frame (144 bytes, 16-aligned):
  *   [sp]      the caller's x29 and return address (x9): a frame record,
  *             so that the unwinder walks from the body through us to the
  *             caller
@@ -28,13 +28,14 @@
  *             with the node KS_FRAME_NODE bytes from it; cleared when the
  *             body returns, so that only calls still in a body are found
  *   [sp+120]  what the end compares ("slowest": ks_call_ctx())
+ *   [sp+128]  ks_cpu_calls at the entry (ks_unnest() in ks_record.h)
  *
  * ks_direct_enter(node, &[sp+120]) returns the start time, or 0 when this call is not
  * timed (filtered, sampled out): the argument registers are restored and
  * we return into the body as a plain call site does.  Otherwise the body
  * is entered through a "ret" with x30 inside the trampoline (pointer
  * authentication signs that address in the body's own frame, as any
- * return address), and ks_direct_exit(node, start, caller, [sp+120])
+ * return address), and ks_direct_exit(node, start, caller, &[sp+120])
  * records the time
  * before we return to the caller with the body's x0:x1.  x8 (a returned
  * struct's address) is never used here: ks_btf.c refuses such functions.
@@ -62,13 +63,14 @@
 	.arch_extension lse
 #endif
 
-#define KS_FRAME	128
+#define KS_FRAME	144
 #define KS_F_NODE	16
 #define KS_F_BODY	24
 #define KS_F_REGS	32
 #define KS_F_START	104
 #define KS_F_MARK	112
 #define KS_F_CTX	120
+#define KS_F_CALLS	128
 .if KS_F_NODE - KS_F_MARK != KS_FRAME_NODE
 .error "KS_FRAME_NODE (ks_direct.h) is not this frame's"
 .endif
@@ -223,7 +225,7 @@ SYM_CODE_START(ks_direct_tramp)
 	ldr	x0, [sp, #KS_F_NODE]
 	ldr	x1, [sp, #KS_F_START]
 	ldr	x2, [sp, #8]		/* the caller (x9) */
-	ldr	x3, [sp, #KS_F_CTX]
+	add	x3, sp, #KS_F_CTX
 	bl	ks_direct_exit
 	ldp	x0, x1, [sp, #KS_F_REGS]
 	ldp	x29, x30, [sp], #KS_FRAME	/* x30: the caller */
@@ -279,7 +281,9 @@ SYM_CODE_END(ks_direct_tramp)
  * interrupt or preemption comes between a read and its write, and the
  * C side's this_cpu and local64 operations on the same words are this
  * CPU's too.  The frame is the C path's: the node at KS_F_NODE, the mark
- * at KS_F_MARK, the start at KS_F_START.
+ * at KS_F_MARK, the start at KS_F_START, ks_cpu_calls at the entry at
+ * KS_F_CALLS: the traced calls that ended inside this one on its CPU
+ * take their cost off its time, as ks_unnest() does (ks_record.h).
  */
 SYM_CODE_START_LOCAL(ks_direct_fast)
 	stp	x29, x9, [sp, #-KS_FRAME]!
@@ -288,6 +292,9 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	adr	x13, ks_direct_tramp
 	str	x13, [sp, #KS_F_MARK]
 	KS_THIS_PCPU x12, x11, x13
+	ldr	x14, .Lks_calls		/* x13: this CPU's offset */
+	ldr	x14, [x14, x13]
+	str	x14, [sp, #KS_F_CALLS]
 	KS_PCPU_ADD x13, KS_PCPU_INFLIGHT, add
 	KS_IRQ_RESTORE
 	KS_CNTVCT x13
@@ -307,6 +314,16 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	ldr	x11, [sp, #KS_F_NODE]
 	KS_THIS_PCPU x12, x11, x13
 .Lks_cycles:
+	/* this call ended, for those it ran in; the ones that ended in it */
+	ldr	x14, .Lks_calls
+	add	x14, x14, x13		/* x13: this CPU's offset */
+	ldr	x15, [x14]
+	add	x16, x15, #1
+	str	x16, [x14]
+	ldr	x16, [sp, #KS_F_CALLS]
+	subs	x15, x15, x16
+	b.ne	.Lks_nested
+.Lks_unnested:
 	/* the slot of x10 into w13, as kstats_slot() (ks_slot_arm64.h) */
 	KS_SLOT_ARM64 .Lks_over
 .Lks_slot:
@@ -348,6 +365,18 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	ldr	x11, [sp, #KS_F_NODE]
 	KS_THIS_PCPU x12, x11, x13
 	b	.Lks_done
+.Lks_nested:
+	/* unless it moved to another CPU: ncost off for each, 0 at least */
+	lsr	x16, x15, #32
+	cbnz	x16, .Lks_unnested
+	ldr	x16, [x12, #KS_PCPU_NESTED]
+	add	x16, x16, x15
+	str	x16, [x12, #KS_PCPU_NESTED]
+	ldr	x16, [x12, #KS_PCPU_NCOST]
+	mul	x15, x15, x16
+	subs	x10, x10, x15
+	csel	x10, x10, xzr, hs
+	b	.Lks_unnested
 .Lks_neg:
 	/* a counter that reads earlier: recorded as 0, and counted */
 	mov	x10, xzr
@@ -355,4 +384,7 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	KS_THIS_PCPU x12, x11, x13
 	KS_PCPU_ADD w14, KS_PCPU_CLAMPED, add
 	b	.Lks_cycles
+	.balign	8
+.Lks_calls:
+	.quad	ks_cpu_calls
 SYM_CODE_END(ks_direct_fast)

@@ -49,6 +49,9 @@ struct ks_pcpu {
 	/* and with KS_FAST_EXTRA */
 	struct ks_centry *ctab;	/* callers: node->callers->tab, or NULL */
 	u64 floor;		/* slowest: its floor, else U64_MAX (ks_slowest.c) */
+	/* nested calls (ks_unnest() in ks_record.h), every fast case */
+	u64 ncost;		/* what a traced call adds to its caller, slot units */
+	u64 nested;		/* traced calls inside the calls recorded here */
 };
 
 /**

@@ -27,6 +27,7 @@
 #include "ks_modules.h"
 #include "ks_control.h"
 #include "ks_glob.h"
+#include "ks_floor.h"
 
 static struct ks_file ks_control, ks_last;
 
@@ -35,6 +36,7 @@ static int __init kstats_init(void)
 	int ret;
 
 	ks_clock_watch_init(&ks_lock, &ks_nodes);
+	ks_nest_init();
 	ret = ks_node_cache_init();
 	if (ret)
 		return ret;

@@ -87,6 +87,9 @@ static const char * const kstats_pct_name[KSTATS_NR_PCT] __maybe_unused = {
 #define KS_LINE_FALLBACK "fallback"	/* CLOCK unstable: ... */
 #define KS_LINE_PCT	"percentiles"	/* pNN V... precision_ppm P estimate E */
 #define KS_LINE_UNSLOTTED "unslotted"	/* N: ... counted in missed */
+/* N cost C: traced calls that ended inside the recorded ones, C off each */
+#define KS_LINE_NESTED	"nested"
+#define KS_NESTED_COST	"cost"
 #define KS_LINE_MEMORY	"memory"	/* N bytes: slots on C CPUs, S spares shared by N nodes */
 #define KS_LINE_CALLER	"caller"	/* ID count N p50 V p99 V max V site SITE */
 /* N switched S interrupted I: calls that left their CPU, or took an interrupt */

@@ -55,6 +55,8 @@
  *   thread   "1": start the kthread kt_thread, whose function
  *            ks_target_thread() sleeps until it is stopped (a thread's
  *            life in one call); "0": stop it
+ *   nest     ks_target_nest(ARG)           N calls, each calling
+ *                                         ks_target_leaf() ARG times
  *   section  N times: ks_target_mark_a(), spin ARG ns, kmalloc(64),
  *            ks_target_mark_b(), kfree(): sections between two functions
  *            or a function and the kmem:kmalloc / kmem:kfree tracepoints
@@ -88,6 +90,24 @@ static int kt_sink;
 static noinline void ks_target_empty(void)
 {
 	asm volatile("" ::: "memory");
+}
+
+/*
+ * Nested calls (tests/vm/nested): ks_target_nest(k) calls ks_target_leaf()
+ * @k times and does nothing else.  The leaf's "nop" keeps gcc from
+ * folding it into ks_target_empty.
+ */
+static noinline void ks_target_leaf(void)
+{
+	asm volatile("nop" ::: "memory");
+}
+
+static noinline void ks_target_nest(unsigned int k)
+{
+	unsigned int i;
+
+	for (i = 0; i < k; i++)
+		ks_target_leaf();
 }
 
 /*
@@ -485,7 +505,7 @@ static int kt_thread_set(bool on)
 
 enum { KT_EMPTY, KT_DELAY, KT_RECURSE, KT_CLONE, KT_SLEEP, KT_SECTION,
 	KT_UNWIND, KT_ARGS, KT_PART, KT_ISRA, KT_GEN, KT_HOLD, KT_PATCH,
-	KT_DUP, KT_CALLERS, KT_IRQ, KT_THREAD };
+	KT_DUP, KT_CALLERS, KT_IRQ, KT_THREAD, KT_NEST };
 
 /*
  * Longer than 100 lines: one case per ground-truth function the tests call
@@ -558,6 +578,9 @@ static ssize_t kt_write(struct file *file, const char __user *ubuf,
 		case KT_CLONE:
 			ks_target_clone(7);
 			break;
+		case KT_NEST:
+			ks_target_nest(arg);
+			break;
 		case KT_IRQ:
 			ks_target_irq();
 			break;
@@ -610,7 +633,13 @@ static ssize_t kt_write(struct file *file, const char __user *ubuf,
 			break;
 		}
 		}
-		if (what != KT_SLEEP && !(i & 0xffff))
+		/*
+		 * nest: each call starts with no reschedule pending, which
+		 * without full preemption sends every timed call through
+		 * the trampoline's preempt_enable() (ks_direct_resched())
+		 * until the task next schedules: 13 instructions more each
+		 */
+		if (what != KT_SLEEP && (!(i & 0xffff) || what == KT_NEST))
 			cond_resched();
 	}
 	return count;
@@ -641,7 +670,7 @@ static int __init kt_init(void)
 		[KT_PART] = "part", [KT_ISRA] = "isra", [KT_GEN] = "gen",
 		[KT_HOLD] = "hold", [KT_PATCH] = "patch", [KT_DUP] = "dup",
 		[KT_CALLERS] = "callers", [KT_IRQ] = "irq",
-		[KT_THREAD] = "thread",
+		[KT_THREAD] = "thread", [KT_NEST] = "nest",
 	};
 	unsigned long i;
 
