@@ -64,6 +64,13 @@
  * trampoline alone (the plain case), or by the trampoline with a node's
  * call sites ("callers") and slowest calls ("slowest"), x86-64 only.
  */
+/*
+ * ks_pcpu's ncost (ks_unnest() in ks_record.h) in 256ths of the slots'
+ * unit: arm64's counter ticks every 16 ns under QEMU, and a whole tick
+ * more or less on each of a thousand nested calls is 16 us.
+ */
+#define KS_NCOST_SHIFT		8
+
 #define KS_FAST_C		0
 #define KS_FAST_PLAIN		1
 #define KS_FAST_EXTRA		2

@@ -52,8 +52,21 @@ static noinline void ks_calib_target(void)
 static u64 ks_floors[KS_VIA_SECTION][2];
 static u64 ks_ncosts[KS_VIA_SECTION][2];
 
-/* The shortest of KS_CALIB_RUNS runs of KS_CALIB_CALLS calls, @node's clock. */
-static u64 ks_calib_runs(const struct ks_node *node)
+/*
+ * The same, at another address: the call site table's home of one of the
+ * two may be shared with another call site's (ks_direct.h), which makes
+ * its calls search, a few instructions more; ncost is the cheaper one's.
+ */
+static noinline void ks_calib_other(void)
+{
+	asm volatile("nop" ::: "memory");
+}
+
+/*
+ * The shortest of KS_CALIB_RUNS runs of KS_CALIB_CALLS calls of @fn, in
+ * @node's clock.
+ */
+static u64 ks_calib_runs(const struct ks_node *node, void (*fn)(void))
 {
 	u64 best = U64_MAX, t;
 	int r, i;
@@ -68,10 +81,42 @@ static u64 ks_calib_runs(const struct ks_node *node)
 		cond_resched();
 		t = ks_now(node);
 		for (i = 0; i < KS_CALIB_CALLS; i++)
-			ks_calib_target();
+			fn();
 		best = min(best, ks_now(node) - t);
 	}
 	return best;
+}
+
+/*
+ * ncost on @node, not yet attached, of @fn, its function: KS_CALIB_CALLS
+ * calls traced less untraced, per call, << KS_NCOST_SHIFT; U64_MAX if it
+ * cannot attach.  @node stays attached.
+ */
+static u64 ks_ncost_of(struct ks_node *node, void (*fn)(void))
+{
+	u64 untraced = ks_calib_runs(node, fn);
+
+	node->active = true;
+	if (node->backend->attach(node))
+		return U64_MAX;
+	return div_u64((ks_delta(node, untraced, ks_calib_runs(node, fn)) <<
+			KS_NCOST_SHIFT) + KS_CALIB_CALLS / 2, KS_CALIB_CALLS);
+}
+
+/* ncost on a node like @model's of ks_calib_other(), or U64_MAX. */
+static u64 ks_ncost_other(const struct ks_node *model, struct ks_cmd *cmd)
+{
+	struct ks_node *node;
+	u64 cost = U64_MAX;
+
+	strscpy(cmd->name, "ks_calib_other", sizeof(cmd->name));
+	node = ks_node_alloc(cmd, model->backend);
+	if (IS_ERR(node))
+		return cost;
+	if (!ks_set_syms(node, cmd->name, NULL))
+		cost = ks_ncost_of(node, ks_calib_other);
+	ks_node_destroy(node);
+	return cost;
 }
 
 /**
@@ -81,7 +126,8 @@ static u64 ks_calib_runs(const struct ks_node *node)
  * The floor is the p50 the backend reports for an empty function of this
  * module, measured once on first use.  ncost with it: the time
  * KS_CALIB_CALLS calls of that function take traced, less the time they
- * take untraced, per call (the shortest of KS_CALIB_RUNS runs each).
+ * take untraced, per call (the shortest of KS_CALIB_RUNS runs each), or
+ * of ks_calib_other()'s if less.
  * Caller holds ks_lock.
  *
  * Return: the floor, or 0 if it cannot be measured.
@@ -89,7 +135,7 @@ static u64 ks_calib_runs(const struct ks_node *node)
 u64 ks_floor(const struct ks_node *model)
 {
 	struct ks_cmd cmd = model->cmd;
-	u64 pct[KSTATS_NR_PCT], *floor, untraced;
+	u64 pct[KSTATS_NR_PCT], *floor, cost;
 	struct kstats_slot *all;
 	struct ks_node *node;
 	int cpu;
@@ -114,16 +160,13 @@ u64 ks_floor(const struct ks_node *model)
 	all = kvcalloc(node->nslots, sizeof(*all), GFP_KERNEL);
 	if (!all || ks_set_syms(node, cmd.name, NULL))
 		goto out;
-	untraced = ks_calib_runs(node);
-	node->active = true;
-	if (node->backend->attach(node)) {
+	cost = ks_ncost_of(node, ks_calib_target);
+	if (cost == U64_MAX) {
 		pr_warn("cannot calibrate %s: floor unknown\n",
 			ks_backend_name(node->backend->via));
 		goto out;
 	}
-	ks_ncosts[cmd.via][cmd.clock] =
-		div_u64(ks_delta(node, untraced, ks_calib_runs(node)) +
-			KS_CALIB_CALLS / 2, KS_CALIB_CALLS);
+	ks_ncosts[cmd.via][cmd.clock] = min(cost, ks_ncost_other(model, &cmd));
 	for_each_possible_cpu(cpu) {
 		struct kstats_slot *sl = ks_cpu_slots(node, cpu);
 

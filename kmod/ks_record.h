@@ -334,7 +334,7 @@ static __always_inline u64 ks_unnest(struct ks_node *node, u64 v, u64 calls)
 	if (likely(!n) || n >> 32)
 		return v;
 	this_cpu_add(node->pcpu->nested, n);
-	cost = n * this_cpu_read(node->pcpu->ncost);
+	cost = n * this_cpu_read(node->pcpu->ncost) >> KS_NCOST_SHIFT;
 	return v > cost ? v - cost : 0;
 }
 

@@ -422,7 +422,8 @@ static void ks_show_figures(struct seq_file *m, struct ks_node *node,
 	if (r->nested)
 		seq_printf(m, "# " KS_LINE_NESTED " %llu " KS_NESTED_COST
 			   " %llu each off the calls recorded, for the traced calls that ended inside them\n",
-			   r->nested, ks_shown(node, this_cpu_read(node->pcpu->ncost)));
+			   r->nested, ks_shown(node, (this_cpu_read(node->pcpu->ncost) +
+						       BIT(KS_NCOST_SHIFT - 1)) >> KS_NCOST_SHIFT));
 	if (r->unslotted)
 		seq_printf(m, "# " KS_LINE_UNSLOTTED
 			   " %llu: timed on CPUs that had no slots yet (mem_max, or many CPUs at once), counted in missed\n",

@@ -409,6 +409,7 @@ SYM_CODE_END(ks_direct_body_fast_x)
 	jnz	.Lks_unnested\s
 	addq	%rdx, %gs:KS_PCPU_NESTED(%rdi)
 	imulq	%gs:KS_PCPU_NCOST(%rdi), %rdx
+	shrq	$KS_NCOST_SHIFT, %rdx
 	subq	%rdx, %rax
 	jae	.Lks_unnested\s
 	xorl	%eax, %eax

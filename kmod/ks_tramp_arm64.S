@@ -374,6 +374,7 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	str	x16, [x12, #KS_PCPU_NESTED]
 	ldr	x16, [x12, #KS_PCPU_NCOST]
 	mul	x15, x15, x16
+	lsr	x15, x15, #KS_NCOST_SHIFT
 	subs	x10, x10, x15
 	csel	x10, x10, xzr, hs
 	b	.Lks_unnested
