@@ -50,8 +50,8 @@ struct ks_pcpu {
 	struct ks_centry *ctab;	/* callers: node->callers->tab, or NULL */
 	u64 floor;		/* slowest: its floor, else U64_MAX (ks_slowest.c) */
 	/* nested calls (ks_unnest() in ks_record.h), every fast case */
-	u64 ncost;		/* what a traced call adds to its caller: slot
-				 * units << KS_NCOST_SHIFT (ks_direct.h) */
+	/* what a traced call adds to its caller, slot units << KS_NCOST_SHIFT */
+	u64 ncost;
 	u64 nested;		/* traced calls inside the calls recorded here */
 };
 
