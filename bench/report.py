@@ -57,12 +57,12 @@ def num(v):
 
 def direct_targets(b, arm64=False):
     """The direct backend's figures against its targets (docs/direct.md):
-    on x86-64 a timed call at most 60 instructions, the floor (p50 of the
+    on x86-64 a timed call at most 66 instructions, the floor (p50 of the
     empty function, the node's floor field) at most 10, an untimed call
     (stopped, sampled out) at most 8; on arm64 a timed call at most 100,
     an untimed one at most 15."""
     e = b.get("empty", {})
-    lim = (100, None, 15, 15) if arm64 else (60, 10, 8, 8)
+    lim = (100, None, 15, 15) if arm64 else (66, 10, 8, 8)
     figs = (("timed", e.get("overhead"), lim[0]), ("floor", e.get("floor"), lim[1]),
             ("stopped", b.get("stopped", {}).get("overhead"), lim[2]),
             ("sampled out", b.get("sample", {}).get("unsampled"), lim[3]))

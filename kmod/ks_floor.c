@@ -24,18 +24,6 @@ static bool unnest = true;
 module_param(unnest, bool, 0644);
 MODULE_PARM_DESC(unnest, "take off a call's time what the traced calls inside it added (default 1)");
 
-/* Recorded calls of functions, per CPU: ks_unnest() (ks_record.h). */
-DEFINE_PER_CPU(u64, ks_cpu_calls);
-
-/* Each CPU's count starts at its number << KS_CALLS_CPU_SHIFT. */
-void ks_nest_init(void)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		per_cpu(ks_cpu_calls, cpu) = (u64)cpu << KS_CALLS_CPU_SHIFT;
-}
-
 /* What the tool reports for an empty function: calibration target. */
 static noinline void ks_calib_target(void)
 {

@@ -7,6 +7,5 @@
 
 u64 ks_floor(const struct ks_node *model);
 void ks_nest_cost(struct ks_node *node);
-void ks_nest_init(void);
 
 #endif /* _KSTATS_FLOOR_H */

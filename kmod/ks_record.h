@@ -314,7 +314,8 @@ static __always_inline void ks_slowest_call(struct ks_node *node, u64 v,
  * word starts at its number << 48 (ks_nest_init()), so that a call that
  * ended on another CPU than it started on (it slept, or was preempted
  * and moved) finds a difference of 2^32 or more, or below 0, and is left
- * as it is.  ks_tramp.S and ks_tramp_arm64.S do the same.
+ * as it is.  ks_tramp.S and ks_tramp_arm64.S do the same.  The word
+ * lives in ks_slowest.c, beside the disturbance word.
  */
 DECLARE_PER_CPU(u64, ks_cpu_calls);
 #define KS_CALLS_CPU_SHIFT	48

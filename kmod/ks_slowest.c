@@ -44,6 +44,21 @@ static DEFINE_PER_CPU(struct ks_slow_scratch, ks_slow_scratch);
 
 DEFINE_PER_CPU(u64, ks_cpu_gen);
 
+/*
+ * The other word a call's entry and end compare: the recorded calls of
+ * functions on each CPU (ks_unnest() in ks_record.h), which starts at the
+ * CPU's number << KS_CALLS_CPU_SHIFT.
+ */
+DEFINE_PER_CPU(u64, ks_cpu_calls);
+
+void ks_nest_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		per_cpu(ks_cpu_calls, cpu) = (u64)cpu << KS_CALLS_CPU_SHIFT;
+}
+
 static notrace void ks_gen_irq(void)
 {
 	this_cpu_add(ks_cpu_gen, KS_GEN_IRQ);

@@ -11,6 +11,7 @@
 struct ks_slowest *ks_slowest_alloc(u32 k);
 void ks_slowest_free(struct ks_slowest *sw);
 void ks_slowest_exit(void);
+void ks_nest_init(void);
 void ks_slowest_reset(struct ks_node *node);
 void ks_slowest_keep(struct ks_node *node, u64 v, unsigned long ip,
 		     enum ks_by by);

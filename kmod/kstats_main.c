@@ -27,7 +27,6 @@
 #include "ks_modules.h"
 #include "ks_control.h"
 #include "ks_glob.h"
-#include "ks_floor.h"
 
 static struct ks_file ks_control, ks_last;
 

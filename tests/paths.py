@@ -11,7 +11,7 @@ read under vm/stage.sh's lock).  Checks per kernel, one TAP line each:
   - each path ends where it should (a return into the body or to the
     caller) without a call into C;
   - the instruction counts docs/direct.md gives: x86-64 timed at most
-    60, stopped and sampled out at most 6; arm64 timed at most 80,
+    66, stopped and sampled out at most 6; arm64 timed at most 92,
     stopped at most 12, sampled out at most 15 (make bench measures the
     same figures under QEMU -icount);
   - what a real CPU pays more for: two counter reads on the timed path,
@@ -30,9 +30,10 @@ import insns  # noqa: E402
 
 # arch -> path -> (most instructions, counter reads, interrupt masking,
 # atomics)
-LIMITS = {"x86_64": {"timed": (60, 2, 0, 0), "stopped": (6, 0, 0, 0),
+# (the nested calls' count, ks_unnest(): 5 more on x86-64, 11 on arm64)
+LIMITS = {"x86_64": {"timed": (66, 2, 0, 0), "stopped": (6, 0, 0, 0),
                      "sampled out": (6, 0, 0, 0)},
-          "arm64": {"timed": (80, 2, 4, 0), "stopped": (12, 0, 0, 0),
+          "arm64": {"timed": (92, 2, 4, 0), "stopped": (12, 0, 0, 0),
                     "sampled out": (15, 0, 0, 1)}}
 
 tap = Tap("paths")
