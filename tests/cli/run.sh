@@ -474,6 +474,23 @@ r "$K" compare "$hand" "$tmp/clamped.json" --wide
 holds "compare notes clamped calls" 'notes | grep -qF "; clamped: 3 calls recorded as 0 (clamped: they ended on a CPU whose clock read earlier than the start'\''s);" &&
    [ "$(maxw)" -le 80 ] && r "$K" compare "$hand" "$tmp/clamped.json" && [ "$(maxw)" -le 72 ] &&
    notes | grep -qF "; clamped: 3 calls recorded as 0 (clamped: they ended on a CPU whose clock read earlier than the start'\''s);"' "$tmp/out"
+# ---- nested calls: the node's "# nested N cost C" line reaches show and snapshots ----
+sed 's/^# percentiles/# nested 2000 cost 65 each off the calls recorded, for the traced calls that ended inside them\n&/' \
+    "$hand" >"$tmp/nested.txt"
+r "$K" show -f "$tmp/nested.txt" --no-hist
+holds "show: the nested calls taken off, and what each cost" \
+   'tr '\''\n'\'' '\'' '\'' <"$tmp/out" | grep -qF "nested: 2000 traced calls ended inside these, 65 ns each taken off" && [ "$(maxw)" -le 72 ]' "$tmp/out"
+r "$K" save -f "$tmp/nested.txt" -o - --label nested
+holds "snapshot: nested 2000 and ncost 65" 'grep -qxF '\''    "nested": 2000,'\'' "$tmp/out" && grep -qxF '\''    "ncost": 65,'\'' "$tmp/out"' "$tmp/out"
+cp "$tmp/out" "$tmp/nested.json"
+r "$K" export --json -f "$tmp/nested.json"
+if cmp -s "$tmp/out" "$tmp/nested.json"; then ok "nested calls read back from a snapshot"; else notok "nested calls read back from a snapshot"; diff "$tmp/nested.json" "$tmp/out" | tap_diag; fi
+r "$K" save -f "$hand" -o -
+holds "a snapshot of a node with no nested calls has neither key" '! grep -qE "\"(nested|ncost)\"" "$tmp/out"' "$tmp/out"
+sed 's/^# percentiles/# nested x cost 65 each\n&/' "$hand" >"$tmp/nested-bad.txt"
+fails "a bad nested count names its line" 1 "nested-bad.txt:4: bad number 'x' for 'nested'" "$K" show -f "$tmp/nested-bad.txt"
+sed 's/^# percentiles/# nested 12\n&/' "$hand" >"$tmp/nested-bad.txt"
+fails "a nested line without its cost names its line" 1 "nested-bad.txt:4: '# nested' without 'N cost C'" "$K" show -f "$tmp/nested-bad.txt"
 "$K" save -f "$hand" -o - 2>/dev/null | sed -e 's/kstats-snapshot\/2/kstats-snapshot\/1/' \
 	-e '/"maxactive":/d' -e '/"filters":/d' -e '/"clamped":/d' >"$tmp/v1.json"
 r "$K" show -f "$tmp/v1.json" --no-hist

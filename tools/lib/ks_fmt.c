@@ -131,6 +131,10 @@ static void ks_summary_notes(FILE *f, const struct ks_view *node, int how)
 	if (node->floor && n < sizeof(buf))
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%sfloor %s: what this backend reports for an empty function",
 				      sep, ks_fmt_value(v, sizeof(v), node->floor, node->unit));
+	if (node->nested && n < sizeof(buf))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%snested: %llu traced calls ended inside these, %s each taken off",
+				      sep, (unsigned long long)node->nested,
+				      ks_fmt_value(v, sizeof(v), node->ncost, node->unit));
 	if ((how & KS_SUM_RAW) && ks_timing_note(&node->meta) && n < sizeof(buf))
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%sunits: %s", sep,
 				      ks_timing_note(&node->meta));

@@ -204,6 +204,19 @@ static int ks_parse_clamped(struct ks_parser *ps, struct ks_view *node,
 	return 0;
 }
 
+/* "# nested N cost C each off ...": traced calls inside, C off each. */
+static int ks_parse_nested(struct ks_parser *ps, struct ks_view *node,
+			   char **tok, int ntok)
+{
+	if (ntok < 5 || strcmp(tok[3], KS_NESTED_COST))
+		return ks_fail(&ps->e, ps->line, "'# nested' without 'N cost C'");
+	if (ks_parse_u64(tok[2], &node->nested))
+		return ks_fail(&ps->e, ps->line, "bad number '%s' for 'nested'", tok[2]);
+	if (ks_parse_u64(tok[4], &node->ncost))
+		return ks_fail(&ps->e, ps->line, "bad number '%s' for 'cost'", tok[4]);
+	return 0;
+}
+
 /* Line 3: "# percentiles p10 N ... precision_ppm P estimate WORD". */
 static int ks_parse_pct(struct ks_parser *ps, struct ks_view *node,
 			char **tok, int ntok)
@@ -486,6 +499,8 @@ static int ks_parse_hash(struct ks_parser *ps, struct ks_view *node, char **tok,
 	}
 	if (!strcmp(tok[1], KS_LINE_CLAMPED))
 		return ks_parse_clamped(ps, node, tok, ntok);
+	if (!strcmp(tok[1], KS_LINE_NESTED))
+		return ks_parse_nested(ps, node, tok, ntok);
 	if (!strcmp(tok[1], KS_LINE_PCT))
 		return ks_parse_pct(ps, node, tok + 2, ntok - 2);
 	if (!strcmp(tok[1], KS_LINE_CALLER))

@@ -27,6 +27,8 @@ const struct ks_snap_figure ks_snap_figures_u64[KS_SNAP_FIGURES] = {
 	{ "max", offsetof(struct ks_view, max), 0 },
 	{ "floor", offsetof(struct ks_view, floor), 1 },
 	{ "clamped", offsetof(struct ks_view, clamped), 1 },
+	{ "nested", offsetof(struct ks_view, nested), 2 },
+	{ "ncost", offsetof(struct ks_view, ncost), 2 },
 };
 
 /* ---- reading ---- */

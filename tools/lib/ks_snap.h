@@ -63,11 +63,11 @@ int ks_snap_read(const char *text, const char *src, struct ks_view *node,
 		 char *err, size_t errlen);
 
 /* The schema's 64-bit figures of a node, shared by the reader and the writer. */
-#define KS_SNAP_FIGURES	7
+#define KS_SNAP_FIGURES	9
 struct ks_snap_figure {
 	const char *key;
 	size_t off;		/* in struct ks_view */
-	int optional;		/* older files lack it */
+	int optional;		/* older files lack it; 2: written only when not 0 */
 };
 extern const struct ks_snap_figure ks_snap_figures_u64[KS_SNAP_FIGURES];
 

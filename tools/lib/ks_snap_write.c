@@ -174,8 +174,10 @@ static void ks_put_node(struct ks_jw *w, const struct ks_view *node)
 	ks_jw_end(w);
 	ks_jw_kstr(w, "state", node->state);
 	for (k = 0; k < KS_SNAP_FIGURES; k++)
-		ks_jw_ku64(w, ks_snap_figures_u64[k].key,
-			   *ks_snap_figure_of(node, &ks_snap_figures_u64[k]));
+		if (ks_snap_figures_u64[k].optional < 2 ||
+		    *ks_snap_figure_of(node, &ks_snap_figures_u64[k]))
+			ks_jw_ku64(w, ks_snap_figures_u64[k].key,
+				   *ks_snap_figure_of(node, &ks_snap_figures_u64[k]));
 	ks_jw_key(w, "percentiles");
 	ks_jw_obj(w, KS_JW_INLINE);
 	for (k = 0; k < KSTATS_NR_PCT; k++)

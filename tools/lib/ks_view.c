@@ -277,6 +277,9 @@ int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 	out->missed = reset ? cur->missed : cur->missed - prev->missed;
 	out->clamped = reset || cur->clamped < prev->clamped ? cur->clamped :
 		       cur->clamped - prev->clamped;
+	out->nested = reset || cur->nested < prev->nested ? cur->nested :
+		      cur->nested - prev->nested;
+	out->ncost = cur->ncost;
 
 	for (c = 0; c <= cur->nr_cpus; c++) {
 		const struct kstats_slot *a, *b = NULL;

@@ -93,6 +93,7 @@ struct ks_view {
 	char cpulist[KS_CPUS_MAX];	/* filter (cpus=), "": any */
 	__u64 samples, missed, min, avg, max, floor;
 	__u64 clamped;			/* calls recorded as 0 (clock steps) */
+	__u64 nested, ncost;		/* "# nested N cost C": calls inside, C off each */
 	__u64 pct[KSTATS_NR_PCT];
 	int has_pct;
 	__u32 nr_slots;
