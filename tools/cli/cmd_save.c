@@ -142,10 +142,13 @@ static int ks_names_unique(char **out, int n)
 
 /*
  * The live node names @args ask for: NAME, a glob matched against the
- * nodes _control lists, or all.  Return: how many (into @out, at most
- * @max, strdup()ed), -1 on error (printed); *@many when a glob or all.
+ * nodes _control lists, or all; with @idle (save --called), a glob or all
+ * matches only the nodes that recorded a call, and *@idle counts the rest
+ * of the listing.  Return: how many (into @out, at most @max,
+ * strdup()ed), -1 on error (printed); *@many when a glob or all.
  */
-static int ks_save_names(char **args, int nargs, char **out, int max, int *many)
+static int ks_save_names(char **args, int nargs, char **out, int max, int *many,
+			 int *idle)
 {
 	char err[KS_ERR_MAX], **names = NULL;
 	int i, j, n = 0, nn = 0, bad = 0;
@@ -161,7 +164,8 @@ static int ks_save_names(char **args, int nargs, char **out, int max, int *many)
 		}
 		*many = 1;
 		if (!names) {
-			names = ks_ctl_names(&nn, err, sizeof(err));
+			names = idle ? ks_ctl_names_called(&nn, idle, err, sizeof(err)) :
+				       ks_ctl_names(&nn, err, sizeof(err));
 			if (!names) {
 				ks_err("%s", err);
 				goto fail;
@@ -323,6 +327,7 @@ int cmd_save(int argc, char **argv)
 		{ "runs", required_argument, NULL, OPT_RUNS },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "undisturbed", no_argument, NULL, OPT_UNDISTURBED },
+		{ "called", no_argument, NULL, OPT_CALLED },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ 0 }
 	};
@@ -330,6 +335,7 @@ int cmd_save(int argc, char **argv)
 	char def[4096], **names, *end;
 	struct ks_set set = { 0 };
 	int opt, ret, icount = 0, runs = 0, n, many, i, undisturbed = 0;
+	int called = 0, idle = 0;
 	double secs = 1;
 
 	while ((opt = getopt_long(argc, argv, ":o:f:i:h", lo, NULL)) != -1) {
@@ -348,6 +354,9 @@ int cmd_save(int argc, char **argv)
 			break;
 		case OPT_UNDISTURBED:
 			undisturbed = 1;
+			break;
+		case OPT_CALLED:
+			called = 1;
 			break;
 		case OPT_RUNS:
 			runs = (int)strtol(optarg, &end, 10);
@@ -381,7 +390,8 @@ int cmd_save(int argc, char **argv)
 		ks_err("save: out of memory");
 		return 1;
 	}
-	n = ks_save_names(argv + optind, argc - optind, names, KS_SAVE_MAX, &many);
+	n = ks_save_names(argv + optind, argc - optind, names, KS_SAVE_MAX, &many,
+			  called ? &idle : NULL);
 	if (n < 0) {
 		free(names);
 		return 1;
@@ -404,6 +414,9 @@ int cmd_save(int argc, char **argv)
 		}
 		if (!ret)
 			ret = ks_save_nodes(set.nodes, set.n, out);
+		if (!ret && called)
+			fprintf(stderr, "kstats: --called: %d of the nodes listed recorded no call, left out\n",
+				idle);
 		ks_set_free(&set);
 	}
 	for (i = 0; i < n; i++)

@@ -103,7 +103,7 @@ static const struct ks_help {
 	  "FILE-1.json..FILE-N.json (for compare A... -- B...); --icount marks\n"
 	  "them as QEMU -icount.  Options:\n" },
 	{ "save", "usage: kstats save NAME|GLOB|all... [-o FILE] [--label L]\n"
-	  "                   [--runs N [-i S]] [--undisturbed]\n"
+	  "                   [--runs N [-i S]] [--undisturbed] [--called]\n"
 	  "       kstats save -f FILE [-o FILE] [--label L] [--undisturbed]\n"
 	  "Write a snapshot (JSON, schema kstats-snapshot/2; several nodes,\n"
 	  "a glob or all: one file of schema kstats-snapshot/3, see kstats(1)).\n"
@@ -117,7 +117,10 @@ static const struct ks_help {
 	  "  --undisturbed      leave out the calls interrupted or switched on\n"
 	  "                     the way, where the node kept them apart (traced\n"
 	  "                     with --slowest K); the per-CPU rows, which keep\n"
-	  "                     them, are left out too\n" },
+	  "                     them, are left out too\n"
+	  "  --called           a glob or all takes only the nodes that recorded\n"
+	  "                     a call (a whole kernel's file: the few thousand\n"
+	  "                     called, not the 40,000 traced)\n" },
 	{ "compare", "usage: kstats compare A B [C...] [--label L]... [--markdown|--wide]\n"
 	  "                      [--force] [--undisturbed] [--brief]\n"
 	  "       kstats compare A... -- B... [--label BASE --label NEW]\n"

@@ -506,11 +506,18 @@ char *ks_ctl_read_control(char *err, size_t errlen)
 
 char **ks_ctl_names(int *n, char *err, size_t errlen)
 {
+	return ks_ctl_names_called(n, NULL, err, errlen);
+}
+
+char **ks_ctl_names_called(int *n, int *idle, char *err, size_t errlen)
+{
 	struct ks_list_row r;
 	char **names = NULL, **p;
 	char *text, *line, *next;
 
 	*n = 0;
+	if (idle)
+		*idle = 0;
 	text = ks_ctl_read_control(err, errlen);
 	if (!text)
 		return NULL;
@@ -521,6 +528,10 @@ char **ks_ctl_names(int *n, char *err, size_t errlen)
 			*next++ = '\0';
 		if (ks_list_row(line, &r))
 			continue;
+		if (idle && !r.samples) {
+			++*idle;
+			continue;
+		}
 		p = realloc(names, (*n + 2) * sizeof(*names));
 		if (!p || !(p[*n] = strdup(r.name))) {
 			names = p ? p : names;

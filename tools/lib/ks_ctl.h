@@ -154,6 +154,12 @@ char *ks_text_read(const char *path, size_t *len);
  */
 char **ks_ctl_names(int *n, char *err, size_t errlen);
 
+/*
+ * ks_ctl_names_called() - the same, of the nodes that recorded a call
+ * (their count in the listing above 0); *@idle: how many did not.
+ */
+char **ks_ctl_names_called(int *n, int *idle, char *err, size_t errlen);
+
 /* The text of _control, or NULL with the reason in @err. */
 char *ks_ctl_read_control(char *err, size_t errlen);
 
