@@ -72,6 +72,26 @@ expect_eq "every kt_gen_I: I + 1 calls, none missed" "$bad" ""
 called=$(awk '!/^#/ && $4 > 0' $KS_CTL | wc -l)
 diag "called while traced: $called functions, $(awk '!/^#/ { s += $4; m += $5 } END { print s + 0, "calls,", m + 0, "missed" }' $KS_CTL)"
 
+# a whole kernel's snapshots: the called functions only (save --called),
+# twice, and compare ranking them by total time
+t0=$(uptime_cs)
+kstats save all --called -o /tmp/whole-a.json --label a 2> /tmp/whole-a.err
+rc=$?
+t1=$(uptime_cs)
+saved=$(sed -n 's/^kstats: saved \([0-9]*\) nodes.*/\1/p' /tmp/whole-a.err)
+check "save all --called: the $called called (${saved:-none} saved, rc $rc) in $((t1 - t0))0 ms (under 2 minutes)" \
+	'[ $rc = 0 ] && [ "${saved:-0}" -ge "$called" ] && [ "$saved" -le $((called + 500)) ] && [ $((t1 - t0)) -lt 12000 ]'
+echo 1000 > $T/empty
+kstats save all --called -o /tmp/whole-b.json --label b 2> /dev/null
+t0=$(uptime_cs)
+kstats compare /tmp/whole-a.json /tmp/whole-b.json --rank total > /tmp/whole-c.txt 2>&1
+rc=$?
+t1=$(uptime_cs)
+ranked=$(sed -n 's/^# \([0-9]*\) functions, ranked.*/\1/p' /tmp/whole-c.txt)
+check "compare of the two: ${ranked:-no} functions ranked by total time (rc $rc) in $((t1 - t0))0 ms (under 2 minutes)" \
+	'[ $rc = 0 ] && [ "${ranked:-0}" -ge "$called" ] && [ $((t1 - t0)) -lt 12000 ]'
+rm -f /tmp/whole-?.json
+
 t0=$(uptime_cs)
 check "remove *: one write" ctl "remove *"
 t1=$(uptime_cs)
