@@ -3,8 +3,10 @@
 # under -icount (tests/vm/whole.sh boots it so), ks_target_nest(N) calls
 # the traced ks_target_leaf() N times (N = 0, 10, 1,000) and nothing else.
 # Its time with the leaf traced too, each leaf call's tracing taken off,
-# is within 12.5% of its time with the leaf not traced; taken off nothing
-# it would be N times the per-call cost more.  Compared at the p50, bits 5.  The node says how many
+# is within 12.5% of its time with the leaf not traced (on kretprobe and
+# fprobe, whose calls cost ~600 instructions, give or take a few, 1% of
+# what was taken off more); taken off nothing it would be N times the
+# per-call cost more.  Compared at the p50, bits 5.  The node says how many
 # nested calls it took off (exactly N per call) and what each cost; the
 # leaf counts every call.  On each backend the kernel has.
 # ks-timeout: 300
@@ -41,13 +43,17 @@ for via in $backends; do
 			"$(node_field ks_target_leaf samples)" $((K * n))
 		expect_eq "$via: N=$n: nested calls taken off, N per call" "$nested" $((K * n))
 		tol=$((ref / 8 > tick ? ref / 8 : tick))
+		# kretprobe and fprobe cost ~600 instructions a call, which
+		# vary by a few from call to call and boot to boot: 1%
+		# of what was taken off more (a thousand nested calls: 6,000)
+		[ "$via" = direct ] || tol=$((tol + n * cost / 100))
 		if [ "$via" = fprobe ] && [ "$(uname -m)" = aarch64 ] && [ "$n" -gt 0 ]; then
 			# fgraph's return costs more under a traced parent than
 			# alone, where the cost is calibrated: ~2.5% a call
 			skip "$via: N=$n: corrected p50 $got within 12.5% of $ref (uncorrected: $raw, cost $cost a call)" \
 				"arm64's fprobe: a nested call costs ~2.5% more than the calibrated one"
 		else
-			expect_range "$via: N=$n: corrected p50 $got within 12.5% (or a tick, $tick ns) of $ref, the leaf untraced (uncorrected: $raw, cost $cost a call)" \
+			expect_range "$via: N=$n: corrected p50 $got within $tol of $ref (12.5%, a tick ($tick ns) at least; kprobes: + 1% of the cost taken off), the leaf untraced (uncorrected: $raw, cost $cost a call)" \
 				"$got" $((ref - tol)) $((ref + tol))
 		fi
 		if [ "$n" -ge 10 ]; then
