@@ -317,6 +317,29 @@ static int ks_save_file(const char *file, const char *label, int icount, int und
 	return ret ? 1 : 0;
 }
 
+/*
+ * One snapshot of the live nodes @names (@many: a glob or all) to @out,
+ * or the default file name.  Return: 0 or -1 (printed).
+ */
+static int ks_save_once(char **names, int n, int many, const char *label,
+			int icount, int undisturbed, const char *out)
+{
+	struct ks_set set = { 0 };
+	char def[4096];
+	int ret = ks_save_load(&set, names, n, label, icount);
+
+	if (!ret && undisturbed)
+		ret = ks_save_undisturbed(set.nodes, set.n);
+	if (!ret && !out) {
+		ks_default_out(def, sizeof(def), set.nodes[0], many ? "kstats" : names[0]);
+		out = def;
+	}
+	if (!ret)
+		ret = ks_save_nodes(set.nodes, set.n, out);
+	ks_set_free(&set);
+	return ret;
+}
+
 int cmd_save(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -333,7 +356,6 @@ int cmd_save(int argc, char **argv)
 	};
 	const char *out = NULL, *label = NULL, *file = NULL;
 	char def[4096], **names, *end;
-	struct ks_set set = { 0 };
 	int opt, ret, icount = 0, runs = 0, n, many, i, undisturbed = 0;
 	int called = 0, idle = 0;
 	double secs = 1;
@@ -405,19 +427,10 @@ int cmd_save(int argc, char **argv)
 		}
 		ret = ks_save_runs(names, n, label, icount, out, runs, secs);
 	} else {
-		ret = ks_save_load(&set, names, n, label, icount);
-		if (!ret && undisturbed)
-			ret = ks_save_undisturbed(set.nodes, set.n);
-		if (!ret && !out) {
-			ks_default_out(def, sizeof(def), set.nodes[0], many ? "kstats" : names[0]);
-			out = def;
-		}
-		if (!ret)
-			ret = ks_save_nodes(set.nodes, set.n, out);
+		ret = ks_save_once(names, n, many, label, icount, undisturbed, out);
 		if (!ret && called)
 			fprintf(stderr, "kstats: --called: %d of the nodes listed recorded no call, left out\n",
 				idle);
-		ks_set_free(&set);
 	}
 	for (i = 0; i < n; i++)
 		free(names[i]);

@@ -504,11 +504,6 @@ char *ks_ctl_read_control(char *err, size_t errlen)
 	return text;
 }
 
-char **ks_ctl_names(int *n, char *err, size_t errlen)
-{
-	return ks_ctl_names_called(n, NULL, err, errlen);
-}
-
 char **ks_ctl_names_called(int *n, int *idle, char *err, size_t errlen)
 {
 	struct ks_list_row r;
@@ -546,15 +541,6 @@ char **ks_ctl_names_called(int *n, int *idle, char *err, size_t errlen)
 	if (!names)
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
 	return names;
-}
-
-void ks_ctl_names_free(char **names)
-{
-	char **p;
-
-	for (p = names; p && *p; p++)
-		free(*p);
-	free(names);
 }
 
 int ks_list_row(const char *line, struct ks_list_row *r)

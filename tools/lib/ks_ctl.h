@@ -7,6 +7,7 @@
 #define KS_CTL_H
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <linux/types.h>
 #include <kstats/contract.h>
 
@@ -150,15 +151,16 @@ char *ks_text_read(const char *path, size_t *len);
  * @errlen: size of @err
  *
  * Return: a NULL-terminated array (free with ks_ctl_names_free()), or
- * NULL on failure.
- */
-char **ks_ctl_names(int *n, char *err, size_t errlen);
-
-/*
- * ks_ctl_names_called() - the same, of the nodes that recorded a call
- * (their count in the listing above 0); *@idle: how many did not.
+ * NULL on failure.  ks_ctl_names_called(): the same, of the nodes that
+ * recorded a call (their count in the listing above 0), with @idle (not
+ * NULL) counting those that did not.
  */
 char **ks_ctl_names_called(int *n, int *idle, char *err, size_t errlen);
+
+static inline char **ks_ctl_names(int *n, char *err, size_t errlen)
+{
+	return ks_ctl_names_called(n, NULL, err, errlen);
+}
 
 /* The text of _control, or NULL with the reason in @err. */
 char *ks_ctl_read_control(char *err, size_t errlen);
@@ -167,7 +169,14 @@ char *ks_ctl_read_control(char *err, size_t errlen);
  * ks_ctl_names_free() - free what ks_ctl_names() returned
  * @names: the array, or NULL
  */
-void ks_ctl_names_free(char **names);
+static inline void ks_ctl_names_free(char **names)
+{
+	char **p;
+
+	for (p = names; p && *p; p++)
+		free(*p);
+	free(names);
+}
 
 /* One row of the _control listing (KS_LIST_ROW in contract.h). */
 struct ks_list_row {

@@ -237,6 +237,12 @@ static int ks_delta_callers(struct ks_view *out, const struct ks_view *cur,
 	return 0;
 }
 
+/* What a count went up by since @prev, or all of it after a reset. */
+static __u64 ks_count_delta(__u64 cur, __u64 prev, int reset)
+{
+	return reset || cur < prev ? cur : cur - prev;
+}
+
 /* Was the node reset between @prev and @cur (a count went down)? */
 static int ks_view_was_reset(const struct ks_view *cur, const struct ks_view *prev)
 {
@@ -275,10 +281,8 @@ int ks_view_delta(struct ks_view *out, const struct ks_view *cur,
 	if (!out->symbols)
 		goto nomem;
 	out->missed = reset ? cur->missed : cur->missed - prev->missed;
-	out->clamped = reset || cur->clamped < prev->clamped ? cur->clamped :
-		       cur->clamped - prev->clamped;
-	out->nested = reset || cur->nested < prev->nested ? cur->nested :
-		      cur->nested - prev->nested;
+	out->clamped = ks_count_delta(cur->clamped, prev->clamped, reset);
+	out->nested = ks_count_delta(cur->nested, prev->nested, reset);
 	out->ncost = cur->ncost;
 
 	for (c = 0; c <= cur->nr_cpus; c++) {
