@@ -25,17 +25,17 @@ tick=0
 # the p50 (bits 5: slots 1/32 wide), which a timer tick in a few of the
 # calls leaves alone: a parent whose leaf is traced runs up to 12 times
 # longer before the correction, and takes that many more ticks
-avg() { node_field ks_target_nest p50; }
+p50() { node_field ks_target_nest p50; }
 for via in $backends; do
 	for n in 0 10 1000; do
 		ctl "trace ks_target_nest via $via bits 5"
 		echo "$K $n" > $T/nest
-		ref=$(avg)
+		ref=$(p50)
 		ctl "remove ks_target_nest"
 		ctl "trace ks_target_leaf via $via bits 5"
 		ctl "trace ks_target_nest via $via bits 5"
 		echo "$K $n" > $T/nest
-		got=$(avg)
+		got=$(p50)
 		nested=$(node_field ks_target_nest nested 2> /dev/null || echo 0)
 		cost=$(node_field ks_target_nest cost 2> /dev/null || echo 0)
 		raw=$((got + n * cost))
