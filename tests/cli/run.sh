@@ -47,7 +47,7 @@ check() {
 notes() { sed -n 's/^# //p' "$tmp/out" | tr '\n' ' '; }
 
 # The "forced: ..." line a forced compare starts with, joined as it wraps.
-forced_line() { sed '/not comparable$/q' "$tmp/out" | tr '\n' ' ' | tr -s ' ' | sed 's/ $//'; }
+forced_line() { awk 'NR == 1 || /^  / { print; next } { exit }' "$tmp/out" | tr '\n' ' ' | tr -s ' ' | sed 's/ $//'; }
 
 # The widest line of the output.
 maxw() { awk 'length($0) > m { m = length($0) } END { print m + 0 }' "$tmp/out"; }
