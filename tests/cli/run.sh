@@ -1056,6 +1056,20 @@ r "$K" compare "$tmp/rank-a.json" "$tmp/rank-b.json" --rank total
 holds "compare --rank total: the larger change of total time (+20% on 50,000 calls) first" '[ $rc = 0 ] && [ "$(grep -A1 '\''^function / change '\'' "$tmp/out" | sed -n 2p | awk '\''{ print $1 }'\'')" = big_fn ] && grep -q "ranked by the change of total time" "$tmp/out"' "$tmp/out"
 r "$K" compare "$tmp/rank-a.json" "$tmp/rank-b.json" --rank total --top 1
 holds "compare --top 1: one function, and the other said" '[ $rc = 0 ] && [ "$(grep -c '\''^[a-z_]*fn  '\'' "$tmp/out")" = 1 ] && grep -q "^# 1 more functions called, ranked below these: --all lists them" "$tmp/out"' "$tmp/out"
+# a function one run of a side never called (save --called left it out):
+# its calls and total time per run are over the side's two runs (without:
+# 100 calls, 3.18)
+"$MK" big_fn 3 23 120 0 50000 >"$dbg/big_fn"
+rm -f "$dbg/small_fn"
+printf 'big_fn kretprobe active 50000 0\n' >"$dbg/_control"
+"$K" save all -o "$tmp/rank-b2.json" --label new 2>/dev/null
+r "$K" compare --json "$tmp/rank-a.json" "$tmp/rank-a.json" -- "$tmp/rank-b.json" "$tmp/rank-b2.json"
+expect "compare A A -- B B2, small_fn not in B2: its calls per run over both runs" \
+	"$(/usr/bin/python3 -c 'import json, sys
+d = {f["name"]: f for f in json.load(open(sys.argv[1]))["functions"]}
+s = d["small_fn"]
+print(s["base"]["count"], s["new"]["count"], s["new"]["runs"], round(s["new"]["total"] / s["base"]["total"], 2))' "$tmp/out" 2>&1)" \
+	"100 50 1 1.59"
 fails "compare --rank bogus" 2 "--rank takes total or change" "$K" compare "$tmp/rank-a.json" "$tmp/rank-b.json" --rank bogus
 fails "compare --top 0" 2 "--top takes a number of functions" "$K" compare "$tmp/rank-a.json" "$tmp/rank-b.json" --top 0
 # a whole kernel's worth: 40,000 nodes, one in 13 called (3,077); the

@@ -118,16 +118,17 @@ struct ks_cmp_req {
 static int ks_compare_sides(struct ks_set *set, int split, const struct ks_cmp_req *r)
 {
 	const char **labels = (const char **)r->labels;
-	int nl = r->nl;
+	int nl = r->nl, fa = r->split >= 0 ? r->split : 1;	/* files a side */
 	char la[KS_META_MAX], lb[KS_META_MAX];
 	struct ks_cmp_side a, b;
 
 	ks_side_label(la, sizeof(la), set, 0, nl > 0 ? labels[0] : NULL);
 	ks_side_label(lb, sizeof(lb), set, split, nl > 1 ? labels[1] : NULL);
 	a = (struct ks_cmp_side){ .label = la, .nodes = set->nodes, .srcs = set->srcs, .n = split,
-				  .top = r->top, .rank_total = r->rank_total };
+				  .runs = fa, .top = r->top, .rank_total = r->rank_total };
 	b = (struct ks_cmp_side){ .label = lb, .nodes = set->nodes + split,
-				  .srcs = set->srcs + split, .n = set->n - split };
+				  .srcs = set->srcs + split, .n = set->n - split,
+				  .runs = r->nf - fa };
 	return ks_cmp_print(stdout, &a, &b, r->fmt, r->force) ? 1 : 0;
 }
 

@@ -423,8 +423,8 @@ int ks_cmp_pair(struct ks_view *a, struct ks_view *b, struct ks_row rows[KS_CMP_
 {
 	struct ks_fn fn = { .name = b->name, .ra = &a, .rb = &b, .na = 1, .nb = 1 };
 
-	fn.ma = ks_cmp_merge(fn.ra, 1, &fn.count_a, &fn.total_a);
-	fn.mb = ks_cmp_merge(fn.rb, 1, &fn.count_b, &fn.total_b);
+	fn.ma = ks_cmp_merge(fn.ra, 1, 1, &fn.count_a, &fn.total_a);
+	fn.mb = ks_cmp_merge(fn.rb, 1, 1, &fn.count_b, &fn.total_b);
 	if (!fn.ma || !fn.mb) {
 		free(fn.ma);
 		free(fn.mb);
@@ -532,8 +532,8 @@ int ks_cmp_print(FILE *f, const struct ks_cmp_side *a, const struct ks_cmp_side 
 			ret = -1;
 			break;
 		}
-		fn->ma = ks_cmp_merge(fn->ra, fn->na, &fn->count_a, &fn->total_a);
-		fn->mb = ks_cmp_merge(fn->rb, fn->nb, &fn->count_b, &fn->total_b);
+		fn->ma = ks_cmp_merge(fn->ra, fn->na, a->runs, &fn->count_a, &fn->total_a);
+		fn->mb = ks_cmp_merge(fn->rb, fn->nb, b->runs, &fn->count_b, &fn->total_b);
 		if (fn->na && fn->nb) {
 			ks_cmp_rows(fn);
 			common++;

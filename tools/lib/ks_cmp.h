@@ -24,6 +24,12 @@ struct ks_cmp_side {
 	const char **srcs;		/* the file of each node: one file, one run */
 	int n;
 	/*
+	 * The runs (files) of the side, 0: as many as each function's nodes.
+	 * A function some runs never called (save --called) is not in their
+	 * files: its calls and total time per run are over all the runs.
+	 */
+	int runs;
+	/*
 	 * Histograms re-binned from other buckets (Prometheus'): per slot,
 	 * where its values lie (ks_pct_side), and the precision that leaves
 	 * a percentile, as a note line and in % (NULL, 0: the nodes' bits).

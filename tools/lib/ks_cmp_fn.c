@@ -78,8 +78,12 @@ int ks_cmp_index(const struct ks_cmp_side *a, const struct ks_cmp_side *b,
 	return 0;
 }
 
-/* The merged histogram of @n runs, and the mean count and total per run. */
-struct kstats_slot *ks_cmp_merge(struct ks_view **runs, int n,
+/*
+ * The merged histogram of @n runs, and the count and total per run over
+ * @per runs (at least @n: the side's files, of which some may never have
+ * called the function).
+ */
+struct kstats_slot *ks_cmp_merge(struct ks_view **runs, int n, int per,
 				 double *count, double *total)
 {
 	struct kstats_slot *m;
@@ -88,11 +92,13 @@ struct kstats_slot *ks_cmp_merge(struct ks_view **runs, int n,
 	*count = *total = 0;
 	if (!n)
 		return NULL;
+	if (per < n)
+		per = n;
 	m = calloc(runs[0]->nr_slots, sizeof(*m));
 	for (i = 0; m && i < n; i++) {
 		kstats_merge(m, runs[i]->total, runs[i]->nr_slots);
-		*count += (double)runs[i]->samples / n;
-		*total += (double)runs[i]->samples * (double)runs[i]->avg / n;
+		*count += (double)runs[i]->samples / per;
+		*total += (double)runs[i]->samples * (double)runs[i]->avg / per;
 	}
 	return m;
 }

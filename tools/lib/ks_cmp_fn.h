@@ -45,8 +45,8 @@ static inline int ks_side_icount(const struct ks_cmp_side *s)
 int ks_cmp_runs(const struct ks_cmp_side *s, const char *name, struct ks_view ***out);
 int ks_cmp_index(const struct ks_cmp_side *a, const struct ks_cmp_side *b,
 		 struct ks_fn *fns, int *n);
-struct kstats_slot *ks_cmp_merge(struct ks_view **runs, int n, double *count,
-				 double *total);
+struct kstats_slot *ks_cmp_merge(struct ks_view **runs, int n, int per,
+				 double *count, double *total);
 
 /* compare --json of the @n functions @fns (ks_cmp_json.c). */
 void ks_cmp_json_print(FILE *f, const struct ks_cmp_side *a,
