@@ -108,16 +108,29 @@ static int ks_cmp_rank(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
+/* A change with a verdict (better, worse, with or without '?'), or a
+ * function on one side only. */
+static int ks_cmp_decided(const struct ks_fn *f)
+{
+	return !f->na || !f->nb || f->rows[f->key].verdict != KS_NOT_MEASURABLE;
+}
+
 /*
- * --rank total: the larger change of total time per run (calls x mean)
- * first, whatever its verdict, where the cost went in absolute terms; a
- * function on one side only counts its whole total.
+ * --rank total: where the cost went in absolute terms.  Changes with a
+ * verdict and functions on one side only first, then those not
+ * measurable, each the larger change of total time per run (calls x
+ * mean) first; a function on one side only counts its whole total.  The
+ * total of what sleeps (schedule(), a wait) moves with the workload's
+ * timing, run to run, and must not hide a measured change.
  */
 static int ks_cmp_rank_total(const void *x, const void *y)
 {
 	const struct ks_fn *a = x, *b = y;
 	double da = fabs(a->total_b - a->total_a), db = fabs(b->total_b - b->total_a);
+	int va = ks_cmp_decided(a), vb = ks_cmp_decided(b);
 
+	if (va != vb)
+		return vb - va;
 	if (da != db)
 		return da < db ? 1 : -1;
 	return strcmp(a->name, b->name);
