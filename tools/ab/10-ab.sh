@@ -4,8 +4,8 @@
 # and workload as on every other kernel of the comparison.  _env.sh
 # (written by kstats-ab) sets AB_TRACES (one "NAME [OPTIONS]" per line),
 # AB_WORKLOAD (a shell command), AB_RUNS, AB_OPS (operations per run when
-# the workload does not print ops=) and AB_TARGET (1: load the test target
-# module too).  A NAME whose node the kernel made itself through the
+# the workload does not print ops=), AB_TARGET (1: load the test target
+# module too) and AB_CALLED (1: a glob's runs keep the nodes they called).  A NAME whose node the kernel made itself through the
 # annotation API (attach=api:NAME) is measured as it is.  A NAME with *, ?
 # or [ is a glob: one node per function it matches, traced through the
 # CLI (the count line it prints from _last goes to ab.facts as
@@ -13,7 +13,8 @@
 # each run: reset and start every node, run the workload, stop them (one
 # write each: all nodes see the same calls), keep each named node's text
 # as NAME.rR.txt and, when a glob was traced, every node in one snapshot
-# (kstats save all: all.rR.json, kstats-snapshot/3); the workload's last
+# (kstats save all: all.rR.json, kstats-snapshot/3; with AB_CALLED=1
+# only the nodes the run called, kstats save all --called); the workload's last
 # result line goes to ab.facts.  The workload sees the kernel's label in
 # $AB_LABEL.
 # shellcheck source=vm/measure.sh
@@ -22,9 +23,15 @@
 # ab_trace_glob GLOB [OPTION VALUE]...: "kstats trace GLOB --OPTION VALUE",
 # the CLI reading _last (its one reader): the refusals and the count line
 # it prints go to $KS_STATE/last.  Status 2 when GLOB matches nothing.
+# The module's glob_max is raised first to every function ftrace offers
+# here, so that '*' (the whole kernel) is one write; its mem_max still
+# bounds what the nodes take.
 ab_trace_glob() {
 	_g=$1
 	shift
+	_n=$(wc -l < /sys/kernel/tracing/available_filter_functions 2> /dev/null || echo 0)
+	_p=/sys/module/kstats/parameters/glob_max
+	[ "$_n" -gt "$(cat $_p)" ] && echo "$_n" > $_p
 	_o=""
 	while [ $# -ge 2 ]; do
 		_o="$_o --$1 $2"
@@ -55,6 +62,7 @@ say "untraced: $AB_WORKLOAD"
 wl untraced sh -c "$AB_WORKLOAD" || { demo_down; exit 0; }
 
 names="" globs=0
+set -f	# a trace command's glob ('*') is the module's, not the shell's
 while IFS= read -r t; do
 	[ -n "$t" ] || continue
 	n=${t%% *}
@@ -88,6 +96,7 @@ while IFS= read -r t; do
 done <<TRACES
 $AB_TRACES
 TRACES
+set +f
 
 r=1
 while [ $r -le "$runs" ]; do
@@ -102,7 +111,10 @@ while [ $r -le "$runs" ]; do
 		check "run $r: $n: its node file parses" kstats check -f "$DEMO_OUT/$n.r$r.txt"
 	done
 	if [ $globs -gt 0 ]; then
-		check "run $r: kstats save all" kstats save all -o "$DEMO_OUT/all.r$r.json" --label "$AB_LABEL"
+		# shellcheck disable=SC2046
+		check "run $r: kstats save all$([ "${AB_CALLED:-0}" = 1 ] && echo " --called")" \
+			kstats save all $([ "${AB_CALLED:-0}" = 1 ] && echo --called) \
+			-o "$DEMO_OUT/all.r$r.json" --label "$AB_LABEL"
 	fi
 	r=$((r + 1))
 done

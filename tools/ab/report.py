@@ -108,6 +108,8 @@ def parse_args():
     ap.add_argument("--workload", default="")
     ap.add_argument("--icount", type=int, default=1)
     ap.add_argument("--top", type=int, default=5)
+    ap.add_argument("--rank", choices=("change", "total"), default="change",
+                    help="what changed: by the change of the mean/p50, or of total time per run")
     ap.add_argument("--no-plots", action="store_true", help="tables and verdicts only")
     return ap.parse_args()
 
@@ -357,6 +359,7 @@ def changed_row(rank, f):
         r["runs_" + side] = x["runs"] if x else 0
         r["count_" + side] = x["count"] if x else None
         r["mean_" + side] = x["total"] / x["count"] if x and x["count"] else None
+        r["total_" + side] = x["total"] if x else None
         r["p50_" + side] = x["p50"] if x else None
     if both:
         key = next(x for x in f["rows"] if x["figure"] == f["judged_by"])
@@ -369,7 +372,8 @@ def changed(a, base_label, l, base_runs, runs):
     """Kernel @l against the reference over every node of every run:
     (rows ranked by change, summary counts, status)."""
     path = os.path.join(a.out, "changed-%s" % l)
-    args = [a.kstats, "compare", "--label", base_label, "--label", l] + base_runs + ["--"] + runs
+    args = [a.kstats, "compare", "--label", base_label, "--label", l, "--rank", a.rank] + \
+        base_runs + ["--"] + runs
     p = subprocess.run(args[:2] + ["--json"] + args[2:], capture_output=True, text=True)
     try:
         doc = json.loads(p.stdout) if p.returncode == 0 else None
@@ -394,21 +398,25 @@ def changed(a, base_label, l, base_runs, runs):
     for i, r in enumerate(rows):
         r["rank"] = i + 1
     summary = {"functions": len(called), "uncalled": len(rows) - len(called),
-               "timing": doc["new"]["timing"]}
+               "timing": doc["new"]["timing"], "rank": a.rank}
     for v in ("worse", "better", "not measurable", "only in base", "only in new"):
         summary[v] = sum(1 for r in called if r["verdict"].rstrip("?") == v)
     return rows, summary, 0
 
 
-def top_changes(changes, n):
+def top_changes(changes, n, rank="change"):
     """The @n functions that changed most over every kernel: those with a
-    better/worse verdict first (largest change first), then the rest."""
+    better/worse verdict first (largest change first), then the rest; by
+    --rank total, those whose total time per run changed most."""
     score = {}
     for rows in changes.values():
         for r in rows:
-            if r["change_pct"] is None:
+            if rank == "total":
+                k = (True, abs((r["total_new"] or 0) - (r["total_base"] or 0)))
+            elif r["change_pct"] is None:
                 continue
-            k = (r["verdict"].rstrip("?") in ("better", "worse"), abs(r["change_pct"]))
+            else:
+                k = (r["verdict"].rstrip("?") in ("better", "worse"), abs(r["change_pct"]))
             score[r["name"]] = max(score.get(r["name"], k), k)
     return sorted(score, key=lambda fn: (not score[fn][0], -score[fn][1], fn))[:n]
 
@@ -451,7 +459,7 @@ def what_changed(a, labels):
         changes[l] = rows
         doc[l] = {"summary": summary, "rows": rows}
         rep += verdicts.changed_table(l, labels[0], rows, summary)
-    top = top_changes(changes, a.top)
+    top = top_changes(changes, a.top, a.rank)
     if top:
         rep += ["The %d largest changes, each in a section below: %s." % (
             len(top), ", ".join("`%s`" % fn for fn in top)), ""]

@@ -11,8 +11,8 @@ table.
 prints one field of one row (FORMAT: a %-format for a number, e.g. %.2f),
 or nothing when the row or the field is missing; with --changed, the
 "what changed" rows of KERNEL, one "RANK NAME VERDICT CHANGE_PCT
-COUNT_BASE COUNT_NEW" a line (a verdict's blanks as _, a missing figure
-as -; counts per run).
+COUNT_BASE COUNT_NEW TOTAL_BASE TOTAL_NEW" a line (a verdict's blanks as
+_, a missing figure as -; counts and total time per run).
 
 A row: kernel, status ("measured", "absent": the kernel has no such
 function or clone, "no result"), and for a measured one attach,
@@ -39,7 +39,9 @@ better count worse? and better?), uncalled
 (matched, never called: the last rows); rows: one per function ranked by
 change: rank,
 name, unit, judged_by (mean or p50), change_pct, change_ci, verdict,
-notes, and runs_, count_ (per run), mean_ and p50_ of base and new}; and
+notes, and runs_, count_ and total_ (per run), mean_ and p50_ of base
+and new}, with summary.rank "total" when ranked by the change of total
+time per run (kstats-ab --rank total), else by the mean's or p50's; and
 top, the functions given a section of their own.
 """
 
@@ -174,6 +176,8 @@ def changed_table(l, base_label, rows, summary, limit=None):
     """The "what changed" section of kernel @l: a title, the counts, the
     table of @rows (the first @limit of them) and its notes."""
     icount = summary["timing"] == "qemu-icount"
+    total = summary.get("rank") == "total"
+    unit = " (instructions)" if icount else ""
     rep = ["## What changed: %s against %s" % (l, base_label), "",
            "%d functions called: %d worse, %d better, %d not measurable%s.%s" % (
                summary["functions"], summary["worse"], summary["better"],
@@ -182,9 +186,9 @@ def changed_table(l, base_label, rows, summary, limit=None):
                        if summary[k]),
                " %d more matched but were never called (not listed)." % summary["uncalled"]
                if summary.get("uncalled") else ""), "",
-           "| # | function | calls/run | mean%s | p50%s | change | 95%% bounds | verdict |"
-           % ((" (instructions)",) * 2 if icount else ("", "")),
-           "|--:|:--|--:|--:|--:|--:|:--|:--|"]
+           "| # | function | calls/run |%s mean%s | p50%s | change | 95%% bounds | verdict |"
+           % (" total/run%s |" % unit if total else "", unit, unit),
+           "|--:|:--|--:|%s--:|--:|--:|:--|:--|" % ("--:|" if total else "")]
     called = rows[:summary["functions"]]
     for r in called[:limit]:
         def pair(key, fmt):
@@ -193,21 +197,25 @@ def changed_table(l, base_label, rows, summary, limit=None):
                 return fmt(a if b is None else b)
             return fmt(a) if fmt(a) == fmt(b) else "%s → %s" % (fmt(a), fmt(b))
         calls = pair("count", lambda v: "-" if v is None else "%.0f" % v)
+        tot = " %s |" % pair("total", lambda v: fmt_fig(v, r["unit"], icount)) if total else ""
         mean = pair("mean", lambda v: fmt_fig(v, r["unit"], icount))
         p50 = pair("p50", lambda v: fmt_fig(v, r["unit"], icount))
         chg = "-" if r["change_pct"] is None else "%+.1f%% (%s)" % (r["change_pct"], r["judged_by"])
         why = [n for n in r["notes"] if n != "intervals overlap"]
-        rep.append("| %d | %s | %s | %s | %s | %s | %s | %s%s |" % (
-            r["rank"], r["name"], calls, mean, p50, chg,
+        rep.append("| %d | %s | %s |%s %s | %s | %s | %s | %s%s |" % (
+            r["rank"], r["name"], calls, tot, mean, p50, chg,
             fmt_ci(r["change_ci"]) or "-", r["verdict"],
             " (%s)" % ", ".join(why) if why else ""))
     if limit is not None and len(called) > limit:
-        rep.append("| | (%d more, in changed-%s.md) | | | | | | |" % (len(called) - limit, l))
-    rep += ["", "Ranked by the change (largest first) of the mean (3 runs a side or more; "
-            "else p50); lower is better; bounds: where the change lies when both sides' "
-            "95%% intervals hold; better/worse only when they do not overlap "
-            "(docs/statistics.md). calls/run, mean and p50: base → new. "
-            "`kstats compare`'s own table: changed-%s.md." % l]
+        rep.append("| | (%d more, in changed-%s.md) | | | | | | |%s" % (
+            len(called) - limit, l, " |" if total else ""))
+    rep += ["", "Ranked by the change (largest first) of %s; lower is better; "
+            "change, bounds: of the mean (3 runs a side or more; else p50), where the "
+            "change lies when both sides' 95%% intervals hold; better/worse only when "
+            "they do not overlap (docs/statistics.md). calls/run,%s mean and p50: "
+            "base → new. `kstats compare`'s own table: changed-%s.md." % (
+                "total time per run (calls × mean: where the time went)" if total else
+                "the mean (3 runs a side or more; else p50)", " total/run," if total else "", l)]
     if icount:
         rep.append(ICOUNT_NOTE)
     rep.append("")
@@ -310,9 +318,10 @@ def main(argv):
     if argv[2] == "--changed":
         f = lambda v, fmt: "-" if v is None else fmt % v  # noqa: E731
         for r in changed(doc, argv[3]):
-            print("%d %s %s %s %s %s" % (r["rank"], r["name"], r["verdict"].replace(" ", "_"),
-                                         f(r["change_pct"], "%.1f"), f(r["count_base"], "%.0f"),
-                                         f(r["count_new"], "%.0f")))
+            print("%d %s %s %s %s %s %s %s" % (
+                r["rank"], r["name"], r["verdict"].replace(" ", "_"), f(r["change_pct"], "%.1f"),
+                f(r["count_base"], "%.0f"), f(r["count_new"], "%.0f"),
+                f(r.get("total_base"), "%.0f"), f(r.get("total_new"), "%.0f")))
         return 0
     r = row(doc, argv[2], argv[3])
     if r is None or r.get(argv[4]) is None:
