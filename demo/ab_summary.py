@@ -42,6 +42,27 @@ def mm_section(d):
     return out
 
 
+def whole_section(d):
+    """Every function of the kernel, ranked by the change of total time
+    per run CONFIG_DEBUG_VM makes: where its cost went."""
+    doc = verdicts.load(d)
+    c = doc.get("changed", {}).get("debug") if doc else None
+    if not c:
+        return []
+    rows = c["rows"][:c["summary"]["functions"]]
+    base = sum(r["total_base"] or 0 for r in rows)
+    new = sum(r["total_new"] or 0 for r in rows)
+    out = ["## The whole kernel: where CONFIG_DEBUG_VM's cost went", ""]
+    if base:
+        out += ["Every function ftrace offers traced at once ('*'); %d called under page "
+                "faults and mmap/munmap. Their total time per run (calls x mean, nested "
+                "tracing taken off): %.0f -> %.0f instructions (%+.1f%%)." % (
+                    len(rows), base, new, (new - base) * 100.0 / base), ""]
+    out += verdicts.changed_table("debug", "no-debug", c["rows"], c["summary"],
+                                  limit=int(os.environ.get("DEMO_WHOLE_ROWS", "10")))[2:]
+    return out
+
+
 def main():
     top = sys.argv[1]
     out = ["# make demo-ab: the seeds' comparisons on kernels built from linux-source-6.12",
@@ -82,6 +103,7 @@ def main():
         out += verdict_table(d, "find_vma")
 
     out += mm_section(os.path.join(top, "mm"))
+    out += whole_section(os.path.join(top, "whole"))
 
     d = os.path.join(top, "fork")
     a, b = snap(d, "kernel_clone", "out-of-line"), snap(d, "kernel_clone", "inline")

@@ -9,14 +9,18 @@
 #   mm              no-debug / debug: every mm function of a set of globs
 #                   (MM_GLOBS) under page faults and mmap/munmap, ranked by
 #                   the change CONFIG_DEBUG_VM makes
+#   whole           no-debug / debug: every function ftrace offers ('*'),
+#                   the same workload, ranked by the change of total time
+#                   per run (calls x mean): where the debug option's cost
+#                   went, in the whole kernel
 #   fork            vm_normal_page() out of line / __always_inline
 #   fault hooks     should_failslab()/should_fail_alloc_page() behind their
 #                   CONFIG_ options (6.12 as shipped) / called on every
 #                   allocation (the state the 2024 revert undid)
-# Output: demo-out/ab/{find_vma,mm,fork,hooks}/ (report.md, tables, plots,
+# Output: demo-out/ab/{find_vma,mm,whole,fork,hooks}/ (report.md, tables, plots,
 # snapshots) and demo-out/ab/summary.md.
 #
-#   demo/demo-ab.sh [-o DIR] [--only find_vma|mm|fork|hooks]
+#   demo/demo-ab.sh [-o DIR] [--only find_vma|mm|whole|fork|hooks]
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,13 +29,13 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	-o)	out=$2; shift ;;
 	--only)	only=$2; shift ;;
-	*)	echo "usage: $0 [-o DIR] [--only find_vma|mm|fork|hooks]" >&2; exit 2 ;;
+	*)	echo "usage: $0 [-o DIR] [--only find_vma|mm|whole|fork|hooks]" >&2; exit 2 ;;
 	esac
 	shift
 done
 case $only in
-''|find_vma|mm|fork|hooks) ;;
-*)	echo "$0: --only find_vma, mm, fork or hooks, not '$only'" >&2; exit 2 ;;
+''|find_vma|mm|whole|fork|hooks) ;;
+*)	echo "$0: --only find_vma, mm, whole, fork or hooks, not '$only'" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
 [ -f "$REPO/demo-out/.gitignore" ] || echo '*' > "$REPO/demo-out/.gitignore"
@@ -60,7 +64,7 @@ if ! ls "$CACHE"/obj/*/vmlinux > /dev/null 2>&1; then
 	     "${KS_AB_FIRST_MIN:-25} minutes on 2 cores (measured: README), each variant after it 1-15"
 fi
 variant ab-base
-if want find_vma || want mm; then
+if want find_vma || want mm || want whole; then
 	step "a CONFIG_DEBUG_VM kernel recompiles most of the tree (about 15 minutes on 2 cores)"
 	variant ab-debug -c "$K/debug-vm.config"
 fi
@@ -94,6 +98,13 @@ if want mm; then
 		mm+=(-t "$g bits 3")
 	done
 	ab mm "${mm[@]}" --top "${DEMO_MM_TOP:-5}" \
+		-w "ks-pagefault -n ${DEMO_MM_N:-5000} -p 4 -m 256 -t user" \
+		no-debug=ab-base debug=ab-debug || status=1
+fi
+# The whole kernel: every function ftrace offers, one node each, the
+# snapshots keeping those each run called (save all --called).
+if want whole; then
+	ab whole -t "* via direct bits 3" --called --rank total --top "${DEMO_WHOLE_TOP:-5}" \
 		-w "ks-pagefault -n ${DEMO_MM_N:-5000} -p 4 -m 256 -t user" \
 		no-debug=ab-base debug=ab-debug || status=1
 fi
