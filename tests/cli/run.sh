@@ -1070,6 +1070,16 @@ d = {f["name"]: f for f in json.load(open(sys.argv[1]))["functions"]}
 s = d["small_fn"]
 print(s["base"]["count"], s["new"]["count"], s["new"]["runs"], round(s["new"]["total"] / s["base"]["total"], 2))' "$tmp/out" 2>&1)" \
 	"100 50 1 1.59"
+r "$K" compare "$tmp/rank-b2.json" "$tmp/rank-a.json" --rank total --all
+holds "compare --rank total --all: a function on one side only listed, its other side '-'" '[ $rc = 0 ] &&
+   grep -q '\''^small_fn  *-  *-  *-  *-$'\'' "$tmp/out" && grep -A1 '\''^small_fn '\'' "$tmp/out" | grep -q '\''^  only in new  *100 '\''' \
+   "rank total, one side only (exit $rc)" "$tmp/out" "$tmp/err"
+"$MK" small_fn 3 24 300 0 100 >"$dbg/small_fn"
+printf 'big_fn kretprobe active 50000 0\nsmall_fn kretprobe active 100 0\n' >"$dbg/_control"
+"$K" save all --icount -o "$tmp/rank-ic.json" --label ic 2>/dev/null
+r "$K" compare "$tmp/rank-ic.json" "$tmp/rank-ic.json"
+holds "compare of many -icount nodes: its first note says the times are instructions" '[ $rc = 0 ] &&
+   sed -n "1,4p" "$tmp/out" | tr "\n" " " | grep -qF "times in instructions, QEMU -icount"' "$tmp/out"
 fails "compare --rank bogus" 2 "--rank takes total or change" "$K" compare "$tmp/rank-a.json" "$tmp/rank-b.json" --rank bogus
 fails "compare --top 0" 2 "--top takes a number of functions" "$K" compare "$tmp/rank-a.json" "$tmp/rank-b.json" --top 0
 # a whole kernel's worth: 40,000 nodes, one in 13 called (3,077); the

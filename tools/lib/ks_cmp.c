@@ -327,15 +327,16 @@ static void ks_cmp_side_cells(char c[4][KS_CELL], const struct ks_fn *fn, int si
 	double count = side ? fn->count_b : fn->count_a;
 	double total = side ? fn->total_b : fn->total_a;
 	const struct kstats_slot *m = side ? fn->mb : fn->ma;
-	__u64 t = kstats_total(m, r0->nr_slots);
+	__u64 t;
 
-	if (!n) {
+	if (!n) {	/* on the other side only: no node here */
 		strcpy(c[0], "-");
 		strcpy(c[1], "-");
 		strcpy(c[2], "-");
 		strcpy(c[3], "-");
 		return;
 	}
+	t = kstats_total(m, r0->nr_slots);
 	snprintf(c[0], KS_CELL, "%.0f", count);
 	ks_fmt_value(c[1], KS_CELL, kstats_percentile(m, r0->nr_slots, r0->bits, t, 500),
 		     r0->unit);
@@ -380,18 +381,20 @@ static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 	if (nw > 30)
 		nw = 30;
 	if (md) {
-		fprintf(f, "**%d functions**, ranked by the change of %s; lower is better; base **%s**, new **%s**; count and total time per run.\n\n",
+		fprintf(f, "**%d functions**, ranked by the change of %s; lower is better; base **%s**, new **%s**; count and total time per run%s.\n\n",
 			called, a->rank_total ? "total time (count x mean)" : judged_mean ? "the mean" :
-			"p50 (the mean from 3 runs a side)", a->label, b->label);
+			"p50 (the mean from 3 runs a side)", a->label, b->label,
+			ks_side_icount(a) && ks_side_icount(b) ? "; times in " KS_ICOUNT_NOTE : "");
 		fputs("| function | count base | count new | p50 base | p50 new | p99 base | p99 new | total base | total new | change | verdict |\n"
 		      "|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|:--|\n", f);
 	} else {
 		char line[4 * KS_META_MAX];
 
-		snprintf(line, sizeof(line), "%d functions, ranked by the change of %s; lower is better.  First line: base (%s), second: new (%s); count and total time: per run",
+		snprintf(line, sizeof(line), "%d functions, ranked by the change of %s; lower is better.  First line: base (%s), second: new (%s); count and total time: per run%s",
 			 called, a->rank_total ? "total time (count x mean)" : judged_mean ? "the mean" :
 			 "p50 (the mean from 3 runs a side)",
-			 a->label, b->label);
+			 a->label, b->label, ks_side_icount(a) && ks_side_icount(b) ?
+			 "; times in " KS_ICOUNT_NOTE : "");
 		ks_note(f, 0, line);
 		fprintf(f, "%-*s %9s %9s %9s %9s\n", nw, "function / change", "count", "p50",
 			"p99", "total");
