@@ -47,6 +47,7 @@ top, the functions given a section of their own.
 
 import json
 import os
+import signal
 import sys
 import textwrap
 
@@ -315,6 +316,7 @@ def main(argv):
     except ValueError as e:
         sys.stderr.write("verdicts.py: %s\n" % e)
         return 1
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)	# | head
     if argv[2] == "--changed":
         f = lambda v, fmt: "-" if v is None else fmt % v  # noqa: E731
         for r in changed(doc, argv[3]):
