@@ -37,16 +37,29 @@ for k in "${kv[@]}"; do
 	l=${l%%+*}
 	specs+=("$l=$k")
 done
-# KS_AB_TEST_REUSE=1 checks the last runs' folders again without running.
-kernels_part() {
-	if [ "${KS_AB_TEST_REUSE:-0}" = 1 ] && [ -f "$out/report.md" ]; then
+# ab_run DIR ARGS...: tools/ab/kstats-ab -o DIR ARGS... (its output in
+# DIR.log), its status in rc.  KS_AB_TEST_REUSE=1 checks the last run's
+# folder again without running.
+ab_run() {
+	local g=$1
+	shift
+	if [ "${KS_AB_TEST_REUSE:-0}" = 1 ] && [ -f "$g/report.md" ]; then
 		rc=0
-	else
-		rm -rf "$out"
-		"$top/tools/ab/kstats-ab" -o "$out" -r 2 --target -n $N -t "ks_target_empty" -t "should_failslab" \
-			-w "echo $N > /sys/kernel/debug/kstats_target/empty" "${specs[@]}" > "$out.log" 2>&1
-		rc=$?
+		return
 	fi
+	rm -rf "$g"
+	"$top/tools/ab/kstats-ab" -o "$g" "$@" > "$g.log" 2>&1
+	rc=$?
+}
+# The glob and whole parts' workload: slow_ns doubled on the kernel
+# labelled slow, then the target's generated family called once.
+GEN_WL='if [ "$AB_LABEL" = slow ]; then echo 40000 > /sys/module/kstats_target/parameters/slow_ns; fi'
+GEN_WL="$GEN_WL; echo 1 > /sys/kernel/debug/kstats_target/gen"
+k612() { printf '%s\n' "${kv[@]}" | grep -m1 '^6\.12\.'; }
+
+kernels_part() {
+	ab_run "$out" -r 2 --target -n $N -t "ks_target_empty" -t "should_failslab" \
+		-w "echo $N > /sys/kernel/debug/kstats_target/empty" "${specs[@]}"
 	expect "kstats-ab exit status" $rc 0
 	[ $rc = 0 ] || sed 's/^/#   /' "$out.log" | tail -n 30
 
@@ -77,19 +90,11 @@ kernels_part() {
 # in available_filter_functions there; 45-glob allows for such gaps).
 GEN=62
 glob_part() {
-	local g=$out-glob k rc wl
-	k=$(printf '%s\n' "${kv[@]}" | grep -m1 '^6\.12\.')
+	local g=$out-glob k
+	k=$(k612)
 	[ -n "$k" ] || { skip "A/B by glob" "no 6.12 kernel"; return; }
-	wl='if [ "$AB_LABEL" = slow ]; then echo 40000 > /sys/module/kstats_target/parameters/slow_ns; fi'
-	wl="$wl; echo 1 > /sys/kernel/debug/kstats_target/gen"
-	if [ "${KS_AB_TEST_REUSE:-0}" = 1 ] && [ -f "$g/report.md" ]; then
-		rc=0
-	else
-		rm -rf "$g"
-		"$top/tools/ab/kstats-ab" -o "$g" -r 3 --target --top 5 -t 'kt_gen_0[0-3]* bits 3' \
-			-t 'kt_gen_slow_* bits 5' -w "$wl" same="$k" again="$k" slow="$k" > "$g.log" 2>&1
-		rc=$?
-	fi
+	ab_run "$g" -r 3 --target --top 5 -t 'kt_gen_0[0-3]* bits 3' -t 'kt_gen_slow_* bits 5' \
+		-w "$GEN_WL" same="$k" again="$k" slow="$k"
 	expect "glob: kstats-ab exit status" $rc 0
 	[ $rc = 0 ] || sed 's/^/#   /' "$g.log" | tail -n 30
 	for l in same again slow; do
@@ -142,19 +147,11 @@ glob_part() {
 # traced.  On the direct backend: the ~2,000 functions it refuses would
 # go to fprobe one registration each, minutes under QEMU (docs/ab.md).
 whole_part() {
-	local g=$out-whole k rc wl last att
-	k=$(printf '%s\n' "${kv[@]}" | grep -m1 '^6\.12\.')
+	local g=$out-whole k last att
+	k=$(k612)
 	[ -n "$k" ] || { skip "A/B of the whole kernel" "no 6.12 kernel"; return; }
-	wl='if [ "$AB_LABEL" = slow ]; then echo 40000 > /sys/module/kstats_target/parameters/slow_ns; fi'
-	wl="$wl; echo 1 > /sys/kernel/debug/kstats_target/gen"
-	if [ "${KS_AB_TEST_REUSE:-0}" = 1 ] && [ -f "$g/report.md" ]; then
-		rc=0
-	else
-		rm -rf "$g"
-		"$top/tools/ab/kstats-ab" -o "$g" -r 2 --target --called --rank total --top 3 \
-			-t '* via direct bits 3' -w "$wl" same="$k" slow="$k" > "$g.log" 2>&1
-		rc=$?
-	fi
+	ab_run "$g" -r 2 --target --called --rank total --top 3 -t '* via direct bits 3' \
+		-w "$GEN_WL" same="$k" slow="$k"
 	expect "whole: kstats-ab exit status" $rc 0
 	[ $rc = 0 ] || sed 's/^/#   /' "$g.log" | tail -n 30
 	for l in same slow; do
