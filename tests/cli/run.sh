@@ -1080,7 +1080,13 @@ printf 'big_fn kretprobe active 50000 0\nsmall_fn kretprobe active 100 0\n' >"$d
 r "$K" compare "$tmp/rank-ic.json" "$tmp/rank-ic.json"
 holds "compare of many -icount nodes: its first note says the times are instructions" '[ $rc = 0 ] &&
    sed -n "1,4p" "$tmp/out" | tr "\n" " " | grep -qF "times in instructions, QEMU -icount"' "$tmp/out"
-fails "compare --rank bogus" 2 "--rank takes total or change" "$K" compare "$tmp/rank-a.json" "$tmp/rank-b.json" --rank bogus
+r "$K" compare "$tmp/rank-a.json" "$tmp/rank-b.json" --rank p99
+holds "compare --rank p99: judged by p99 (small_fn's 273 -> 900 ns: +229.7%)" '[ $rc = 0 ] && grep -q "ranked by the change of p99;" "$tmp/out" &&
+   grep -A1 '\''^small_fn '\'' "$tmp/out" | grep -q '\''^  +229.7% '\''' "$tmp/out"
+r "$K" compare --json "$tmp/rank-a.json" "$tmp/rank-b.json" --rank p99.9
+expect "compare --json --rank p99.9: every function judged by p99.9" \
+	"$(grep -o '"judged_by": "[a-z0-9.]*"' "$tmp/out" | sort | uniq -c | tr -s ' ')" ' 2 "judged_by": "p99.9"'
+fails "compare --rank bogus" 2 "--rank takes total, change, mean or a percentile" "$K" compare "$tmp/rank-a.json" "$tmp/rank-b.json" --rank bogus
 fails "compare --top 0" 2 "--top takes a number of functions" "$K" compare "$tmp/rank-a.json" "$tmp/rank-b.json" --top 0
 # a whole kernel's worth: 40,000 nodes, one in 13 called (3,077); the
 # new side's one in 39 three-fifths slower.  save all keeps every node;

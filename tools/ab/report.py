@@ -108,8 +108,10 @@ def parse_args():
     ap.add_argument("--workload", default="")
     ap.add_argument("--icount", type=int, default=1)
     ap.add_argument("--top", type=int, default=5)
-    ap.add_argument("--rank", choices=("change", "total"), default="change",
-                    help="what changed: by the change of the mean/p50, or of total time per run")
+    ap.add_argument("--rank", default="change",
+                    choices=("change", "total", "mean", "p10", "p50", "p90", "p95", "p98", "p99",
+                             "p99.9"),
+                    help="what changed: kstats compare --rank")
     ap.add_argument("--no-plots", action="store_true", help="tables and verdicts only")
     return ap.parse_args()
 

@@ -210,13 +210,16 @@ def changed_table(l, base_label, rows, summary, limit=None):
     if limit is not None and len(called) > limit:
         rep.append("| | (%d more, in changed-%s.md) | | | | | | |%s" % (
             len(called) - limit, l, " |" if total else ""))
+    rank = summary.get("rank", "change")
+    judged = rank if rank not in ("change", "total") else \
+        "the mean (3 runs a side or more; else p50)"
     rep += ["", "Ranked by the change (largest first) of %s; lower is better; "
-            "change, bounds: of the mean (3 runs a side or more; else p50), where the "
-            "change lies when both sides' 95%% intervals hold; better/worse only when "
-            "they do not overlap (docs/statistics.md). calls/run,%s mean and p50: "
-            "base → new. `kstats compare`'s own table: changed-%s.md." % (
-                "total time per run (calls × mean: where the time went)" if total else
-                "the mean (3 runs a side or more; else p50)", " total/run," if total else "", l)]
+            "change, bounds: of %s, where the change lies when both sides' 95%% "
+            "intervals hold; better/worse only when they do not overlap "
+            "(docs/statistics.md). calls/run,%s mean and p50: base → new. "
+            "`kstats compare`'s own table: changed-%s.md." % (
+                "total time per run (calls × mean: where the time went)" if total else judged,
+                judged, " total/run," if total else "", l)]
     if icount:
         rep.append(ICOUNT_NOTE)
     rep.append("")

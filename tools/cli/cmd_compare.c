@@ -109,6 +109,7 @@ struct ks_cmp_req {
 	int fmt, force, wide, undisturbed, brief;
 	int top;			/* functions a ranked list shows, 0: all */
 	int rank_total;			/* --rank total */
+	int rank_fig;			/* --rank mean|pNN: its row + 1 */
 };
 
 /*
@@ -125,7 +126,8 @@ static int ks_compare_sides(struct ks_set *set, int split, const struct ks_cmp_r
 	ks_side_label(la, sizeof(la), set, 0, nl > 0 ? labels[0] : NULL);
 	ks_side_label(lb, sizeof(lb), set, split, nl > 1 ? labels[1] : NULL);
 	a = (struct ks_cmp_side){ .label = la, .nodes = set->nodes, .srcs = set->srcs, .n = split,
-				  .runs = fa, .top = r->top, .rank_total = r->rank_total };
+				  .runs = fa, .top = r->top, .rank_total = r->rank_total,
+				  .rank_fig = r->rank_fig };
 	b = (struct ks_cmp_side){ .label = lb, .nodes = set->nodes + split,
 				  .srcs = set->srcs + split, .n = set->n - split,
 				  .runs = r->nf - fa };
@@ -201,9 +203,16 @@ static int ks_compare_args(int argc, char **argv, struct ks_cmp_req *r)
 		} else if (!strcmp(a, "--brief")) {
 			r->brief = 1;
 		} else if (!strcmp(a, "--rank")) {
-			if (++i >= argc || (strcmp(argv[i], "total") && strcmp(argv[i], "change")))
-				ks_bad_usage("compare", "--rank takes total or change");
-			r->rank_total = !strcmp(argv[i], "total");
+			const char *v = ++i < argc ? argv[i] : "";
+			int k;
+
+			r->rank_total = !strcmp(v, "total");
+			r->rank_fig = !strcmp(v, "mean");
+			for (k = 0; k < KSTATS_NR_PCT; k++)
+				if (!strcmp(v, kstats_pct_name[k]))
+					r->rank_fig = 2 + k;
+			if (!r->rank_total && !r->rank_fig && strcmp(v, "change"))
+				ks_bad_usage("compare", "--rank takes total, change, mean or a percentile (p10 p50 p90 p95 p98 p99 p99.9)");
 		} else if (!strcmp(a, "--all")) {
 			r->top = 0;
 		} else if (!strcmp(a, "--top")) {

@@ -363,6 +363,16 @@ static void ks_cmp_unlisted(FILE *f, int md, int more, int idle)
 		ks_note(f, 0, buf);
 }
 
+/* What a ranked list is ranked by, in words. */
+static const char *ks_cmp_rank_words(const struct ks_cmp_side *a, int judged_mean)
+{
+	if (a->rank_total)
+		return "total time (count x mean)";
+	if (a->rank_fig)
+		return a->rank_fig == 1 ? "the mean" : ks_row_name(a->rank_fig - 1);
+	return judged_mean ? "the mean" : "p50 (the mean from 3 runs a side)";
+}
+
 static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 			  const struct ks_cmp_side *b, const struct ks_fn *fns, int n, int md)
 {
@@ -382,8 +392,7 @@ static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 		nw = 30;
 	if (md) {
 		fprintf(f, "**%d functions**, ranked by the change of %s; lower is better; base **%s**, new **%s**; count and total time per run%s.\n\n",
-			called, a->rank_total ? "total time (count x mean)" : judged_mean ? "the mean" :
-			"p50 (the mean from 3 runs a side)", a->label, b->label,
+			called, ks_cmp_rank_words(a, judged_mean), a->label, b->label,
 			ks_side_icount(a) && ks_side_icount(b) ? "; times in " KS_ICOUNT_NOTE : "");
 		fputs("| function | count base | count new | p50 base | p50 new | p99 base | p99 new | total base | total new | change | verdict |\n"
 		      "|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|:--|\n", f);
@@ -391,9 +400,7 @@ static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 		char line[4 * KS_META_MAX];
 
 		snprintf(line, sizeof(line), "%d functions, ranked by the change of %s; lower is better.  First line: base (%s), second: new (%s); count and total time: per run%s",
-			 called, a->rank_total ? "total time (count x mean)" : judged_mean ? "the mean" :
-			 "p50 (the mean from 3 runs a side)",
-			 a->label, b->label, ks_side_icount(a) && ks_side_icount(b) ?
+			 called, ks_cmp_rank_words(a, judged_mean), a->label, b->label, ks_side_icount(a) && ks_side_icount(b) ?
 			 "; times in " KS_ICOUNT_NOTE : "");
 		ks_note(f, 0, line);
 		fprintf(f, "%-*s %9s %9s %9s %9s\n", nw, "function / change", "count", "p50",
@@ -552,6 +559,8 @@ int ks_cmp_print(FILE *f, const struct ks_cmp_side *a, const struct ks_cmp_side 
 		fn->mb = ks_cmp_merge(fn->rb, fn->nb, b->runs, &fn->count_b, &fn->total_b);
 		if (fn->na && fn->nb) {
 			ks_cmp_rows(fn);
+			if (a->rank_fig)
+				fn->key = a->rank_fig - 1;
 			common++;
 		}
 	}

@@ -39,6 +39,12 @@ struct ks_cmp_side {
 	double precision_pct;
 	int top;			/* base side: functions listed, 0 all */
 	int rank_total;			/* base side: ranked by total time's change */
+	/*
+	 * Base side: the figure every function is judged and ranked by, as
+	 * its row + 1 (1: the mean, 2 + K: percentile K); 0: the mean from
+	 * 3 runs a side, else p50.
+	 */
+	int rank_fig;
 };
 
 /**
