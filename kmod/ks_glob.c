@@ -6,8 +6,9 @@
  * A glob is matched against what ftrace can trace (its filter API, as
  * available_filter_functions lists it), "MODULE:GLOB" against that
  * module's functions.  Compiler clones (NAME.constprop.0...) belong to the
- * node of their NAME.  Nodes that take the direct backend are hooked by
- * one ftrace operation per module (a batch); the others one by one.  What
+ * node of their NAME.  Nodes that take the direct backend or fprobe are
+ * hooked by one ftrace operation per module and backend (a batch);
+ * kretprobe's one by one.  What
  * happened to each function is in /sys/kernel/debug/kstats/_last.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -365,16 +366,23 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line, struct ks_text *la
 		ks_glob_prepare(&mt.fns[i], cmd, colon);
 	ks_btf_drop();
 	t[2] = ktime_get_ns();
-	/* one ftrace operation per module for the direct nodes */
+	/* one ftrace operation per module and backend that takes many */
 	for (i = 0; i < mt.n; i = j) {
-		unsigned int n = 0;
+		unsigned int via, k;
 
 		for (j = i; j < mt.n && !strcmp(mt.fns[j].mod, mt.fns[i].mod); j++)
-			if (mt.fns[j].node &&
-			    mt.fns[j].node->backend->attach_many)
-				batch[n++] = mt.fns[j].node;
-		if (n > 1)
-			ks_nodes_attach_many(batch, n);
+			;
+		for (via = 0; via < KS_VIA_NR; via++) {
+			unsigned int n = 0;
+
+			for (k = i; k < j; k++)
+				if (mt.fns[k].node &&
+				    mt.fns[k].node->backend->via == via &&
+				    mt.fns[k].node->backend->attach_many)
+					batch[n++] = mt.fns[k].node;
+			if (n > 1)
+				ks_nodes_attach_many(batch, n);
+		}
 	}
 	t[3] = ktime_get_ns();
 	for (i = 0; i < mt.n; i++) {

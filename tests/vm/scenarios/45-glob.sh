@@ -82,6 +82,32 @@ expect_errno "remove of a glob matching no node -> ENOENT" ENOENT ctl "remove no
 check "remove kstats_target:kt_gen_*" ctl "remove kstats_target:kt_gen_*"
 expect_eq "remove GLOB leaves none" "$(nodes kstats_target:kt_gen_)" 0
 
+# The same 768 on fprobe: one fprobe, one registration, the handlers
+# finding each node by its function's address; part of them removed while
+# the rest go on.
+if grep -qw register_fprobe_ips /proc/kallsyms; then
+	t0=$(uptime_cs)
+	check "trace kstats_target:kt_gen_[0-2]* via fprobe" ctl "trace kstats_target:kt_gen_[0-2]* via fprobe bits 3"
+	t1=$(uptime_cs)
+	diag "$N3 functions on one fprobe in $((t1 - t0))0 ms"
+	check "_last: $N3 matched, $N3 attached on fprobe" \
+		'grep -q "^matched $N3 attached $N3 refused 0 fprobe $N3$" $LAST'
+	echo 1 > $T/gen
+	awk '$1 ~ /^kstats_target:kt_gen_/ { sub(/^kstats_target:/, "", $1); print }' "$KS_CTL" > /tmp/ctl.glob
+	bad=$(KS_CTL=/tmp/ctl.glob wrong_counts 1)
+	expect_eq "fprobe: every one of the $N3 counts exact (kt_gen_I: I + 1)" "$bad" ""
+	check "remove kstats_target:kt_gen_1*" ctl "remove kstats_target:kt_gen_1*"
+	expect_eq "fprobe: $((N3 - 256)) left" "$(nodes kstats_target:kt_gen_)" $((N3 - 256))
+	echo 1 > $T/gen
+	awk '$1 ~ /^kstats_target:kt_gen_[02]/ { sub(/^kstats_target:/, "", $1); print }' "$KS_CTL" > /tmp/ctl.glob
+	bad=$(KS_CTL=/tmp/ctl.glob wrong_counts 2)
+	expect_eq "fprobe: the others counted twice (2 (I + 1)), their fprobe shared with the removed" "$bad" ""
+	check "remove kstats_target:kt_gen_*" ctl "remove kstats_target:kt_gen_*"
+	expect_eq "fprobe: none left" "$(nodes kstats_target:kt_gen_)" 0
+else
+	skip "a glob on one fprobe" "no fprobe in this kernel"
+fi
+
 # Known delays, by a glob without a module.
 check "trace kt_gen_slow_* bits 5" ctl "trace kt_gen_slow_* bits 5"
 expect_eq "4 slow nodes" "$(nodes kt_gen_slow_)" 4

@@ -101,6 +101,30 @@ expect_eq "no node left" "$(grep -vc '^#' $KS_CTL)" 0
 check "the nodes' memory given back: Slab within 16 MiB of before" \
 	poll 3000 '[ $(( $(slab) - s0 )) -lt 16384 ]'
 diag "Slab +$(( $(slab) - s0 )) kB after the remove"
+
+# The default backend: the functions the direct backend refuses go to
+# fprobe, all on one fprobe (one registration: one each took minutes).
+# ks_target_clone is one (a clone whose arguments may differ).
+if grep -qw register_fprobe_ips /proc/kallsyms; then
+	t0=$(uptime_cs)
+	check "trace * bits 3 (the default backend): one write" ctl "trace * bits 3"
+	t1=$(uptime_cs)
+	l=$(grep '^matched' $KS_DIR/_last)
+	fp=$(echo "$l" | sed -n 's/.* fprobe \([0-9]*\).*/\1/p')
+	diag "the default backend: $l in $((t1 - t0))0 ms"
+	check "the direct backend's refusals on fprobe (${fp:-none}), within 2 minutes ($((t1 - t0))0 ms)" \
+		'[ "${fp:-0}" -ge 100 ] && [ $((t1 - t0)) -lt 12000 ]'
+	echo 1000 > $T/clone
+	echo 1000 > $T/empty
+	expect_eq "ks_target_clone (fprobe) and ks_target_empty (direct): 1000 calls each, exactly" \
+		"$(awk '$1 == "ks_target_clone" || $1 == "ks_target_empty" { print $1, $2, $4, $5 }' $KS_CTL | sort | tr '\n' ' ')" \
+		"ks_target_clone fprobe 1000 0 ks_target_empty direct 1000 0 "
+	t0=$(uptime_cs)
+	check "remove *: one write" ctl "remove *"
+	t1=$(uptime_cs)
+	diag "removed in $((t1 - t0))0 ms"
+	expect_eq "no node left" "$(grep -vc '^#' $KS_CTL)" 0
+fi
 echo "$gmax" > $P
 check "rmmod kstats_target" rmmod kstats_target
 t0=$(uptime_cs)
