@@ -26,6 +26,12 @@ wrong_counts() {
 		if ($4 != want) print $1, $4, "want", want
 	}' "$KS_CTL"
 }
+# gen_wrong PREFIX U: wrong_counts U over the nodes of kstats_target
+# whose function's name starts with PREFIX, named without the module.
+gen_wrong() {
+	awk -v p="^kstats_target:$1" '$1 ~ p { sub(/^kstats_target:/, "", $1); print }' "$KS_CTL" > /tmp/ctl.glob
+	KS_CTL=/tmp/ctl.glob wrong_counts "$2"
+}
 
 expect_eq "glob_max defaults to 1000" "$(cat $P)" 1000
 # What ftrace can trace of the family (a few the compiler turns into tail
@@ -54,8 +60,7 @@ diag "backends: $by"
 check "_last: $N3 matched, $N3 attached, none refused" \
 	'grep -q "^matched $N3 attached $N3 refused 0" $LAST'
 echo 1 > $T/gen
-awk '$1 ~ /^kstats_target:kt_gen_/ { sub(/^kstats_target:/, "", $1); print }' "$KS_CTL" > /tmp/ctl.glob
-bad=$(KS_CTL=/tmp/ctl.glob wrong_counts 1)
+bad=$(gen_wrong kt_gen_ 1)
 expect_eq "every one of the $N3 counts exact (kt_gen_I: I + 1)" "$bad" ""
 expect_eq "kt_gen_2ff: 768 calls" "$(node_field kstats_target:kt_gen_2ff samples)" 768
 expect_eq "kt_gen_000: 1 call" "$(node_field kstats_target:kt_gen_000 samples)" 1
@@ -72,11 +77,9 @@ expect_eq "running: kt_gen_2ff 2 x 768" "$(node_field kstats_target:kt_gen_2ff s
 # backend's table with another (ks_direct.h): those are stopped, and go
 # on, by the gate of the entry their search finds, the others by their
 # home's.  Every one of them, either way:
-awk '$1 ~ /^kstats_target:kt_gen_1/ { sub(/^kstats_target:/, "", $1); print }' "$KS_CTL" > /tmp/ctl.glob
-bad=$(KS_CTL=/tmp/ctl.glob wrong_counts 1)
+bad=$(gen_wrong kt_gen_1 1)
 expect_eq "stopped: every kt_gen_1XX kept its count (I + 1)" "$bad" ""
-awk '$1 ~ /^kstats_target:kt_gen_2/ { sub(/^kstats_target:/, "", $1); print }' "$KS_CTL" > /tmp/ctl.glob
-bad=$(KS_CTL=/tmp/ctl.glob wrong_counts 2)
+bad=$(gen_wrong kt_gen_2 2)
 expect_eq "running: every kt_gen_2XX counted twice (2 (I + 1))" "$bad" ""
 expect_errno "remove of a glob matching no node -> ENOENT" ENOENT ctl "remove nosuch_*"
 check "remove kstats_target:kt_gen_*" ctl "remove kstats_target:kt_gen_*"
@@ -93,14 +96,12 @@ if grep -qw register_fprobe_ips /proc/kallsyms; then
 	check "_last: $N3 matched, $N3 attached on fprobe" \
 		'grep -q "^matched $N3 attached $N3 refused 0 fprobe $N3$" $LAST'
 	echo 1 > $T/gen
-	awk '$1 ~ /^kstats_target:kt_gen_/ { sub(/^kstats_target:/, "", $1); print }' "$KS_CTL" > /tmp/ctl.glob
-	bad=$(KS_CTL=/tmp/ctl.glob wrong_counts 1)
+	bad=$(gen_wrong kt_gen_ 1)
 	expect_eq "fprobe: every one of the $N3 counts exact (kt_gen_I: I + 1)" "$bad" ""
 	check "remove kstats_target:kt_gen_1*" ctl "remove kstats_target:kt_gen_1*"
 	expect_eq "fprobe: $((N3 - 256)) left" "$(nodes kstats_target:kt_gen_)" $((N3 - 256))
 	echo 1 > $T/gen
-	awk '$1 ~ /^kstats_target:kt_gen_[02]/ { sub(/^kstats_target:/, "", $1); print }' "$KS_CTL" > /tmp/ctl.glob
-	bad=$(KS_CTL=/tmp/ctl.glob wrong_counts 2)
+	bad=$(gen_wrong 'kt_gen_[02]' 2)
 	expect_eq "fprobe: the others counted twice (2 (I + 1)), their fprobe shared with the removed" "$bad" ""
 	check "remove kstats_target:kt_gen_*" ctl "remove kstats_target:kt_gen_*"
 	expect_eq "fprobe: none left" "$(nodes kstats_target:kt_gen_)" 0
@@ -174,8 +175,7 @@ echo 2000 > $P
 check "trace kstats_target:kt_gen_* ($NALL)" ctl "trace kstats_target:kt_gen_* bits 3"
 expect_eq "$NALL nodes" "$(nodes kstats_target:kt_gen_)" $NALL
 echo 1 > $T/gen
-awk '$1 ~ /^kstats_target:kt_gen_/ { sub(/^kstats_target:/, "", $1); print }' "$KS_CTL" > /tmp/ctl.glob
-bad=$(KS_CTL=/tmp/ctl.glob wrong_counts 1)
+bad=$(gen_wrong kt_gen_ 1)
 expect_eq "every one of the counts exact" "$bad" ""
 expect_eq "kt_gen_3ff: 1,024 calls" "$(node_field kstats_target:kt_gen_3ff samples)" 1024
 if ! lockdown_skip "rmmod kstats with $NALL nodes, insmod again"; then
