@@ -108,8 +108,10 @@ static int ks_cmp_rank(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
-/* A change with a verdict (better, worse, with or without '?'), or a
- * function on one side only. */
+/*
+ * A change with a verdict (better, worse, with or without '?'), or a
+ * function on one side only.
+ */
 static int ks_cmp_decided(const struct ks_fn *f)
 {
 	return !f->na || !f->nb || f->rows[f->key].verdict != KS_NOT_MEASURABLE;
@@ -379,6 +381,8 @@ static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 	char ca[4][KS_CELL], cb[4][KS_CELL], chg[KS_CELL], first[2 * KS_CELL];
 	int i, k, judged_mean = 1, nw = 24;	/* "  +220.0% not measurable" */
 	int idle = 0, called, shown = 0;
+	const char *icount = ks_side_icount(a) && ks_side_icount(b) ?
+			     "; times in " KS_ICOUNT_NOTE : "";
 
 	for (i = 0; i < n; i++) {
 		if (fns[i].na && fns[i].nb && fns[i].key)
@@ -392,16 +396,14 @@ static void ks_cmp_ranked(FILE *f, const struct ks_cmp_side *a,
 		nw = 30;
 	if (md) {
 		fprintf(f, "**%d functions**, ranked by the change of %s; lower is better; base **%s**, new **%s**; count and total time per run%s.\n\n",
-			called, ks_cmp_rank_words(a, judged_mean), a->label, b->label,
-			ks_side_icount(a) && ks_side_icount(b) ? "; times in " KS_ICOUNT_NOTE : "");
+			called, ks_cmp_rank_words(a, judged_mean), a->label, b->label, icount);
 		fputs("| function | count base | count new | p50 base | p50 new | p99 base | p99 new | total base | total new | change | verdict |\n"
 		      "|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|:--|\n", f);
 	} else {
 		char line[4 * KS_META_MAX];
 
 		snprintf(line, sizeof(line), "%d functions, ranked by the change of %s; lower is better.  First line: base (%s), second: new (%s); count and total time: per run%s",
-			 called, ks_cmp_rank_words(a, judged_mean), a->label, b->label, ks_side_icount(a) && ks_side_icount(b) ?
-			 "; times in " KS_ICOUNT_NOTE : "");
+			 called, ks_cmp_rank_words(a, judged_mean), a->label, b->label, icount);
 		ks_note(f, 0, line);
 		fprintf(f, "%-*s %9s %9s %9s %9s\n", nw, "function / change", "count", "p50",
 			"p99", "total");
