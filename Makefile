@@ -137,7 +137,7 @@ vm-arm64-quick: vm-stage-arm64
 	KSTATS_ARCH=arm64 KS_VM_ARM64_CPU=cortex-a57 tests/vm/run.sh \
 		-k $(lastword $(ARM64_KVERS)) -s 30-options,50-direct
 
-.PHONY: vm-tools-arm64 vm-stage-arm64 test-arm64 vm-arm64-quick
+.PHONY: vm-tools-arm64 vm-stage-arm64 test-arm64 vm-arm64-quick vm-all
 
 unit:
 	$(MAKE) -s -C tests/unit run
@@ -152,6 +152,14 @@ fuzz:
 VM_JOBS ?= 2
 vm: vm-stage
 	tests/vm/run-jobs.sh $(VM_JOBS) $(KVERS)
+
+# make test's vm suite: the VM suite and the arm64 kernels' part
+# (vm-arm64-quick, its boots one after another) in one pool of VM_JOBS:
+# the x86-64 kernels newest first (the longest), the arm64 boots on the
+# core the last x86-64 kernel leaves idle.
+reverse = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+vm-all: vm-stage vm-stage-arm64
+	tests/vm/run-jobs.sh $(VM_JOBS) $(call reverse,$(KVERS)) make:vm-arm64-quick
 
 # SMP stress (tests/vm/stress/85-stress.sh) on 4 vCPUs: make test runs it
 # once per kernel; test-stress with STRESS times the iterations (default
@@ -214,6 +222,13 @@ test-whole: DEPS = arm64
 test-whole: deps-check vm-stage vm-stage-arm64
 	tests/vm/whole.sh
 
+# its halves, two suites of make test (tests/run-all.sh: each in a lane)
+test-whole-x86: deps-check vm-stage
+	tests/vm/whole.sh $(KVERS)
+test-whole-arm64: DEPS = arm64
+test-whole-arm64: deps-check vm-stage-arm64
+	KSTATS_ARCH=arm64 tests/vm/whole.sh $(lastword $(ARM64_KVERS))
+
 # kstats beside a real BPF fentry program: Debian's bpftrace from this
 # machine over 9p, one boot per kernel (tests/vm/bpf.sh); make test runs it.
 test-bpf: deps-check vm-stage vm-tools
@@ -249,6 +264,7 @@ test-sweep-debug: deps-check vm-tools
 		tests/vm/sweep.sh --short -k debug --timeout 5400 --stall 1200
 
 .PHONY: vm-stress test-stress test-rt test-debug test-prometheus test-prometheus-arm64 test-fleet test-bpf test-whole
+.PHONY: test-whole-x86 test-whole-arm64
 .PHONY: test-sweep vm-sweep test-mttcg
 .PHONY: test-sweep-debug
 

@@ -11,9 +11,13 @@
 # Last line: N passed, N failed, N skipped.
 #
 #   tests/run-all.sh [SUITE...]     suites: unit fuzz cli plots vm quickstart demo cpu-default
-#                                   arm64 prometheus prometheus-arm64 fleet bpf whole stress sweep ab
-#                                   kbuild bench
-#                                   (default: all)
+#                                   layers paths prometheus prometheus-arm64 fleet bpf whole
+#                                   whole-arm64 stress sweep ab kbuild bench
+#                                   (default: all); by name only: arm64 deb
+#                                   vm: the VM suite on every x86-64
+#                                   kernel and the arm64 suite's part
+#                                   (below) in one pool of two boots
+#                                   (make vm-all)
 #                                   quickstart: the README's quick start as
 #                                   written, on 6.1 then 6.12, two boots
 #                                   (tests/quickstart/run.sh, about 1.5 min)
@@ -31,7 +35,8 @@
 #                                   objects' disassembly: their length and
 #                                   expensive instructions (tests/paths.py)
 #                                   arm64: the selftest and the exact counts
-#                                   on the arm64 kernels (make test-arm64: all)
+#                                   on the arm64 kernels (make test-arm64: all);
+#                                   vm runs it
 #                                   prometheus: kstats -> node_exporter ->
 #                                   Prometheus and kstats serve's native
 #                                   histograms, on 6.12 with Debian 12's
@@ -46,8 +51,9 @@
 #                                   boot per kernel (make test-bpf: about
 #                                   25 s a kernel once staged)
 #                                   whole: every function at once, one boot
-#                                   per x86-64 kernel and the newest arm64
-#                                   (make test-whole: about 45 s a kernel)
+#                                   per x86-64 kernel (about 45 s a kernel);
+#                                   whole-arm64: the same on the newest
+#                                   arm64 kernel (make test-whole: both)
 #                                   stress: tests/vm/stress on 4 vCPUs,
 #                                   with the modules vm staged, two CPU
 #                                   hogs beside the VM (tests/vm/stress.sh)
@@ -77,7 +83,9 @@
 #   deb builds the packages and DKMS in every Debian root.
 #   cpu-default, stress and sweep run after vm (the modules it staged);
 #   layers after vm and arm64 (their objects); plots after cli (it builds
-#   tools/kstats, which plots/tests runs).
+#   tools/kstats, which plots/tests runs).  vm's arm64 boots run one
+#   after another beside its x86-64 ones, on the core its last x86-64
+#   kernel leaves idle (the arm64 suite took 470 s of a lane after it).
 #   cli and fleet never together: both take a free port on the loopback
 #   from the kernel and bind it a moment later.
 #   Staging is safe side by side (vm/stage.sh keeps a kernel's modules
@@ -109,7 +117,7 @@ cmdline() {
 	fuzz)	echo "make -s -C tests/fuzz run FUZZ_TIME=${FUZZ_TIME:-20}" ;;
 	cli)	[ -f tests/cli/Makefile ] && echo "make -s -C tests/cli run" ;;
 	plots)	[ -d plots/tests ] && echo "/usr/bin/python3 -m pytest -q -rA -p no:cacheprovider plots/tests" ;;
-	vm)	echo "make -s -j2 vm" ;;
+	vm)	echo "make -s -j2 vm-all" ;;
 	quickstart) echo "make -s test-quickstart" ;;
 	demo)	echo "tests/demo/run.sh" ;;
 	cpu-default) echo "tests/vm/cpu-default.sh" ;;
@@ -120,7 +128,8 @@ cmdline() {
 	prometheus-arm64) echo "make -s test-prometheus-arm64" ;;
 	fleet)	echo "make -s test-fleet" ;;
 	bpf)	echo "make -s test-bpf" ;;
-	whole)	echo "make -s test-whole" ;;
+	whole)	echo "make -s test-whole-x86" ;;
+	whole-arm64) echo "make -s test-whole-arm64" ;;
 	stress)	echo "env KS_VM_SCENARIO_TIMEOUT=300 tests/vm/stress.sh" ;;
 	sweep)	echo "tests/vm/sweep.sh --short --no-hotplug --seed ${KS_SWEEP_SEED:-708565993}" ;;
 	ab)	echo "tests/ab/run.sh" ;;
@@ -142,18 +151,19 @@ alone() { case $1 in vm|stress|deb) return 0 ;; esac; return 1; }
 after() {
 	case $1 in
 	cpu-default|stress|sweep) echo vm ;;
-	layers|paths|whole) echo vm arm64 ;;
+	layers|paths|whole-arm64) echo vm arm64 ;;
+	whole)	echo vm ;;
 	# two arm64 guests at once slowed arm64's kprobes past the VM
 	# suite's bounds (a 200 us delay read 235 us, a 100 us section 142)
-	prometheus-arm64) echo arm64 ;;
+	prometheus-arm64) echo vm arm64 ;;
 	plots)	echo cli ;;	# tools/kstats, which cli builds
 	esac
 }
 holds() { case $1 in cli|fleet) echo loopback-ports ;; esac; }
 # The order they start in: the short host suites, vm, then the long ones
 # first, beside the short ones, stress at the end.
-order="fuzz cli plots unit vm quickstart demo bench sweep ab cpu-default arm64 layers paths
-       prometheus prometheus-arm64 fleet bpf whole kbuild stress deb"
+order="fuzz cli plots unit vm bench whole whole-arm64 ab sweep quickstart demo cpu-default arm64
+       layers paths prometheus prometheus-arm64 fleet bpf kbuild stress deb"
 
 # member WORD LIST: is WORD one of LIST's words?  without WORD LIST: LIST's
 # words but WORD.  count LIST: how many words.
@@ -173,7 +183,7 @@ count() {
 }
 
 # The suites to run, in the order given (each once), checked first.
-suites=${*:-unit fuzz cli plots vm quickstart demo cpu-default arm64 layers paths prometheus prometheus-arm64 fleet bpf whole stress sweep ab kbuild bench}
+suites=${*:-unit fuzz cli plots vm quickstart demo cpu-default layers paths prometheus prometheus-arm64 fleet bpf whole whole-arm64 stress sweep ab kbuild bench}
 run=
 for s in $suites; do
 	cmdline "$s" > /dev/null
