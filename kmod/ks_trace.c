@@ -161,8 +161,9 @@ static int ks_choose_backend(struct ks_node *node)
  * @err: why the direct attach failed
  *
  * A function whose call site another tracer holds for its own direct call
- * (a BPF fentry/fexit program, a livepatch) cannot be shared: the default
- * backend then is the next cheapest, fprobe or kretprobe.
+ * (a BPF fentry/fexit program, a livepatch) cannot be shared, and a
+ * kernel's room for direct call sites can be full (8,192 before 6.6): the
+ * default backend then is the next cheapest, fprobe or kretprobe.
  *
  * Return: true if @node now has another backend to attach with.
  */
@@ -170,7 +171,8 @@ static bool ks_backend_fallback(struct ks_node *node, int err)
 {
 	const struct ks_backend *next;
 
-	if (err != -EBUSY || !(node->backend->caps & KS_CAP_EXCLUSIVE) || !node->chosen)
+	if ((err != -EBUSY && err != -ENOSPC) ||
+	    !(node->backend->caps & KS_CAP_EXCLUSIVE) || !node->chosen)
 		return false;
 	next = ks_backend_next(node->backend);
 	if (IS_ERR(next))
@@ -178,8 +180,11 @@ static bool ks_backend_fallback(struct ks_node *node, int err)
 	node->backend = next;
 	node->cmd.maxactive = node->maxactive;
 	ks_settle_via(node);
-	pr_info("%s: another tracer holds %s for its direct call (a BPF program, a livepatch): timed via %s\n",
-		node->cmd.name, node->syms[0], ks_backend_name(node->backend->via));
+	/* a full table was said once (ks_direct.c); _last names each */
+	if (err == -EBUSY)
+		pr_info("%s: another tracer holds %s for its direct call (a BPF program, a livepatch): timed via %s\n",
+			node->cmd.name, node->syms[0],
+			ks_backend_name(node->backend->via));
 	return true;
 }
 
@@ -336,6 +341,11 @@ int ks_node_finish(struct ks_node *node)
 		pr_err("%s: no such function%s; it may have been inlined or renamed\n",
 		       cmd->name, cmd->clones ?
 		       " (nor a .constprop/.isra/.part clone)" : "");
+		goto err;
+	} else if (ret == -ENOSPC) {
+		/* no room (direct sites, mem_max): a glob meets it often */
+		pr_err_ratelimited("%s: no room for it (error %d)\n",
+				   cmd->name, ret);
 		goto err;
 	} else if (ret) {
 		if (cmd->via == KS_VIA_SECTION)
