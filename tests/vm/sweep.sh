@@ -9,7 +9,7 @@
 #
 #   tests/vm/sweep.sh [-k KVER]... [--full|--short] [--seed N] [--batch B]
 #                     [--workload MS] [--stall S] [--only GLOB,GLOB...]
-#                     [--no-hotplug] [--timeout S]
+#                     [--no-hotplug] [--timeout S] [--whole all|N|0] [--whole-only]
 #
 # Each kernel boots with 2 vCPUs, an ext4 image on virtio-blk (made here
 # with mkfs.ext4), and oops=panic panic=-1 softlockup_panic=1
@@ -23,6 +23,9 @@
 # --timeout S: the guest's limit (default 600 s short, 9000 s full; the
 # debug kernel, KASAN and lockdep under TCG, needs more: make
 # test-sweep-debug).
+# --whole: the whole-kernel pass (sweep/90-sweep.sh): every function at
+# once (all: --full's default), a seeded random N at once (--short's: 10000)
+# or none (0); --whole-only: that pass alone.
 # KSTATS_ARCH=arm64 sweeps the arm64 kernels.  The last line is
 # "N passed, N failed, N skipped".
 set -u
@@ -31,7 +34,7 @@ top=$(cd "$here/../.." && pwd)
 . "$top/scripts/kernels.sh"
 OUT=${KS_VM_OUT:-$top/vm/out}
 
-kvers=() mode=short seed="" batch="" wl="" stall=600 only="" hotplug=1 timeout=""
+kvers=() mode=short seed="" batch="" wl="" stall=600 only="" hotplug=1 timeout="" whole="" wonly=0
 usage() {
 	sed -n '/^#   tests.vm.sweep.sh/,/^#$/p' "$0" | sed 's/^#//; 1s/^ */usage: /' >&2
 	exit 2
@@ -48,6 +51,8 @@ while [ $# -gt 0 ]; do
 	--only)		[ $# -ge 2 ] || usage; only=$2; shift ;;
 	--no-hotplug)	hotplug=0 ;;
 	--timeout)	[ $# -ge 2 ] || usage; timeout=$2; shift ;;
+	--whole)	[ $# -ge 2 ] || usage; whole=$2; shift ;;
+	--whole-only)	wonly=1 ;;
 	*)		usage ;;
 	esac
 	shift
@@ -80,6 +85,8 @@ append="$append rcupdate.rcu_task_stall_timeout=7500"
 [ -n "$wl" ] && append="$append ks.sweep_ms=$wl"
 [ -n "$only" ] && append="$append ks.sweep_only=$only"
 [ $hotplug = 0 ] && append="$append ks.sweep_hotplug=0"
+case $whole in '') ;; all|[0-9]*) append="$append ks.sweep_whole=$whole" ;; *) usage ;; esac
+[ $wonly = 1 ] && append="$append ks.sweep_whole_only=1"
 
 work=$OUT/sweep
 mkdir -p "$work"

@@ -5,8 +5,11 @@
 # mixed workload (ksmix on a tmpfs and on ext4, a module load and unload,
 # vCPU 1 offline and online, an idle moment); every node read and parsed,
 # every glob removed.  A second pass forces via fprobe and via kretprobe
-# on a random sample of the batches.  Then rmmod, and the slab memory
-# compared with before.
+# on a random sample of the batches.  A third, the whole kernel, traces
+# every function (ks.sweep_whole=all, the full sweep) or a seeded random
+# 10,000 (the short one) at once, default backend, under the same
+# workload, with kstats_target's ground truth counted exactly meanwhile.
+# Then rmmod, and the slab memory compared with before.
 #
 # Kernel command line knobs: ks.sweep=full|short, ks.seed=N (replays a
 # sample), ks.sweep_batch=B (functions per batch, default 400, under
@@ -15,7 +18,9 @@
 # short), ks.sweep_ms=MS (workload per batch, default 1000),
 # ks.sweep_only=GLOB,GLOB... (one batch of these globs, counts unchecked:
 # to replay a batch), ks.sweep_hung=S (the hung-task timeout, default
-# 30 s).
+# 30 s), ks.sweep_whole=all|N|0 (the whole pass: every function, a random
+# N or none; default all full, 10000 short), ks.sweep_whole_only=1 (the
+# whole pass alone).
 #
 # Each batch prints "# sweep: batch K/N start GLOB..." before it and
 # "# sweep: batch K/N done ..." after: the host names the batch a guest
@@ -24,6 +29,7 @@
 set -f			# globs are data here, never file names
 
 mode=short seed="" B=400 sample=2000 pass2="" wl_ms=1000 only="" hung=30 hotplug=1
+whole="" whole_only=0
 for a in $(cat /proc/cmdline); do
 	case $a in
 	ks.sweep=*)		mode=${a#*=} ;;
@@ -35,11 +41,13 @@ for a in $(cat /proc/cmdline); do
 	ks.sweep_only=*)	only=${a#*=} ;;
 	ks.sweep_hung=*)	hung=${a#*=} ;;
 	ks.sweep_hotplug=*)	hotplug=${a#*=} ;;
+	ks.sweep_whole=*)	whole=${a#*=} ;;
+	ks.sweep_whole_only=*)	whole_only=${a#*=} ;;
 	esac
 done
 case $mode in
-full)	pass2=${pass2:-5000} unit=$B ;;
-short)	pass2=${pass2:-250} unit=$((B / 4)) ;;
+full)	pass2=${pass2:-5000} unit=$B whole=${whole:-all} ;;
+short)	pass2=${pass2:-250} unit=$((B / 4)) whole=${whole:-10000} ;;
 *)	fail "ks.sweep=$mode: full or short"; exit 0 ;;
 esac
 [ -n "$seed" ] || seed=$(awk 'BEGIN { srand(); print int(rand() * 1000000) }')
@@ -58,10 +66,11 @@ else
 	pin0=""
 fi
 S=/tmp/sweep
+dt() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", b - a }'; }
 rm -rf $S
 mkdir -p $S
 t_start=$(cut -d' ' -f1 /proc/uptime)
-diag "sweep: mode $mode seed $seed batch $B unit $unit sample $sample pass2 $pass2 workload ${wl_ms}ms"
+diag "sweep: mode $mode seed $seed batch $B unit $unit sample $sample pass2 $pass2 whole $whole workload ${wl_ms}ms"
 
 # The kernel log's state: bad lines so far, and a watch for what the
 # harness' patterns miss (RCU stalls, soft lockups, hung tasks).
@@ -87,11 +96,15 @@ check "ksmix runs (untraced): $(ksmix -t 300 $dirs 2>&1)" ksmix -t 300 $dirs
 
 # workload: ksmix, kstats_target in and out, vCPU 1 off and on, idle.
 # Prints nothing when all went well, else what failed.
+# In the whole pass kstats_target stays loaded (the ground truth).
+gt=0
 workload() {
 	ksmix -t "$wl_ms" $dirs > $S/ksmix.out 2>&1 || cat $S/ksmix.out
-	$pin0 insmod $KS_MODDIR/kstats_target.ko 2>&1 || echo "insmod kstats_target failed"
-	echo 1 > /sys/kernel/debug/kstats_target/empty 2> /dev/null
-	$pin0 rmmod kstats_target 2>&1 || echo "rmmod kstats_target failed"
+	if [ $gt = 0 ]; then
+		$pin0 insmod $KS_MODDIR/kstats_target.ko 2>&1 || echo "insmod kstats_target failed"
+		echo 1 > /sys/kernel/debug/kstats_target/empty 2> /dev/null
+		$pin0 rmmod kstats_target 2>&1 || echo "rmmod kstats_target failed"
+	fi
 	if [ "$hotplug" = 1 ] && [ -e /sys/devices/system/cpu/cpu1/online ]; then
 		echo 0 > /sys/devices/system/cpu/cpu1/online || echo "cpu1 offline failed"
 		echo 1 > /sys/devices/system/cpu/cpu1/online || echo "cpu1 online failed"
@@ -174,11 +187,12 @@ units() {
 	END { if (NR) split_(1, NR, "") }' $S/names
 }
 
-# batches SEED PICK: units packed in order into batches of at most B
-# functions, "WEIGHT GLOB:W:FIRST:LAST...", one a line; with PICK, a
-# seeded random choice of units adding up to PICK functions at least.
+# batches SEED PICK [MAX]: units packed in order into batches of at most
+# MAX functions (default B), "WEIGHT GLOB:W:FIRST:LAST...", one a line;
+# with PICK, a seeded random choice of units adding up to PICK functions
+# at least.
 batches() {
-	awk -v B=$B -v seed="$1" -v pick="$2" '
+	awk -v B="${3:-$B}" -v seed="$1" -v pick="$2" '
 	{ g[NR] = $1 ":" $2 ":" $3 ":" $4; w[NR] = $2 }
 	END {
 		n = NR
@@ -278,19 +292,24 @@ run_batch() {
 				"matched, not listed: $(awk 'NR == FNR { g[$1] = 1; next } !($1 in g)' $S/want $S/got | head -10 | tr '\n' ' ')"
 		fi
 	done
+	[ $gt = 1 ] && gt_trace
+	rb_t1=$(cut -d' ' -f1 /proc/uptime)
 	rb_nodes=$(awk '!/^#/ { n++ } END { print n + 0 }' $KS_CTL)
 	rb_out=$(workload)
+	rb_t2=$(cut -d' ' -f1 /proc/uptime)
 	[ -z "$rb_out" ] || bfail "$rb_tag batch $rb_k: workload" "$rb_out"
-	set +f
-	cat $KS_DIR/* > /dev/null 2> $S/cat.err || bfail "$rb_tag batch $rb_k: read every node file" "$(head -5 $S/cat.err)"
-	set -f
-	# shellcheck disable=SC2046
+	# (find and xargs: the whole pass' 45,000 names pass ARG_MAX)
+	find $KS_DIR -type f -exec cat {} + > /dev/null 2> $S/cat.err ||
+		bfail "$rb_tag batch $rb_k: read every node file" "$(head -5 $S/cat.err)"
 	awk '!/^#/ { print $1 }' $KS_CTL > $S/nodes
-	if [ -s $S/nodes ] && ! kstats check $(cat $S/nodes) > $S/check.out 2> $S/check.err; then
+	if [ -s $S/nodes ] && ! xargs kstats check < $S/nodes > $S/check.out 2> $S/check.err; then
 		bfail "$rb_tag batch $rb_k: kstats check of its $rb_nodes nodes" "$(head -10 $S/check.err)"
 	fi
 	rb_checked=$(grep -c '^ok ' $S/check.out 2> /dev/null)
+	rb_t3=$(cut -d' ' -f1 /proc/uptime)
 	rb_samples=$(awk '!/^#/ { s += $4 } END { print s + 0 }' $KS_CTL)
+	[ $gt = 1 ] && gt_check
+	rb_t4=$(cut -d' ' -f1 /proc/uptime)
 	for rb_g in $rb_globs; do
 		ctl "remove $rb_g" 2> /dev/null
 	done
@@ -306,6 +325,7 @@ run_batch() {
 			"$(dmesg | tail -40)"
 	fi
 	rb_b1=$(cut -d' ' -f1 /proc/uptime)
+	diag "sweep: batch $rb_k/$rb_n times: trace $(dt $rb_b0 $rb_t1), workload $(dt $rb_t1 $rb_t2), read $(dt $rb_t2 $rb_t3), truth $(dt $rb_t3 $rb_t4), remove $(dt $rb_t4 $rb_b1) s"
 	diag "sweep: batch $rb_k/$rb_n done $rb_tag: $(stats_of $S/lb); $rb_nodes nodes, $rb_checked checked, $rb_samples samples, $(awk -v a=$rb_b0 -v b=$rb_b1 'BEGIN { printf "%.1f", b - a }') s"
 }
 
@@ -334,49 +354,129 @@ pass_field() {	# TAG KEY: a number of the totals
 }
 
 # ---- the passes ----
-: > $S/lasts.default
-k=0
-while read -r line; do
-	k=$((k + 1))
-	# shellcheck disable=SC2086
-	run_batch default $k $nb "" $line
-done < $S/plan
-t_pass1=$(cut -d' ' -f1 /proc/uptime)
-
-m=$(pass_field default matched)
-a=$(pass_field default attached)
-r=$(pass_field default refused)
-[ -n "$only" ] || expect_eq "default backend: $nb batches, $nglobs globs: matched the $planned functions planned" "$m" "$planned"
-expect_eq "default backend: attached $a + refused $r = matched $m" $((a + r)) "$m"
-expect_range "default backend: attached $a ($(pass_field default direct) direct, $(pass_field default fprobe) fprobe, $(pass_field default kretprobe) kretprobe)" "$a" $((m * 9 / 10)) "$m"
-diag "sweep: default: $(stats default)"
-
-fp=""
-grep -qw register_fprobe_syms /proc/kallsyms && fp=fprobe
-s2=$seed
-for via in $fp kretprobe; do
-	s2=$((s2 + 1))
-	pass2_plan $s2 > $S/plan.$via
-	n2=$(wc -l < $S/plan.$via)
-	w2=$(awk '{ n += $1 } END { print n + 0 }' $S/plan.$via)
-	diag "sweep: via $via: $n2 batches, $w2 functions (seed $s2)"
-	: > $S/lasts.$via
+if [ "$whole_only" != 1 ]; then
+	: > $S/lasts.default
 	k=0
 	while read -r line; do
 		k=$((k + 1))
 		# shellcheck disable=SC2086
-		run_batch $via $k $n2 "via $via" $line
-	done < $S/plan.$via
-	m=$(pass_field $via matched)
-	a=$(pass_field $via attached)
-	r=$(pass_field $via refused)
-	[ -n "$only" ] || expect_eq "via $via: $n2 batches: matched the $w2 functions planned" "$m" "$w2"
-	expect_eq "via $via: attached $a + refused $r = matched $m" $((a + r)) "$m"
-	expect_eq "via $via: every node attached on $via ($(pass_field $via $via) of $a)" "$(pass_field $via $via)" "$a"
-	diag "sweep: via $via: $(stats $via)"
-done
-[ -n "$fp" ] || skip "via fprobe: the second pass" "no fprobe in this kernel"
+		run_batch default $k $nb "" $line
+	done < $S/plan
+	t_pass1=$(cut -d' ' -f1 /proc/uptime)
+
+	m=$(pass_field default matched)
+	a=$(pass_field default attached)
+	r=$(pass_field default refused)
+	[ -n "$only" ] || expect_eq "default backend: $nb batches, $nglobs globs: matched the $planned functions planned" "$m" "$planned"
+	expect_eq "default backend: attached $a + refused $r = matched $m" $((a + r)) "$m"
+	expect_range "default backend: attached $a ($(pass_field default direct) direct, $(pass_field default fprobe) fprobe, $(pass_field default kretprobe) kretprobe)" "$a" $((m * 9 / 10)) "$m"
+	diag "sweep: default: $(stats default)"
+
+	fp=""
+	grep -qw register_fprobe_syms /proc/kallsyms && fp=fprobe
+	s2=$seed
+	for via in $fp kretprobe; do
+		s2=$((s2 + 1))
+		pass2_plan $s2 > $S/plan.$via
+		n2=$(wc -l < $S/plan.$via)
+		w2=$(awk '{ n += $1 } END { print n + 0 }' $S/plan.$via)
+		diag "sweep: via $via: $n2 batches, $w2 functions (seed $s2)"
+		: > $S/lasts.$via
+		k=0
+		while read -r line; do
+			k=$((k + 1))
+			# shellcheck disable=SC2086
+			run_batch $via $k $n2 "via $via" $line
+		done < $S/plan.$via
+		m=$(pass_field $via matched)
+		a=$(pass_field $via attached)
+		r=$(pass_field $via refused)
+		[ -n "$only" ] || expect_eq "via $via: $n2 batches: matched the $w2 functions planned" "$m" "$w2"
+		expect_eq "via $via: attached $a + refused $r = matched $m" $((a + r)) "$m"
+		expect_eq "via $via: every node attached on $via ($(pass_field $via $via) of $a)" "$(pass_field $via $via)" "$a"
+		diag "sweep: via $via: $(stats $via)"
+	done
+	[ -n "$fp" ] || skip "via fprobe: the second pass" "no fprobe in this kernel"
+fi
+t_pass1=${t_pass1:-$t_start}
 t_pass2=$(cut -d' ' -f1 /proc/uptime)
+
+# ---- the whole kernel ----
+# gt_trace (run_batch, after the batch's globs): kstats_target loaded,
+# ks_target_empty and the 256 kt_gen_0XX traced by name (the globs went
+# on before it was loaded); gt_check (after the nodes were read):
+# 1,000 calls of the first and I + 1 of each kt_gen_I, exactly, none
+# missed, with everything else traced; then they go, and the module.
+gt_trace() {
+	$pin0 insmod $KS_MODDIR/kstats_target.ko 2> $S/gt.err ||
+		bfail "whole: insmod kstats_target" "$(cat $S/gt.err)"
+	for gt_g in ks_target_empty 'kt_gen_0*'; do
+		ctl "trace kstats_target:$gt_g" 2> $S/gt.err ||
+			bfail "whole: trace kstats_target:$gt_g" "$(cat $S/gt.err)"
+	done
+	# what ftrace offers of the 256 (254 on 7.3)
+	gt_n=$(awk '$1 == "matched" { print $2 }' $KS_DIR/_last)
+}
+gt_check() {
+	echo 1000 > /sys/kernel/debug/kstats_target/empty
+	echo 1 > /sys/kernel/debug/kstats_target/gen
+	gt_got=$(awk '{ n = $1; sub(/^kstats_target:/, "", n) }
+		n == "ks_target_empty" { e = $4 " " $5 }
+		n ~ /^kt_gen_0[0-9a-f][0-9a-f]$/ {
+			g++; want = ("0x" substr(n, 8)) + 1
+			if ($4 != want || $5 != 0) bad = bad " " n " " $4 "/" $5 " (want " want ")"
+		}
+		END { print "empty", e, "gen", g + 0, (bad == "" ? "exact" : bad) }' $KS_CTL)
+	expect_eq "whole: ks_target_empty 1000 calls, each of the $gt_n kt_gen_0XX I + 1, none missed, among $rb_nodes nodes" \
+		"$gt_got" "empty 1000 0 gen $gt_n exact"
+	expect_range "whole: kt_gen_0*: most of the 256 traced" "${gt_n:-0}" 250 256
+	for gt_g in ks_target_empty 'kt_gen_0*'; do
+		ctl "remove kstats_target:$gt_g" 2> /dev/null
+	done
+	$pin0 rmmod kstats_target 2> $S/gt.err || bfail "whole: rmmod kstats_target" "$(cat $S/gt.err)"
+}
+if [ "$whole" != 0 ] && [ -z "$only" ]; then
+	gm0=$(cat /sys/module/kstats/parameters/glob_max)
+	echo $((nfns + 4096)) > /sys/module/kstats/parameters/glob_max
+	if [ "$whole" = all ]; then
+		echo "$nfns *:$nfns:1:$nnames" > $S/plan.whole
+	else
+		# units of up to 2,000: each write of a glob is a whole
+		# ftrace update (0.7 s under TCG: 187 units of 100 took 130 s)
+		ws=$((seed + 3))
+		units 2000 > $S/units.whole
+		batches "$ws" "$whole" "$nfns" < $S/units.whole > $S/plan.whole
+		diag "sweep: whole: a random $whole at least (seed $ws): $(awk '{ print $1, "functions,", NF - 1, "globs" }' $S/plan.whole)"
+	fi
+	ww=$(awk '{ print $1 }' $S/plan.whole)
+	echo 3 > /proc/sys/vm/drop_caches
+	slabw0=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+	: > $S/lasts.whole
+	gt=1
+	# shellcheck disable=SC2046
+	run_batch whole 1 1 "" $(cat $S/plan.whole)
+	gt=0
+	echo "$gm0" > /sys/module/kstats/parameters/glob_max
+	echo 3 > /proc/sys/vm/drop_caches
+	slabw1=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+	m=$(pass_field whole matched)
+	a=$(pass_field whole attached)
+	r=$(pass_field whole refused)
+	expect_eq "whole: matched the $ww functions planned, at once" "$m" "$ww"
+	expect_eq "whole: attached $a + refused $r = matched $m" $((a + r)) "$m"
+	expect_range "whole: attached $a ($(pass_field whole direct) direct, $(pass_field whole fprobe) fprobe, $(pass_field whole kretprobe) kretprobe)" \
+		"$a" $((m * 9 / 10)) "$m"
+	expect_range "whole: Slab after the remove within 16 MiB of before (${slabw0} -> ${slabw1} kB)" \
+		$((slabw1 - slabw0)) -1000000 16384
+	diag "sweep: whole: $(stats whole)"
+	# init (pid 1) enters wait4 again each time it reaps an orphan of
+	# the workload: entered while traced, its call returns through
+	# kstats when it next reaps, and rmmod waits for that (after the
+	# other passes, the next batch's workload gave it one).  An orphan:
+	(sleep 0.1 &)
+	sleep 0.5
+fi
+t_pass3=$(cut -d' ' -f1 /proc/uptime)
 
 expect_eq "every batch: globs matched, workload ran, nodes read and parsed, none left, log clean" \
 	"$nfail failure(s)" "0 failure(s)"
@@ -415,10 +515,12 @@ else
 	skip "unreclaimable slab after rmmod" "kstats still loaded"
 fi
 t_end=$(cut -d' ' -f1 /proc/uptime)
-dt() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", b - a }'; }
-diag "sweep summary $KS_KVER $mode seed $seed: offered $offered, names $nnames, functions $nfns, swept $planned in $nb batches; $(stats default)"
-for via in $fp kretprobe; do
-	diag "sweep summary $KS_KVER via $via: $(stats $via)"
-done
-diag "sweep summary $KS_KVER time: $(dt $t_start $t_end) s ($(dt $t_start $t_pass1) default, $(dt $t_pass1 $t_pass2) forced backends)"
+if [ "$whole_only" != 1 ]; then
+	diag "sweep summary $KS_KVER $mode seed $seed: offered $offered, names $nnames, functions $nfns, swept $planned in $nb batches; $(stats default)"
+	for via in $fp kretprobe; do
+		diag "sweep summary $KS_KVER via $via: $(stats $via)"
+	done
+fi
+[ -f $S/lasts.whole ] && diag "sweep summary $KS_KVER whole ($whole): $(stats whole)"
+diag "sweep summary $KS_KVER time: $(dt $t_start $t_end) s ($(dt $t_start $t_pass1) default, $(dt $t_pass1 $t_pass2) forced backends, $(dt $t_pass2 $t_pass3) whole)"
 ok "sweep: $offered offered, $nfns functions, $planned swept in $nb batches, $(dt $t_start $t_end) s"
