@@ -24,7 +24,7 @@
 #   make test-whole      every function at once on the direct backend, a VM each kernel
 #   make test-sweep      kstats on every function ftrace offers, in batches under a mixed
 #                        workload, every kernel, x86-64 then arm64 (40 minutes or so a kernel);
-#                        make test sweeps a seeded sample of 2,000 (tests/vm/sweep.sh --short)
+#                        make test sweeps a seeded sample of 2,000 and 10,000 at once (--short)
 #   make test-sweep-debug the sweep's short form on the KASAN/lockdep kernel of test-debug
 #   make test-mttcg      the short sweep under parallel TCG: how often QEMU, not kstats, traps
 #   make demo            the three kernel-thread measurements in a VM
@@ -236,8 +236,9 @@ test-bpf: deps-check vm-stage vm-tools
 
 # The sweep (tests/vm/sweep.sh): every function ftrace offers traced, in
 # batches of globs, each under a mixed workload, then forced via fprobe
-# and via kretprobe on 5,000 of them, on every kernel.  vm-sweep: the
-# short form make test runs (a seeded sample of 2,000, 2-3 minutes a
+# and via kretprobe on 5,000 of them, then every one at once (the whole
+# pass), on every kernel.  vm-sweep: the short form make test runs (a
+# seeded sample of 2,000, then a random 10,000 at once: 2-3 minutes a
 # kernel).
 test-sweep: DEPS = arm64
 test-sweep: deps-check vm-stage vm-stage-arm64
