@@ -4,11 +4,18 @@
  * instance data (ri->data), so nested and recursive calls are each timed
  * with their own start; the return handler records the difference.
  * Works on every kernel with CONFIG_KRETPROBES.
+ *
+ * A detached node's kretprobes are unregistered by ks_krp_settle(), with
+ * every other node's detached since, at once: unregister_kretprobes()
+ * waits for one grace period however many it takes (a glob's 1,856 one
+ * by one took 61 s under TCG).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kprobes.h>
 #include <linux/error-injection.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "ks_record.h"
@@ -21,10 +28,15 @@ struct ks_krp {
 };
 
 struct ks_krp_set {
+	struct list_head gone;		/* on ks_krp_gone once detached */
 	unsigned int n;
 	struct kretprobe **rps;
 	struct ks_krp krp[];
 };
+
+/* detached, not yet unregistered: their handlers may still run */
+static LIST_HEAD(ks_krp_gone);
+static DEFINE_MUTEX(ks_krp_gone_lock);
 
 static int ks_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -124,16 +136,49 @@ static int ks_krp_attach(struct ks_node *node)
 }
 ALLOW_ERROR_INJECTION(ks_krp_attach, ERRNO);
 
+/* the node is freed only after ks_backends_settle(): ks_krp_settle() */
 static void ks_krp_detach(struct ks_node *node)
 {
 	struct ks_krp_set *set = node->priv;
 
 	if (!set)
 		return;
-	unregister_kretprobes(set->rps, set->n);
-	kfree(set->rps);
-	kfree(set);
+	mutex_lock(&ks_krp_gone_lock);
+	list_add_tail(&set->gone, &ks_krp_gone);
+	mutex_unlock(&ks_krp_gone_lock);
 	node->priv = NULL;
+}
+
+static void ks_krp_settle(void)
+{
+	struct ks_krp_set *set, *tmp;
+	struct kretprobe **rps;
+	unsigned int n = 0, i = 0;
+	LIST_HEAD(gone);
+
+	mutex_lock(&ks_krp_gone_lock);
+	list_splice_init(&ks_krp_gone, &gone);
+	mutex_unlock(&ks_krp_gone_lock);
+	if (list_empty(&gone))
+		return;
+	list_for_each_entry(set, &gone, gone)
+		n += set->n;
+	rps = kvmalloc_array(n, sizeof(*rps), GFP_KERNEL);
+	if (rps) {
+		list_for_each_entry(set, &gone, gone) {
+			memcpy(rps + i, set->rps, set->n * sizeof(*rps));
+			i += set->n;
+		}
+		unregister_kretprobes(rps, n);
+		kvfree(rps);
+	}
+	list_for_each_entry_safe(set, tmp, &gone, gone) {
+		if (!rps)	/* one grace period a node, then */
+			unregister_kretprobes(set->rps, set->n);
+		list_del(&set->gone);
+		kfree(set->rps);
+		kfree(set);
+	}
 }
 
 static u64 ks_krp_missed(struct ks_node *node)
@@ -151,5 +196,6 @@ const struct ks_backend ks_kretprobe_backend = {
 	.via = KS_VIA_KRETPROBE,
 	.attach = ks_krp_attach,
 	.detach = ks_krp_detach,
+	.settle = ks_krp_settle,
 	.missed = ks_krp_missed,
 };
