@@ -49,23 +49,32 @@ struct ks_fp {
  */
 #define KS_FP_SLACK	16
 
-/* The node of the function at @ip, or NULL (detached). */
+/*
+ * The node of the function at @ip, or NULL (detached).  An fprobe of one
+ * address (a node alone, without clones) has nothing to search.
+ */
 static __always_inline struct ks_node *ks_fp_node(struct fprobe *fp, unsigned long ip)
 {
 	struct ks_fp *f = container_of(fp, struct ks_fp, fp);
+	const struct ks_fp_ent *e = f->ent;
 	unsigned int lo = 0, hi = f->n;
 
-	while (lo < hi) {		/* the first entry at or above @ip */
-		unsigned int mid = lo + (hi - lo) / 2;
+	if (hi > 1) {
+		while (lo < hi) {	/* the first entry at or above @ip */
+			unsigned int mid = lo + (hi - lo) / 2;
 
-		if (f->ent[mid].ip < ip)
-			lo = mid + 1;
-		else
-			hi = mid;
+			if (f->ent[mid].ip < ip)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == f->n)
+			return NULL;
+		e += lo;
 	}
-	if (lo == f->n || f->ent[lo].ip - ip > KS_FP_SLACK)
+	if (e->ip - ip > KS_FP_SLACK)
 		return NULL;
-	return READ_ONCE(f->ent[lo].node);
+	return READ_ONCE(e->node);
 }
 
 static int ks_fp_entry(struct fprobe *fp, unsigned long entry_ip,
