@@ -31,7 +31,6 @@
 #include <linux/ftrace.h>
 #include <linux/error-injection.h>
 #include <linux/kprobes.h>
-#include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/trace_recursion.h>
@@ -438,19 +437,8 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
 				       extra;
 		ks_direct_pcpu_init(nodes[i]);
 	}
-	if (ks_direct_live + total > KS_DIRECT_SITES_MAX) {
-		/*
-		 * once in 10 s, not per function: a glob past the room
-		 * meets it with each half and each node (the default
-		 * backend times them another way, _last lists them)
-		 */
-		static DEFINE_RATELIMIT_STATE(full, 10 * HZ, 1);
-
-		if (__ratelimit(&full))
-			pr_err("no room for more direct call sites (%u traced, %d at most on this kernel)\n",
-			       ks_direct_live, KS_DIRECT_SITES_MAX);
+	if (!ks_direct_room(total))
 		return -ENOSPC;
-	}
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (b)
 		ips = kvcalloc(total, sizeof(*ips), GFP_KERNEL);

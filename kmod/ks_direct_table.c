@@ -6,8 +6,11 @@
  * of its fentry call) by open addressing with linear probing, and the
  * words of each key's home that the trampoline reads first (ks_direct.h).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/ftrace.h>
 #include <linux/percpu.h>
+#include <linux/ratelimit.h>
 #include "ks_types.h"
 #include "ks_direct.h"
 
@@ -153,4 +156,26 @@ struct ks_hent *ks_hslot(unsigned long key)
 			spare = e;
 	}
 	return spare;
+}
+
+/**
+ * ks_direct_room() - may @total more call sites be traced?
+ * @total: call sites
+ *
+ * When not, said once in 10 s, not each time: a glob past the room meets
+ * it with each half and each node (the default backend times them another
+ * way, _last lists them).
+ *
+ * Return: true if they fit.
+ */
+bool ks_direct_room(unsigned int total)
+{
+	static DEFINE_RATELIMIT_STATE(full, 10 * HZ, 1);
+
+	if (ks_direct_live + total <= KS_DIRECT_SITES_MAX)
+		return true;
+	if (__ratelimit(&full))
+		pr_err("no room for more direct call sites (%u traced, %d at most on this kernel)\n",
+		       ks_direct_live, KS_DIRECT_SITES_MAX);
+	return false;
 }
