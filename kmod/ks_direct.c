@@ -370,8 +370,7 @@ static int ks_direct_claim(struct ks_node **nodes, unsigned int n,
 			struct ks_hent *e = ks_hslot(key);
 
 			if (!e) {
-				pr_err("%s: no room for another call site (%d at most)\n",
-				       node->cmd.name, KS_HASH_SIZE);
+				ks_direct_home_full();
 				ret = -ENOSPC;
 			} else if (e->ip == key && e->node != &ks_direct_idle) {
 				pr_err("%s: %ps is already timed by %s\n",

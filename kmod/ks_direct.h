@@ -178,6 +178,7 @@ extern unsigned int ks_direct_live;
 #endif
 void ks_hent_set(struct ks_hent *e, struct ks_node *node);
 bool ks_direct_room(unsigned int total);
+void ks_direct_home_full(void);
 void ks_hent_key(struct ks_hent *e, unsigned long key);
 /**
  * struct ks_centry - a call site in the trampoline's cache (KS_CTAB_*)
