@@ -352,6 +352,23 @@ pass_field() {	# TAG KEY: a number of the totals
 		for (i = 1; i < NF; i++) if ($i == k) s += $(i + 1)
 	} END { print s + 0 }' $S/lasts.$1
 }
+# pass_totals TAG LABEL PLANNED [VIA]: a pass matched the PLANNED
+# functions (unless --only), attached + refused = matched, and most
+# attached (with VIA: every one on VIA)
+pass_totals() {
+	m=$(pass_field $1 matched)
+	a=$(pass_field $1 attached)
+	r=$(pass_field $1 refused)
+	[ -n "$only" ] || expect_eq "$2: matched the $3 functions planned" "$m" "$3"
+	expect_eq "$2: attached $a + refused $r = matched $m" $((a + r)) "$m"
+	if [ -n "${4:-}" ]; then
+		expect_eq "$2: every node attached on $4 ($(pass_field $1 $4) of $a)" "$(pass_field $1 $4)" "$a"
+	else
+		expect_range "$2: attached $a ($(pass_field $1 direct) direct, $(pass_field $1 fprobe) fprobe, $(pass_field $1 kretprobe) kretprobe)" \
+			"$a" $((m * 9 / 10)) "$m"
+	fi
+	diag "sweep: ${2%%:*}: $(stats $1)"
+}
 
 # ---- the passes ----
 if [ "$whole_only" != 1 ]; then
@@ -364,13 +381,7 @@ if [ "$whole_only" != 1 ]; then
 	done < $S/plan
 	t_pass1=$(cut -d' ' -f1 /proc/uptime)
 
-	m=$(pass_field default matched)
-	a=$(pass_field default attached)
-	r=$(pass_field default refused)
-	[ -n "$only" ] || expect_eq "default backend: $nb batches, $nglobs globs: matched the $planned functions planned" "$m" "$planned"
-	expect_eq "default backend: attached $a + refused $r = matched $m" $((a + r)) "$m"
-	expect_range "default backend: attached $a ($(pass_field default direct) direct, $(pass_field default fprobe) fprobe, $(pass_field default kretprobe) kretprobe)" "$a" $((m * 9 / 10)) "$m"
-	diag "sweep: default: $(stats default)"
+	pass_totals default "default backend: $nb batches, $nglobs globs" "$planned"
 
 	fp=""
 	grep -qw register_fprobe_syms /proc/kallsyms && fp=fprobe
@@ -388,13 +399,7 @@ if [ "$whole_only" != 1 ]; then
 			# shellcheck disable=SC2086
 			run_batch $via $k $n2 "via $via" $line
 		done < $S/plan.$via
-		m=$(pass_field $via matched)
-		a=$(pass_field $via attached)
-		r=$(pass_field $via refused)
-		[ -n "$only" ] || expect_eq "via $via: $n2 batches: matched the $w2 functions planned" "$m" "$w2"
-		expect_eq "via $via: attached $a + refused $r = matched $m" $((a + r)) "$m"
-		expect_eq "via $via: every node attached on $via ($(pass_field $via $via) of $a)" "$(pass_field $via $via)" "$a"
-		diag "sweep: via $via: $(stats $via)"
+		pass_totals $via "via $via: $n2 batches" "$w2" $via
 	done
 	[ -n "$fp" ] || skip "via fprobe: the second pass" "no fprobe in this kernel"
 fi
@@ -459,16 +464,9 @@ if [ "$whole" != 0 ] && [ -z "$only" ]; then
 	echo "$gm0" > /sys/module/kstats/parameters/glob_max
 	echo 3 > /proc/sys/vm/drop_caches
 	slabw1=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
-	m=$(pass_field whole matched)
-	a=$(pass_field whole attached)
-	r=$(pass_field whole refused)
-	expect_eq "whole: matched the $ww functions planned, at once" "$m" "$ww"
-	expect_eq "whole: attached $a + refused $r = matched $m" $((a + r)) "$m"
-	expect_range "whole: attached $a ($(pass_field whole direct) direct, $(pass_field whole fprobe) fprobe, $(pass_field whole kretprobe) kretprobe)" \
-		"$a" $((m * 9 / 10)) "$m"
+	pass_totals whole "whole: at once" "$ww"
 	expect_range "whole: Slab after the remove within 16 MiB of before (${slabw0} -> ${slabw1} kB)" \
 		$((slabw1 - slabw0)) -1000000 16384
-	diag "sweep: whole: $(stats whole)"
 	# init (pid 1) enters wait4 again each time it reaps an orphan of
 	# the workload: entered while traced, its call returns through
 	# kstats when it next reaps, and rmmod waits for that (after the
