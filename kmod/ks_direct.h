@@ -177,9 +177,9 @@ extern unsigned int ks_direct_live;
 #define KS_DIRECT_SITES_MAX	KS_HASH_SIZE
 #endif
 void ks_hent_set(struct ks_hent *e, struct ks_node *node);
+void ks_hent_key(struct ks_hent *e, unsigned long key);
 bool ks_direct_room(unsigned int total);
 void ks_direct_home_full(void);
-void ks_hent_key(struct ks_hent *e, unsigned long key);
 /**
  * struct ks_centry - a call site in the trampoline's cache (KS_CTAB_*)
  * @ip: the site (0: free, or not yet published)

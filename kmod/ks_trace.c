@@ -180,7 +180,7 @@ static bool ks_backend_fallback(struct ks_node *node, int err)
 	node->backend = next;
 	node->cmd.maxactive = node->maxactive;
 	ks_settle_via(node);
-	/* a full table was said once (ks_direct.c); _last names each */
+	/* a full table is said once in 10 s (ks_direct_table.c) */
 	if (err == -EBUSY)
 		pr_info("%s: another tracer holds %s for its direct call (a BPF program, a livepatch): timed via %s\n",
 			node->cmd.name, node->syms[0],
