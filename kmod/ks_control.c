@@ -82,25 +82,12 @@ static int ks_last_open(struct inode *inode, struct file *file)
 	return single_open(file, ks_last_show_, NULL);
 }
 
-static const struct file_operations ks_last_fops = {
-	.owner = THIS_MODULE,
-	.open = ks_last_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
-static const struct proc_ops ks_last_pops = {
+/* _last, read only (ks_files.c) */
+const struct proc_ops ks_last_file = {
 	.proc_open = ks_last_open,
 	.proc_read = seq_read,
 	.proc_lseek = seq_lseek,
 	.proc_release = single_release,
-};
-
-/* _last, read only, in debugfs and in /proc/kstats (ks_files.c) */
-const struct ks_file_ops ks_last_file = {
-	.debugfs = &ks_last_fops,
-	.proc = &ks_last_pops,
 };
 
 /* Reading _control lists the nodes, one per line. */
@@ -181,7 +168,7 @@ out:
 	return ret ? ret : count;
 }
 
-/* _control, in debugfs and in /proc/kstats (ks_files.c) */
+/* _control, in /proc/kstats (ks_files.c) */
 DEFINE_KS_FILE(ks_control_file);
 
 /**

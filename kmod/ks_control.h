@@ -5,8 +5,8 @@
 
 #include "ks_files.h"
 
-extern const struct ks_file_ops ks_control_file;
-extern const struct ks_file_ops ks_last_file;
+extern const struct proc_ops ks_control_file;
+extern const struct proc_ops ks_last_file;
 void ks_control_exit(void);
 
 #endif /* _KSTATS_CONTROL_H */

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstats files: each of kstats' files in two places, with the same text
- * and verbs.  debugfs (/sys/kernel/debug/kstats) is the documented place;
- * a locked-down kernel (Secure Boot's integrity mode, lockdown=) refuses
- * every writable debugfs file (LOCKDOWN_DEBUGFS), so each file is also in
- * procfs (/proc/kstats), which lockdown leaves open, as it does
- * /proc/lock_stat.  Both are root's only (0600 files, a 0500 directory).
- * Removing a file waits for its reads and writes in progress, in both.
+ * kstats files: _control, _last and one file per node, in procfs
+ * (/proc/kstats), root's only (0600 files, a 0500 directory), which a
+ * locked-down kernel (Secure Boot's integrity mode, lockdown=) leaves open
+ * as it does /proc/lock_stat, where it refuses every writable debugfs
+ * file (LOCKDOWN_DEBUGFS).  /sys/kernel/debug/kstats, the path of
+ * docs/format.md, is a debugfs link to /proc/kstats: one entry per file,
+ * about 200 bytes, where a debugfs file takes an inode and a dentry of its
+ * own, about 860 more (a whole-kernel trace has 48,000 files).  Removing a
+ * file waits for its reads and writes in progress.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,121 +19,92 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include <linux/security.h>
-#include <uapi/linux/magic.h>
 #include <kstats/cmd.h>
 #include "ks_files.h"
 
 #define KS_FILES_NAME	"kstats"
 
-static struct dentry *ks_dfs_dir;		/* /sys/kernel/debug/kstats */
+static struct dentry *ks_dfs_link;		/* /sys/kernel/debug/kstats */
 static struct proc_dir_entry *ks_proc_dir;	/* /proc/kstats */
 
 /**
- * ks_files_init() - make kstats' two directories
+ * ks_files_init() - make /proc/kstats, and its link in debugfs
  *
- * One of them is enough: debugfs may be absent (debugfs=off), and a
- * locked-down kernel keeps its files closed.
+ * debugfs may be absent (debugfs=off): the files are in /proc/kstats.
  *
- * Return: 0, or the negative errno when neither could be made.
+ * Return: 0, or -ENOMEM when /proc/kstats could not be made.
  */
 int ks_files_init(void)
 {
-	ks_dfs_dir = debugfs_create_dir(KS_FILES_NAME, NULL);
-	if (IS_ERR(ks_dfs_dir)) {
-		pr_info("no debugfs directory (error %ld): its files are in /proc/%s only\n",
-			PTR_ERR(ks_dfs_dir), KS_FILES_NAME);
-		ks_dfs_dir = NULL;
-	}
 	ks_proc_dir = proc_mkdir_mode(KS_FILES_NAME, 0500, NULL);
 	if (!ks_proc_dir) {
 		pr_err("cannot create /proc/%s\n", KS_FILES_NAME);
-		if (!ks_dfs_dir)
-			return -ENOMEM;
+		return -ENOMEM;
 	}
-	if (ks_dfs_dir && security_locked_down(LOCKDOWN_DEBUGFS))
-		pr_info("the kernel is locked down: debugfs refuses kstats' files, use /proc/%s\n",
-			KS_FILES_NAME);
+	ks_dfs_link = debugfs_create_symlink(KS_FILES_NAME, NULL,
+					     "/proc/" KS_FILES_NAME);
+	if (IS_ERR(ks_dfs_link)) {
+		pr_info("no debugfs link (error %ld): kstats' files are in /proc/%s\n",
+			PTR_ERR(ks_dfs_link), KS_FILES_NAME);
+		ks_dfs_link = NULL;
+	}
 	return 0;
 }
 
 /**
- * ks_files_exit() - remove both directories and what is left in them
+ * ks_files_exit() - remove the link, the directory and what is left in it
  */
 void ks_files_exit(void)
 {
-	debugfs_remove(ks_dfs_dir);
-	ks_dfs_dir = NULL;
+	debugfs_remove(ks_dfs_link);
+	ks_dfs_link = NULL;
 	proc_remove(ks_proc_dir);
 	ks_proc_dir = NULL;
 }
 
 /**
- * ks_file_add() - make file @name in each directory
- * @f: its entries, filled
+ * ks_file_add() - make file @name in /proc/kstats
+ * @f: its entry, filled
  * @name: its name
  * @mode: its mode (root's only: 0600 or 0400)
  * @data: what its operations get (ks_file_data())
- * @ops: its operations in each place
+ * @ops: its operations
  *
- * Return: 0, or a negative errno with nothing made.
+ * Return: 0, or -ENOMEM with nothing made.
  */
 int ks_file_add(struct ks_file *f, const char *name, umode_t mode, void *data,
-		const struct ks_file_ops *ops)
+		const struct proc_ops *ops)
 {
-	int ret;
-
-	f->dentry = NULL;
-	f->pde = NULL;
-	if (ks_dfs_dir) {
-		f->dentry = debugfs_create_file(name, mode, ks_dfs_dir, data,
-						ops->debugfs);
-		if (IS_ERR(f->dentry)) {
-			ret = PTR_ERR(f->dentry);
-			f->dentry = NULL;
-			pr_err("%s: cannot create its debugfs file: error %d\n",
-			       name, ret);
-			return ret;
-		}
-	}
-	if (ks_proc_dir) {
-		f->pde = proc_create_data(name, mode, ks_proc_dir, ops->proc,
-					  data);
-		if (!f->pde) {
-			pr_err("%s: cannot create /proc/%s/%s\n", name,
-			       KS_FILES_NAME, name);
-			ks_file_remove(f);
-			return -ENOMEM;
-		}
+	f->pde = proc_create_data(name, mode, ks_proc_dir, ops, data);
+	if (!f->pde) {
+		pr_err("%s: cannot create /proc/%s/%s\n", name, KS_FILES_NAME,
+		       name);
+		return -ENOMEM;
 	}
 	return 0;
 }
 
 /**
  * ks_file_remove() - remove what ks_file_add() made
- * @f: the entries; emptied
+ * @f: the entry; emptied
  *
- * Waits for the reads and writes in progress in either place.
+ * Waits for the reads and writes in progress.
  */
 void ks_file_remove(struct ks_file *f)
 {
-	debugfs_remove(f->dentry);
-	f->dentry = NULL;
 	proc_remove(f->pde);
 	f->pde = NULL;
 }
 
 /**
  * ks_file_data() - the data ks_file_add() gave the file of @inode
- * @inode: an inode of either place
+ * @inode: the file's inode
  *
  * Return: the data.
  */
 void *ks_file_data(const struct inode *inode)
 {
-	/* procfs keeps it in its entry, debugfs in i_private */
-	return inode->i_sb->s_magic == PROC_SUPER_MAGIC ? pde_data(inode) :
-							  inode->i_private;
+	return pde_data(inode);
 }
 
 /**

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kstats files (ks_files.c): where _control, _last and each node's text
- * are.  Every file is made twice, with the same text and the same verbs:
- * in debugfs (/sys/kernel/debug/kstats, the contract of docs/format.md)
- * and in procfs (/proc/kstats), which a locked-down kernel leaves open.
+ * are: in procfs (/proc/kstats), which a locked-down kernel leaves open;
+ * /sys/kernel/debug/kstats, the path of docs/format.md, is a debugfs
+ * link to it.
  */
 #ifndef _KSTATS_KS_FILES_H
 #define _KSTATS_KS_FILES_H
@@ -11,48 +11,28 @@
 #include <linux/fs.h>
 #include <linux/proc_fs.h>
 
-/* A file's operations in each place; its data is the same in both. */
-struct ks_file_ops {
-	const struct file_operations *debugfs;
-	const struct proc_ops *proc;
-};
-
 /*
- * DEFINE_KS_FILE(name): struct ks_file_ops @name for a seq_file opened by
- * name_open() (single_open()) and written by name_write(), in debugfs and
- * in procfs alike.
+ * DEFINE_KS_FILE(name): struct proc_ops @name for a seq_file opened by
+ * name_open() (single_open()) and written by name_write().
  */
 #define DEFINE_KS_FILE(name)						\
-static const struct file_operations name##_fops = {			\
-	.owner = THIS_MODULE,						\
-	.open = name##_open,						\
-	.read = seq_read,						\
-	.llseek = seq_lseek,						\
-	.release = single_release,					\
-	.write = name##_write,						\
-};									\
-static const struct proc_ops name##_pops = {				\
+const struct proc_ops name = {						\
 	.proc_open = name##_open,					\
 	.proc_read = seq_read,						\
 	.proc_lseek = seq_lseek,					\
 	.proc_release = single_release,					\
 	.proc_write = name##_write,					\
-};									\
-const struct ks_file_ops name = {					\
-	.debugfs = &name##_fops,					\
-	.proc = &name##_pops,						\
 }
 
-/* One kstats file: its two entries (NULL when not made). */
+/* One kstats file: its procfs entry (NULL when not made). */
 struct ks_file {
-	struct dentry *dentry;
 	struct proc_dir_entry *pde;
 };
 
 int ks_files_init(void);
 void ks_files_exit(void);
 int ks_file_add(struct ks_file *f, const char *name, umode_t mode, void *data,
-		const struct ks_file_ops *ops);
+		const struct proc_ops *ops);
 void ks_file_remove(struct ks_file *f);
 void *ks_file_data(const struct inode *inode);
 char *ks_get_cmd(const char __user *ubuf, size_t count, loff_t *ppos,

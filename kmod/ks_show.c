@@ -480,7 +480,7 @@ static int ks_node_show(struct seq_file *m, void *v)
 #define KS_HEADER_BYTES	1024
 
 /*
- * Open a node's file (in debugfs or procfs: ks_file_data()) for its text:
+ * Open a node's file (ks_file_data()) for its text:
  * the buffer sized for what the node holds now, so seq_file formats it
  * once instead of retrying with doubled buffers.
  */
@@ -538,5 +538,5 @@ static ssize_t ks_node_file_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
-/* A node's file, in debugfs and in /proc/kstats (ks_files.c). */
+/* A node's file, in /proc/kstats (ks_files.c). */
 DEFINE_KS_FILE(ks_node_file);

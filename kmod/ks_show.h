@@ -5,6 +5,6 @@
 
 #include "ks_files.h"
 
-extern const struct ks_file_ops ks_node_file;
+extern const struct proc_ops ks_node_file;
 
 #endif /* _KSTATS_SHOW_H */

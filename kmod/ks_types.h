@@ -224,7 +224,7 @@ struct ks_backend {
  *	calls' (ks_record_disturbed())
  * @callers: the call sites (cmd.callers), or NULL
  * @slowest: the slowest calls (cmd.slowest), or NULL
- * @file: the node's file, in debugfs and /proc/kstats (ks_files.c)
+ * @file: the node's file in /proc/kstats (ks_files.c)
  * @backend: the hooks in use
  * @priv: the backend's state
  * @floor: what the backend reports for an empty function (calibration)

@@ -9,7 +9,7 @@
  * Each traced function gets a node: a per-CPU log-linear histogram
  * (include/kstats/hist.h) fed by entry/exit hooks (a backend), and a
  * file that prints a summary header and the original kstats rows, in
- * debugfs and, for a locked-down kernel, in /proc/kstats (ks_files.c).
+ * /proc/kstats, which /sys/kernel/debug/kstats links to (ks_files.c).
  * The command grammar is documented in ks_cmd.c; the output in
  * docs/format.md.
  */
