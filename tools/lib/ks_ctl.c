@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ks_ctl: talk to kstats' files: /sys/kernel/debug/kstats where debugfs
- * opens, else /proc/kstats (a locked-down kernel), or $KSTATS_DIR.
+ * ks_ctl: talk to kstats' files: /proc/kstats (which
+ * /sys/kernel/debug/kstats links to), else, for an older module,
+ * /sys/kernel/debug/kstats, or $KSTATS_DIR.
  *
  * The module reports a failed command as the errno of the write():
  * ENOENT unknown symbol or node (or a glob matching none), EINVAL bad
@@ -56,20 +57,6 @@ static unsigned int ks_euid(void)
 	return u ? (unsigned int)atoi(u) : (unsigned int)geteuid();
 }
 
-/* Can @dir's _control be opened (debugfs under lockdown: EPERM)? */
-static int ks_dir_opens(const char *dir)
-{
-	char path[4096];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/_control", dir);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	close(fd);
-	return 1;
-}
-
 const char *ks_root(void)
 {
 	static const char *root;
@@ -82,11 +69,15 @@ const char *ks_root(void)
 	root = ks_root_env();
 	if (root)
 		return root;
-	/* debugfs where it opens; else /proc/kstats, which lockdown leaves open */
-	if (ks_dir_opens(dfs) || stat(proc, &st) || !S_ISDIR(st.st_mode))
-		root = dfs;
-	else
+	/*
+	 * /proc/kstats where it is: the module's files are there, and
+	 * lockdown leaves it open (debugfs links to it); an older module
+	 * has them in debugfs, and some also in /proc/kstats
+	 */
+	if (!stat(proc, &st) && S_ISDIR(st.st_mode))
 		root = proc;
+	else
+		root = dfs;
 	return root;
 }
 

@@ -20,8 +20,8 @@
 
 /**
  * ks_root() - the kstats directory: $KSTATS_DIR (or $KSTATS_DEBUGFS), else
- * debugfs's where its _control opens, else /proc/kstats where it is (the
- * module makes both; a locked-down kernel refuses debugfs's)
+ * /proc/kstats where it is (the module's files; /sys/kernel/debug/kstats
+ * links to it), else debugfs's (an older module)
  *
  * Return: a path, never NULL; chosen once.
  */
