@@ -13,8 +13,9 @@
 
 KS_DEBUGFS_MNT=/sys/kernel/debug
 # KS_LOCKDOWN=1: the lockdown pass (vm/runner.sh): the kernel is locked
-# down (integrity), debugfs refuses every writable file, so kstats' files
-# and the test target's are read and written in /proc; the modules were
+# down (integrity), debugfs refuses every writable file, so the test
+# target's files are read and written in /proc, and kstats' there too
+# (where they are: debugfs's kstats is a link to them); the modules were
 # loaded before the lockdown and cannot be loaded again (unsigned).
 if [ "${KS_LOCKDOWN:-0}" = 1 ]; then
 	KS_DIR=/proc/kstats

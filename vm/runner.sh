@@ -65,7 +65,8 @@ done
 # The lockdown pass: the scenarios that say "# ks-lockdown: again" run
 # once more with the kernel locked down (integrity, as Secure Boot does),
 # the modules loaded before it (unsigned, they could not be after) and
-# kstats' files in /proc (vm/lib.sh, KS_LOCKDOWN).  Last in the boot: a
+# kstats' files read in /proc (vm/lib.sh, KS_LOCKDOWN; debugfs's kstats
+# is a link there, and works too).  Last in the boot: a
 # lockdown is never lifted.  ks.lockdown=0 leaves it out.
 again=""
 for name in $names; do
@@ -80,9 +81,13 @@ if [ -n "$again" ] && [ "${KS_LOCKDOWN_PASS:-1}" = 1 ]; then
 	elif load_modules; then
 		check "echo integrity > $L/lockdown" 'echo integrity > '$L/lockdown
 		expect_eq "lockdown level" "$(cat $L/lockdown)" "none [integrity] confidentiality"
-		expect_errno "debugfs refuses _control now" EPERM \
-			'echo "trace find_vma" > /sys/kernel/debug/kstats/_control'
+		expect_errno "debugfs refuses a writable file now (the target's)" EPERM \
+			'echo 1 > /sys/kernel/debug/kstats_target/empty'
 		check "the kernel says why" 'dmesg | grep -q "Lockdown: .*debugfs access is restricted"'
+		# kstats' files are in /proc/kstats, and debugfs's kstats links there
+		check "debugfs's path to kstats' _control still works" \
+			'echo "trace find_vma" > /sys/kernel/debug/kstats/_control &&
+			 echo "remove find_vma" > /sys/kernel/debug/kstats/_control'
 		[ -f "$KS_MODDIR/kstats_api_sample.ko" ] &&
 			expect_errno "an unsigned module is refused now" EPERM \
 				insmod "$KS_MODDIR/kstats_api_sample.ko"

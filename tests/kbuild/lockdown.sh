@@ -3,8 +3,9 @@
 # lockdown=integrity, as Secure Boot does): the kernel refuses an
 # unsigned module itself, and the CLI names the signature; kstats.ko and
 # kstats_target.ko signed with the kernel's own key load, debugfs refuses
-# kstats' files, and the CLI traces the ground-truth target with exact
-# counts through /proc/kstats.
+# the target's writable file while kstats' _control (in /proc/kstats,
+# debugfs's kstats a link to it) works by both paths, and the CLI traces
+# the ground-truth target with exact counts through /proc/kstats.
 . /ks/lib.sh
 
 L=/sys/kernel/security
@@ -27,11 +28,13 @@ check "signed kstats.ko loads under lockdown" insmod $KS_MODDIR/kstats.ko
 check "signed kstats_target.ko loads" insmod $KS_MODDIR/kstats_target.ko
 expect_eq "the signatures were accepted: no refusal" \
 	"$(dmesg | grep -c "unsigned module loading is restricted")" 0
-check "kstats says where its files are" \
-	'dmesg | grep -qF "kstats: the kernel is locked down: debugfs refuses kstats'"'"' files, use /proc/kstats"'
 expect_eq "not tainted as unsigned (no E in /proc/modules)" \
 	"$(grep '^kstats ' /proc/modules | grep -c '(.*E.*)')" 0
-expect_errno "debugfs's _control is refused" EPERM 'echo "trace find_vma" > /sys/kernel/debug/kstats/_control'
+expect_errno "debugfs refuses a writable file (the target's)" EPERM 'echo 1 > /sys/kernel/debug/kstats_target/empty'
+expect_eq "debugfs's kstats is a link to /proc/kstats" "$(readlink /sys/kernel/debug/kstats)" /proc/kstats
+check "debugfs's path to _control works: trace" 'echo "trace find_vma" > /sys/kernel/debug/kstats/_control'
+check "the node is in /proc/kstats" 'grep -q "^# kstats find_vma " /proc/kstats/find_vma'
+check "debugfs's path: remove" 'echo "remove find_vma" > /sys/kernel/debug/kstats/_control'
 check "/proc/kstats/_control is there, root's only" \
 	'[ "$(stat -c %a /proc/kstats/_control)" = 600 ] && [ "$(stat -c %a /proc/kstats)" = 500 ]'
 

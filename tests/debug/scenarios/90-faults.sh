@@ -8,7 +8,7 @@
 # or one of kstats' own steps that fail without allocating
 # (fail_function on its ALLOW_ERROR_INJECTION points: node and histogram
 # allocation, symbol resolution, each backend's attach, each section
-# point, the GAP- node, the debugfs file).  The write's points are counted
+# point, the GAP- node, the node's file).  The write's points are counted
 # first (fail-nth armed far beyond them); then each is failed in turn.  A
 # write with more than MAXN points (the first trace reads the kernel's BTF
 # from sysfs one page per read(): 1,800 points, most of them that one

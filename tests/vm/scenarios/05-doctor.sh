@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # kstats doctor on a real kernel: with the module loaded it can trace
-# (exit 0), reads lockdown none and the control files on debugfs (in the
-# lockdown pass: integrity, /proc/kstats), and each backend the kernel
+# (exit 0), reads lockdown none and the control files in /proc/kstats (in
+# the lockdown pass: integrity), and each backend the kernel
 # offers attaches and times a 100 ms nanosleep() at 0.8..1.25 of
 # CLOCK_MONOTONIC; --json says the same; without the module it cannot.
 # ks-lockdown: again
@@ -24,8 +24,8 @@ if [ "${KS_LOCKDOWN:-0}" = 1 ]; then
 	expect_eq "doctor: control names /proc/kstats" "$(fact control 2) $(fact control 3)" "/proc/kstats (procfs)"
 	expect_eq "doctor: debugfs closed by lockdown" "$(fact debugfs last)" "-"
 else
-	expect_eq "doctor: control names debugfs" "$(fact control 2) $(fact control 3) $(fact control last)" \
-		"/sys/kernel/debug/kstats (debugfs) ok"
+	expect_eq "doctor: control names /proc/kstats" "$(fact control 2) $(fact control 3) $(fact control last)" \
+		"/proc/kstats (procfs) ok"
 	# the lockdown level lives in securityfs, which the harness mounts later
 	L=/sys/kernel/security
 	if ! grep -q " $L securityfs" /proc/mounts; then

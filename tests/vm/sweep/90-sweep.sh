@@ -299,7 +299,7 @@ run_batch() {
 	rb_t2=$(cut -d' ' -f1 /proc/uptime)
 	[ -z "$rb_out" ] || bfail "$rb_tag batch $rb_k: workload" "$rb_out"
 	# (find and xargs: the whole pass' 45,000 names pass ARG_MAX)
-	find $KS_DIR -type f -exec cat {} + > /dev/null 2> $S/cat.err ||
+	find $KS_DIR/ -type f -exec cat {} + > /dev/null 2> $S/cat.err ||
 		bfail "$rb_tag batch $rb_k: read every node file" "$(head -5 $S/cat.err)"
 	awk '!/^#/ { print $1 }' $KS_CTL > $S/nodes
 	if [ -s $S/nodes ] && ! xargs kstats check < $S/nodes > $S/check.out 2> $S/check.err; then
