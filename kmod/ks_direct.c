@@ -540,20 +540,20 @@ static int ks_direct_fits(struct ks_node *node, bool asked)
 		if (!asked)
 			return ret;
 		if (ret == -ECHILD)
-			pr_err("%s: %s may not return before the module goes (an offline CPU's idle loop, rmmod's own syscall, a thread's life): the direct backend would keep the module; use via fprobe or kretprobe\n",
-			       node->cmd.name, node->syms[i]);
+			ks_refuse_err(node->cmd.name, "%s may not return before the module goes (an offline CPU's idle loop, rmmod's own syscall, a thread's life): the direct backend would keep the module; use via fprobe or kretprobe",
+				      node->syms[i]);
 		else if (ret == -E2BIG)
-			pr_err("%s: %s takes arguments on the stack: use via fprobe or kretprobe\n",
-			       node->cmd.name, node->syms[i]);
+			ks_refuse_err(node->cmd.name, "%s takes arguments on the stack: use via fprobe or kretprobe",
+				      node->syms[i]);
 		else if (ret == -EDOM)
-			pr_err("%s: %s is a compiler clone whose arguments need not match the prototype: use via fprobe or kretprobe\n",
-			       node->cmd.name, node->syms[i]);
+			ks_refuse_err(node->cmd.name, "%s is a compiler clone whose arguments need not match the prototype: use via fprobe or kretprobe",
+				      node->syms[i]);
 		else if (ret == -ENOENT)
-			pr_err("%s: no BTF prototype for %s: the direct backend needs one; use via fprobe or kretprobe\n",
-			       node->cmd.name, node->syms[i]);
+			ks_refuse_err(node->cmd.name, "no BTF prototype for %s: the direct backend needs one; use via fprobe or kretprobe",
+				      node->syms[i]);
 		else
-			pr_err("%s: cannot read the BTF of %s: error %d\n",
-			       node->cmd.name, node->syms[i], ret);
+			ks_refuse_err(node->cmd.name, "cannot read the BTF of %s: error %d",
+				      node->syms[i], ret);
 		return ret == -ENOENT || ret == -E2BIG || ret == -EDOM ||
 		       ret == -ECHILD ? -EINVAL : ret;
 	}

@@ -40,6 +40,7 @@ struct ks_glob_fn {
 	unsigned int nips;
 	struct ks_node *node;
 	const char *why;		/* refused, or NULL */
+	char *said;			/* why, as the log said it (kfree) */
 	int err;
 	bool qualify;			/* the node is called MODULE:NAME */
 };
@@ -164,6 +165,7 @@ static void ks_match_free(struct ks_match *mt)
 	for (i = 0; i < mt->n; i++) {
 		kfree(mt->fns[i].syms);
 		kfree(mt->fns[i].ips);
+		kfree(mt->fns[i].said);
 	}
 	kvfree(mt->fns);
 	kvfree(mt->index);
@@ -227,6 +229,16 @@ static int ks_qualify_shared_names(struct ks_match *mt)
 	return 0;
 }
 
+/* Keep what the log said of refused @fn, for _last. */
+static void ks_glob_said_why(struct ks_glob_fn *fn)
+{
+	char why[KS_WHY_MAX];
+
+	ks_refused_why(why, sizeof(why));
+	if (why[0])
+		fn->said = kstrdup(why, GFP_KERNEL);
+}
+
 /* Make the node of @fn (not attached yet) or say why not. */
 static void ks_glob_prepare(struct ks_glob_fn *fn, const struct ks_cmd *cmd,
 			    bool named_mod)
@@ -261,12 +273,40 @@ static void ks_glob_prepare(struct ks_glob_fn *fn, const struct ks_cmd *cmd,
 	if (!node) {
 		fn->why = fn->err == -EEXIST ? "already traced" :
 			  "cannot be traced (see the kernel log)";
+		ks_glob_said_why(fn);
 		return;
 	}
 	node->ips = fn->ips;
 	node->nips = fn->nips;
 	fn->ips = NULL;
 	fn->node = node;
+}
+
+/*
+ * Hook the nodes made for @mt's functions: one ftrace operation per module
+ * and backend that takes many (@batch: room for every node).
+ */
+static void ks_glob_hook(struct ks_match *mt, struct ks_node **batch)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < mt->n; i = j) {
+		unsigned int via, k;
+
+		for (j = i; j < mt->n && !strcmp(mt->fns[j].mod, mt->fns[i].mod); j++)
+			;
+		for (via = 0; via < KS_VIA_NR; via++) {
+			unsigned int n = 0;
+
+			for (k = i; k < j; k++)
+				if (mt->fns[k].node &&
+				    mt->fns[k].node->backend->via == via &&
+				    mt->fns[k].node->backend->attach_many)
+					batch[n++] = mt->fns[k].node;
+			if (n > 1)
+				ks_nodes_attach_many(batch, n);
+		}
+	}
 }
 
 /*
@@ -279,7 +319,9 @@ static bool ks_glob_refused(struct ks_text *last, const struct ks_glob_fn *fn)
 		return false;
 	ks_text_say(last, KS_LAST_REFUSED_FN, fn->mod, fn->mod[0] ? ":" : "",
 		    fn->name);
-	if (fn->why)
+	if (fn->said)
+		ks_text_say(last, "%s\n", fn->said);
+	else if (fn->why)
 		ks_text_say(last, "%s\n", fn->why);
 	else
 		ks_text_say(last, "attach failed (%pe, see the kernel log)\n",
@@ -320,7 +362,7 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line, struct ks_text *la
 	struct ks_match mt = { .glob = colon ? colon + 1 : cmd->name,
 			       .clones = cmd->clones };
 	char mod[MODULE_NAME_LEN] = "";
-	unsigned int i, j, ok = 0, refused = 0, untold = 0;
+	unsigned int i, ok = 0, refused = 0, untold = 0;
 	unsigned int by[KS_VIA_SECTION] = { 0 };
 	struct ks_node **batch = NULL;
 	u64 t[5];
@@ -361,35 +403,22 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line, struct ks_text *la
 		ret = -ENOMEM;
 		goto out;
 	}
+	ks_quiet_glob(true);	/* _last says why each is refused */
 	ks_btf_hold();		/* each module's BTF read once */
 	for (i = 0; i < mt.n; i++)
 		ks_glob_prepare(&mt.fns[i], cmd, colon);
 	ks_btf_drop();
 	t[2] = ktime_get_ns();
-	/* one ftrace operation per module and backend that takes many */
-	for (i = 0; i < mt.n; i = j) {
-		unsigned int via, k;
-
-		for (j = i; j < mt.n && !strcmp(mt.fns[j].mod, mt.fns[i].mod); j++)
-			;
-		for (via = 0; via < KS_VIA_NR; via++) {
-			unsigned int n = 0;
-
-			for (k = i; k < j; k++)
-				if (mt.fns[k].node &&
-				    mt.fns[k].node->backend->via == via &&
-				    mt.fns[k].node->backend->attach_many)
-					batch[n++] = mt.fns[k].node;
-			if (n > 1)
-				ks_nodes_attach_many(batch, n);
-		}
-	}
+	ks_glob_hook(&mt, batch);
 	t[3] = ktime_get_ns();
 	for (i = 0; i < mt.n; i++) {
 		struct ks_glob_fn *fn = &mt.fns[i];
 
-		if (fn->node)
+		if (fn->node) {
 			fn->err = ks_node_finish(fn->node);
+			if (fn->err)
+				ks_glob_said_why(fn);
+		}
 		if (fn->err) {
 			refused++;
 			first = first ?: fn->err;
@@ -401,6 +430,10 @@ int ks_glob_trace(const struct ks_cmd *cmd, const char *line, struct ks_text *la
 	}
 	if (untold)
 		ks_text_say(last, KS_LAST_UNTOLD, untold);
+	untold = ks_quiet_glob(false);
+	if (untold)
+		pr_err("%s: %u more functions refused, not logged: _last names each with its reason\n",
+		       cmd->name, untold);
 	t[4] = ktime_get_ns();
 	/* where the time went: dynamic debug (module kstats +p) prints it */
 	pr_debug("%s: %u functions: match %llu us, prepare %llu us, hook %llu us, publish %llu us\n",

@@ -12,6 +12,9 @@
  * traceable function of the kernel and its modules and fails when nothing
  * matches.  Refining globs (NAME.*, NAME.constprop.*, NAME.constprop.0 ...)
  * enumerates the clones by name.
+ *
+ * Also why a function cannot be traced as asked (ks_refuse_err()), which a
+ * glob's _last repeats for each function it refused.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -406,4 +409,61 @@ bool ks_name_in(const char *name, const char * const *list,
 		if (!strcmp(base, list[i]))
 			return true;
 	return false;
+}
+
+/*
+ * Why the last function was refused, as ks_refuse_err() said it: a glob's
+ * _last tells it for each function (ks_glob.c).  Under ks_lock.
+ */
+static char ks_refused[KS_WHY_MAX];
+static unsigned int ks_quiet_told;	/* lines logged in this glob */
+static bool ks_quiet;
+
+/**
+ * ks_refuse_err() - say why function @name cannot be traced as asked
+ * @name: the node
+ * @fmt: the reason, printf format, without @name and newline
+ *
+ * Logged, and kept for ks_refused_why(); within a glob (ks_quiet_glob())
+ * only the first KS_QUIET_LINES are logged: _last names each function with
+ * its reason, and a glob on 48,000 functions would else write thousands of
+ * lines, to the console too.  Caller holds ks_lock.
+ */
+void ks_refuse_err(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(ks_refused, sizeof(ks_refused), fmt, ap);
+	va_end(ap);
+	if (!ks_quiet || ks_quiet_told++ < KS_QUIET_LINES)
+		pr_err("%s: %s\n", name, ks_refused);
+}
+
+/**
+ * ks_refused_why() - what ks_refuse_err() said last, and forget it
+ * @buf: where to copy it ("" if nothing was said)
+ * @len: its room
+ */
+void ks_refused_why(char *buf, size_t len)
+{
+	strscpy(buf, ks_refused, len);
+	ks_refused[0] = '\0';
+}
+
+/**
+ * ks_quiet_glob() - a glob's refusals logged KS_QUIET_LINES at most, or all
+ * @on: a glob starts (true) or ends (false)
+ *
+ * Return: on the end, how many refusals were not logged.
+ */
+unsigned int ks_quiet_glob(bool on)
+{
+	unsigned int untold = ks_quiet_told > KS_QUIET_LINES ?
+			      ks_quiet_told - KS_QUIET_LINES : 0;
+
+	ks_quiet = on;
+	ks_quiet_told = 0;
+	ks_refused[0] = '\0';
+	return untold;
 }

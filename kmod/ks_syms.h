@@ -23,4 +23,10 @@ bool ks_module_has(struct module *mod, const char *name);
 struct tracepoint *ks_find_tracepoint(const char *name);
 bool ks_name_in(const char *name, const char * const *list, unsigned int n);
 
+#define KS_WHY_MAX	192	/* a refusal's reason, as _last tells it */
+#define KS_QUIET_LINES	5	/* a glob's refusals logged */
+__printf(2, 3) void ks_refuse_err(const char *name, const char *fmt, ...);
+void ks_refused_why(char *buf, size_t len);
+unsigned int ks_quiet_glob(bool on);
+
 #endif /* _KSTATS_SYMS_H */

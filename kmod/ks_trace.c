@@ -338,23 +338,21 @@ int ks_node_finish(struct ks_node *node)
 	if (ret && ks_backend_fallback(node, ret))
 		ret = node->backend->attach(node);
 	if (ret == -ENOENT) {
-		pr_err("%s: no such function%s; it may have been inlined or renamed\n",
-		       cmd->name, cmd->clones ?
-		       " (nor a .constprop/.isra/.part clone)" : "");
+		ks_refuse_err(cmd->name, "no such function%s; it may have been inlined or renamed",
+			      cmd->clones ? " (nor a .constprop/.isra/.part clone)" : "");
 		goto err;
 	} else if (ret == -ENOSPC) {
 		/* no room (direct sites, mem_max): a glob meets it often */
-		pr_err_ratelimited("%s: no room for it (error %d)\n",
-				   cmd->name, ret);
+		ks_refuse_err(cmd->name, "no room for it (error %d)", ret);
 		goto err;
 	} else if (ret) {
 		if (cmd->via == KS_VIA_SECTION)
-			pr_err("%s: attaching a section from %s to %s failed: error %d\n",
-			       cmd->name, cmd->start, cmd->end, ret);
+			ks_refuse_err(cmd->name, "attaching a section from %s to %s failed: error %d",
+				      cmd->start, cmd->end, ret);
 		else
-			pr_err("%s: attaching %s to %s%s failed: error %d\n",
-			       cmd->name, ks_backend_name(node->backend->via), node->syms[0],
-			       node->nsyms > 1 ? " and its clones" : "", ret);
+			ks_refuse_err(cmd->name, "attaching %s to %s%s failed: error %d",
+				      ks_backend_name(node->backend->via), node->syms[0],
+				      node->nsyms > 1 ? " and its clones" : "", ret);
 		goto err;
 	}
 	node->floor = ks_floor(node);
