@@ -23,6 +23,25 @@ ctl "remove do_mmap"
 expect_errno "do_mmap via direct -> EINVAL" EINVAL ctl "trace do_mmap via direct"
 check "the log says why" 'dmesg | grep -q "do_mmap: do_mmap takes arguments on the stack"'
 
+# A glob via direct: each function refused is named in _last with its
+# reason, the log says the first five and one line for the rest (zstd's
+# HUF_* functions: 12 to 19 of them take arguments on the stack).
+n0=$(dmesg | wc -l)
+check "trace HUF_* via direct" ctl "trace HUF_* via direct"
+set -- $(tail -n 1 $KS_DIR/_last)
+r=${6:-0}
+expect_eq "_last: each of the $r refused named with its reason" \
+	"$(grep -c '^refused HUF_[^ ]*: .* use via fprobe or kretprobe$' $KS_DIR/_last)" "$r"
+logged=$(dmesg | tail -n +$((n0 + 1)) | grep -c 'kstats: HUF_.* use via fprobe or kretprobe$')
+if [ "$r" -gt 5 ]; then
+	expect_eq "the log: the first 5 reasons" "$logged" 5
+	check "the log: one line for the other $((r - 5))" \
+		"dmesg | tail -n +$((n0 + 1)) | grep -q 'kstats: HUF_\*: $((r - 5)) more functions refused, not logged: _last names each with its reason'"
+else
+	skip "the log: the first 5 reasons" "$r refused here"
+fi
+ctl "remove HUF_*"
+
 # Six register arguments and the return value pass through untouched.
 check "plain six-argument calls" 'echo 300 > $T/args'
 check "trace ks_target_args6 via direct" ctl "trace ks_target_args6 via direct"
