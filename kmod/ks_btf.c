@@ -17,7 +17,10 @@
  * the module is unloaded (about 5 MiB, plus 4 bytes per type and per
  * function): every later lookup is a binary search.  A module's BTF is
  * small; it is read when needed and freed at once, or, between
- * ks_btf_hold() and ks_btf_drop() (a glob), kept for the next lookup.
+ * ks_btf_hold() and ks_btf_drop() (a glob), kept for the next lookup.  A
+ * name without MOD: that vmlinux's BTF lacks is looked for in each
+ * module's, except in a glob, which names a module's functions MOD:NAME
+ * (else each of the 250 vmlinux functions without BTF read them all).
  *
  * BTF describes a function as written, not its compiler clones.  gcc's
  * .constprop.N only drops arguments that are constant, so it keeps the
@@ -506,7 +509,8 @@ static int ks_btf_sym_in_regs(struct ks_btf *vmlinux, const char *sym)
 		ret = ks_btf_mod_func_regs(vmlinux, mod, name, clone);
 	} else {
 		ret = ks_btf_func_regs(vmlinux, name, clone);
-		if (ret == -ENOENT)
+		/* a glob (held) names a module's function MOD:NAME */
+		if (ret == -ENOENT && !READ_ONCE(ks_mod_btf_held))
 			ret = ks_btf_mod_func_regs(vmlinux, NULL, name, clone);
 	}
 	return ret < 0 ? ret : 0;
