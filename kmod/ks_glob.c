@@ -104,7 +104,7 @@ static int ks_match_one(void *arg, unsigned long ip, const char *name,
 			const char *mod)
 {
 	struct ks_match *mt = arg;
-	char base[KS_NAME_MAX];
+	char base[KS_NAME_MAX], sym[KS_NAME_MAX];	/* NAME; MOD:NAME.clone */
 	struct ks_glob_fn *fn;
 	unsigned long *ips;
 	u32 *slot;
@@ -135,13 +135,13 @@ static int ks_match_one(void *arg, unsigned long ip, const char *name,
 	fn->ips = ips;
 	fn->ips[fn->nips++] = ip;
 	if (fn->nsyms < KS_SYMS_MAX &&
-	    snprintf(base, sizeof(base), "%s%s%s", mod, mod[0] ? ":" : "",
-		     name) < sizeof(base)) {
+	    snprintf(sym, sizeof(sym), "%s%s%s", mod, mod[0] ? ":" : "",
+		     name) < sizeof(sym)) {
 		char (*syms)[KS_NAME_MAX];
 		unsigned int i;
 
 		for (i = 0; i < fn->nsyms; i++)
-			if (!strcmp(fn->syms[i], base))
+			if (!strcmp(fn->syms[i], sym))
 				return 0;
 		/* one more: most functions have one symbol, no clone */
 		syms = krealloc_array(fn->syms, fn->nsyms + 1, sizeof(*syms),
@@ -149,7 +149,7 @@ static int ks_match_one(void *arg, unsigned long ip, const char *name,
 		if (!syms)
 			return -ENOMEM;
 		fn->syms = syms;
-		strscpy(syms[fn->nsyms++], base, KS_NAME_MAX);
+		strscpy(syms[fn->nsyms++], sym, KS_NAME_MAX);
 	}
 	return 0;
 }
