@@ -20,6 +20,12 @@
 #       One build per kernel at a time, under OUT/KVER/.stage.lock, which
 #       vm/session.sh holds too while it reads the modules for a guest:
 #       concurrent runs never see a half-built folder.
+#
+#   vm/stage.sh copy KVER DIR
+#       build as above (kept when up to date), then copy the modules into
+#       DIR/KVER under the same lock: a runner with its own work folder
+#       (tools/ab/kstats-ab) takes what make vm-stage staged, not a build
+#       of its own.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +33,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=${KS_VM_OUT:-$top/vm/out}
 
 usage() {
-	echo "usage: $0 build KVER" >&2
+	echo "usage: $0 build KVER | copy KVER DIR" >&2
 	exit 2
 }
 
@@ -93,10 +99,21 @@ build() {
 	echo "$sum" > "$d/.staged"
 }
 
+# copy KVER DIR: build KVER, then its modules into DIR/KVER
+copy() {
+	build "$1"
+	[ "$(cd "$2" && pwd)" = "$(cd "$out" && pwd)" ] && return 0
+	rm -rf "$2/$1/modules" "$2/$1/bench" "$2/$1/.staged"
+	mkdir -p "$2/$1"
+	cp -r "$out/$1/modules" "$out/$1/bench" "$2/$1/"
+	echo "  COPY    modules for $1 into $2/$1"
+}
+
 [ $# -ge 2 ] || usage
 cmd=$1
 shift
 case $cmd in
 build)	[ $# -eq 1 ] || usage; build "$1" ;;
+copy)	[ $# -eq 2 ] && [ -d "$2" ] || usage; copy "$1" "$2" ;;
 *)	usage ;;
 esac
