@@ -1,6 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 # Compiler clones, module-qualified names, self-tracing refusal, the floor.
-# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
 load_modules || exit 0

@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Filters, sampling, clocks and missed events, with exact expectations,
 # on every backend the kernel has.
-# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
 load_modules || exit 0

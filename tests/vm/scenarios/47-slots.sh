@@ -12,7 +12,6 @@
 #    (the hotplug callback made it before the CPU ran), so its first calls
 #    count; only past mem_max are they missed (unslotted);
 #  - the memory line agrees with the formula of ks_slots.c.
-# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
 T=$KS_TDIR

@@ -6,7 +6,6 @@
 # survives, the counts of the function that made the claims stay exact,
 # and the nested calls are timed or counted in missed, never lost
 # (kmod/ks_direct.c's recursion guard; kprobes' and fprobe's own).
-# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
 T=$KS_TDIR

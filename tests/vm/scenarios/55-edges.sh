@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The default backend at its edges: compiler clones whose arguments BTF
 # cannot tell (.part, .isra with more arguments), removal and rmmod while
-# a call sleeps 30 s in a traced body, resets racing records, the longest
+# a call sleeps 12 s in a traced body, resets racing records, the longest
 # command the grammar accepts, vmlinux BTF read once.
 . /ks/lib.sh
 
@@ -60,16 +60,16 @@ in_body() {	# is pid $1 asleep in ks_target_sleep's msleep?
 }
 if need_direct "removal and rmmod while a direct call sleeps in the body"; then
 	check "trace ks_target_sleep via direct" ctl "trace ks_target_sleep via direct"
-	echo "1 30000" > $T/sleep &
+	echo "1 12000" > $T/sleep &
 	sleeper=$!
-	check "a call sleeps 30 s in the body" poll 500 in_body $sleeper
+	check "a call sleeps 12 s in the body" poll 500 in_body $sleeper
 	t0=$(uptime_cs)
 	check "remove while it sleeps" ctl "remove ks_target_sleep"
 	check "_control answers" 'cat $KS_CTL > /dev/null'
 	t1=$(uptime_cs)
-	# The call sleeps 30 s: a removal that waited for it would take that.
+	# The call sleeps 12 s: a removal that waited for it would take that.
 	# Under 5 s (a KASAN kernel under load takes over 1 s).
-	expect_range "remove and a read took under 5 s, not the call's 30 (cs)" $((t1 - t0)) 0 499
+	expect_range "remove and a read took under 5 s, not the call's 12 (cs)" $((t1 - t0)) 0 499
 	check "the name can be traced again meanwhile" ctl "trace ks_target_sleep via direct"
 	check "one short call" 'echo "1 1" > $T/sleep'
 	check "another node meanwhile" ctl "trace ks_target_empty via direct"

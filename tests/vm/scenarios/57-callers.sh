@@ -7,7 +7,6 @@
 # p50 in its delay's slot, the sites add up to the node's samples, the
 # rest ("other") is exact when there are more sites than N; recursion,
 # clones and globs; reset; bad values refused.
-# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
 T=$KS_TDIR

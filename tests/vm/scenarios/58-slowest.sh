@@ -8,7 +8,6 @@
 # in each call (an irq_work's self-IPI): each is counted interrupted; a
 # sleep switches.
 # reset empties the table; bad values are refused.
-# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
 T=$KS_TDIR

@@ -6,7 +6,6 @@
 # and each refusal leaves one log line.  Then: kstats' own functions,
 # functions kprobes or ftrace refuse, a data symbol, and a module symbol
 # whose module is unloaded while traced, on every backend.
-# ks-lockdown: again (vm/runner.sh: once more under lockdown, through /proc)
 . /ks/lib.sh
 
 load_modules || exit 0
