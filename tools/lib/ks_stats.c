@@ -42,6 +42,30 @@ static double ks_log_pmf(__u64 n, __u64 k, double q)
 	       (double)(n - k) * log1p(-q);
 }
 
+/*
+ * The Binomial(n, q) probabilities of 0..n into @pmf: the mode's from
+ * lgamma, the others from it by the ratio of neighbours (one product a
+ * value, not three lgamma, two logs and an exp: a whole kernel's compare
+ * takes thousands of intervals); those too small for a double are 0.
+ */
+static void ks_pmf(__u64 n, double q, double *pmf)
+{
+	__u64 m = (__u64)floor((double)(n + 1) * q), k;
+
+	if (q <= 0 || q >= 1) {
+		for (k = 0; k <= n; k++)
+			pmf[k] = exp(ks_log_pmf(n, k, q));
+		return;
+	}
+	if (m > n)
+		m = n;
+	pmf[m] = exp(ks_log_pmf(n, m, q));
+	for (k = m; k < n; k++)
+		pmf[k + 1] = pmf[k] * ((double)(n - k) / (double)(k + 1)) * (q / (1 - q));
+	for (k = m; k > 0; k--)
+		pmf[k - 1] = pmf[k] * ((double)k / (double)(n - k + 1)) * ((1 - q) / q);
+}
+
 void ks_rank_interval(__u64 n, __u32 milli, __u64 *l, __u64 *u)
 {
 	double q = milli / 1000.0, a2 = KS_STATS_ALPHA / 2;
@@ -50,8 +74,7 @@ void ks_rank_interval(__u64 n, __u32 milli, __u64 *l, __u64 *u)
 		double cdf = 0, pmf[KS_EXACT_MAX + 1];
 		__u64 k;
 
-		for (k = 0; k <= n; k++)
-			pmf[k] = exp(ks_log_pmf(n, k, q));
+		ks_pmf(n, q, pmf);
 		/* l: largest with P(B <= l - 1) <= alpha/2 */
 		*l = 0;
 		for (k = 0; k < n; k++) {
