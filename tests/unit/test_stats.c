@@ -267,6 +267,37 @@ static void check_bounds(void)
 }
 
 /* Longer than 100 lines: a list of checks, each a TAP line, in the order docs/statistics.md gives them. */
+/*
+ * ks_rank_interval's exact ranks against the binomial terms each taken
+ * from lgamma: the ranks where the tails pass alpha / 2; the number of
+ * (n, quantile) pairs that differ.
+ */
+static int ranks_as_summed(void)
+{
+	static const __u32 milli[] = { 100, 500, 900, 950, 980, 990, 999 };
+	double pmf[1001];
+	int bad = 0;
+	__u64 n, k, l, u, wl, wu;
+	unsigned int i;
+
+	for (n = 1; n <= 1000; n++) {
+		for (i = 0; i < sizeof(milli) / sizeof(milli[0]); i++) {
+			double q = milli[i] / 1000.0, cdf = 0;
+
+			for (k = 0; k <= n; k++)
+				pmf[k] = exp(lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0) +
+					     k * log(q) + (n - k) * log1p(-q));
+			for (wl = 0, k = 0; k < n && (cdf += pmf[k]) <= KS_STATS_ALPHA / 2; k++)
+				wl = k + 1;
+			for (cdf = 0, wu = n + 1, k = n; k >= 1 && (cdf += pmf[k]) <= KS_STATS_ALPHA / 2; k--)
+				wu = k;
+			ks_rank_interval(n, milli[i], &l, &u);
+			bad += l != wl || u != wu;
+		}
+	}
+	return bad;
+}
+
 int main(void)
 {
 	struct side a, b;
@@ -289,6 +320,8 @@ int main(void)
 	ks_rank_interval(1000, 999, &l, &u);
 	tap_result(u == 1001, "p99.9 of 1000 values has no upper bound at 95%% (u %llu)",
 		   (unsigned long long)u);
+	tap_result(ranks_as_summed() == 0,
+		   "ranks of every n <= 1000 and shown quantile: as summed from lgamma's terms");
 	ks_rank_interval(1000000, 500, &l, &u);
 	tap_result(l == 499020 && u == 500981,
 		   "median of 1e6 values (normal approximation): ranks [%llu, %llu]",
