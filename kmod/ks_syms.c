@@ -10,14 +10,16 @@
  * clones are found with ftrace's exported filter API: ftrace_set_filter()
  * on a private, never registered ftrace_ops matches a glob against every
  * traceable function of the kernel and its modules and fails when nothing
- * matches.  Refining globs (NAME.*, NAME.constprop.*, NAME.constprop.0 ...)
- * enumerates the clones by name.
+ * matches.  One glob, NAME*, finds NAME and its clones in one walk of
+ * ftrace's functions (each walk looks every one's symbol up), and the
+ * addresses the backends attach to with them.
  *
  * Also why a function cannot be traced as asked (ks_refuse_err()), which a
  * glob's _last repeats for each function it refused.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ctype.h>
 #include <linux/ftrace.h>
 #include <linux/glob.h>
 #include <linux/kallsyms.h>
@@ -25,6 +27,7 @@
 #include <linux/error-injection.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <kstats/glob.h>
@@ -40,28 +43,6 @@ struct ks_search {
 	const char *mod;		/* "mod" of a "mod:name" request, or NULL */
 	char buf[KS_NAME_MAX + 2];
 };
-
-/*
- * Does ftrace know a function matching @pattern (a name or a glob)?
- * 1 if so, 0 if not, or ftrace's error, -ENOMEM when its filter hash
- * could not be allocated: not finding a function then is not knowing
- * that none exists.
- */
-static int ks_ftrace_has(struct ks_search *s, const char *pattern)
-{
-	int ret;
-
-	/* ftrace_set_filter() writes into its buffer: hand it a copy */
-	if (strscpy(s->buf, pattern, sizeof(s->buf)) < 0)
-		return 0;
-	/* ftrace_free_filter() leaves the hashes dangling: start afresh */
-	memset(&s->ops, 0, sizeof(s->ops));
-	ret = ks_ftrace_filter(&s->ops, s->buf);
-	ftrace_free_filter(&s->ops);
-	if (ret == -ENOENT)
-		return 0;
-	return ret ? ret : 1;
-}
 
 /*
  * The first fields of ftrace's filter hash (kernel/trace/trace.h), the
@@ -271,47 +252,130 @@ static int ks_add_sym(struct ks_search *s, const char *name)
 	return 0;
 }
 
-/* Add every clone of @prefix: @prefix.KIND.N and, recursively, theirs. */
-static int ks_find_clones(struct ks_search *s, const char *prefix, int depth)
+/* A function NAME or a clone of it, found in ks_resolve_syms()'s walk. */
+struct ks_found {
+	unsigned long ip;
+	u8 depth;				/* clone suffixes */
+	u8 key[KS_CLONE_DEPTH][2];		/* each one's kind and number */
+	char name[KS_NAME_MAX];
+};
+
+struct ks_finds {
+	size_t len;				/* of the name asked for */
+	struct ks_found *f;
+	unsigned int n;
+};
+
+static const char * const ks_clone_kinds[] = {
+	"constprop", "isra", "part", "lto_priv",
+};
+
+/*
+ * Parse what follows NAME in a function's name into @f: nothing, or up to
+ * KS_CLONE_DEPTH suffixes .KIND.N (N < KS_CLONE_INDEX, written as %u).
+ * false for anything else (NAME_other is another function).
+ */
+static bool ks_clone_parse(const char *sfx, struct ks_found *f)
 {
-	static const char * const kinds[] = {
-		"constprop", "isra", "part", "lto_priv",
-	};
-	char pat[KS_NAME_MAX + 2], name[KS_NAME_MAX];
-	unsigned int k, n;
+	for (f->depth = 0; *sfx; f->depth++) {
+		unsigned int k, n = 0;
+		size_t kl = 0;
+
+		if (*sfx++ != '.' || f->depth >= KS_CLONE_DEPTH)
+			return false;
+		for (k = 0; k < ARRAY_SIZE(ks_clone_kinds); k++) {
+			kl = strlen(ks_clone_kinds[k]);
+			if (!strncmp(sfx, ks_clone_kinds[k], kl) && sfx[kl] == '.')
+				break;
+		}
+		if (k == ARRAY_SIZE(ks_clone_kinds))
+			return false;
+		sfx += kl + 1;
+		if (!isdigit(*sfx) || (*sfx == '0' && isdigit(sfx[1])))
+			return false;
+		while (isdigit(*sfx) && n < KS_CLONE_INDEX)
+			n = n * 10 + *sfx++ - '0';
+		if (n >= KS_CLONE_INDEX)
+			return false;
+		f->key[f->depth][0] = k;
+		f->key[f->depth][1] = n;
+	}
+	return true;
+}
+
+static int ks_found_one(void *arg, unsigned long ip, const char *name,
+			const char *mod)
+{
+	struct ks_finds *fs = arg;
+	struct ks_found *f;
+
+	if (strlen(name) >= KS_NAME_MAX)
+		return 0;
+	f = krealloc_array(fs->f, fs->n + 1, sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	fs->f = f;
+	f += fs->n;
+	if (!ks_clone_parse(name + fs->len, f))
+		return 0;
+	f->ip = ip;
+	strscpy(f->name, name, sizeof(f->name));
+	fs->n++;
+	return 0;
+}
+
+/* NAME first, then its clones in the order of ks_clone_kinds and number */
+static int ks_found_cmp(const void *a, const void *b)
+{
+	const struct ks_found *x = a, *y = b;
+	unsigned int i;
+
+	for (i = 0; i < min(x->depth, y->depth); i++) {
+		if (x->key[i][0] != y->key[i][0])
+			return x->key[i][0] - y->key[i][0];
+		if (x->key[i][1] != y->key[i][1])
+			return x->key[i][1] - y->key[i][1];
+	}
+	if (x->depth != y->depth)
+		return x->depth - y->depth;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/*
+ * NAME and its clones (NAME.KIND.N and theirs) in one walk of ftrace's
+ * functions (a walk looks up every traceable function's symbol: each one
+ * costs about as much as the rest of an attach); their names into the
+ * node's symbols, their addresses into its addresses.
+ */
+static int ks_find_clones(struct ks_search *s, const char *name)
+{
+	struct ks_finds fs = { .len = strlen(name) };
+	char pat[KS_NAME_MAX + 2];
+	unsigned int i, n = 0;
 	int ret;
 
-	if (depth >= KS_CLONE_DEPTH)
-		return 0;
-	snprintf(pat, sizeof(pat), "%s.*", prefix);
-	ret = ks_ftrace_has(s, pat);
-	if (ret <= 0)
-		return ret;
-	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
-		snprintf(pat, sizeof(pat), "%s.%s.*", prefix, kinds[k]);
-		ret = ks_ftrace_has(s, pat);
-		if (ret < 0)
-			return ret;
-		if (!ret)
-			continue;
-		for (n = 0; n < KS_CLONE_INDEX; n++) {
-			if (snprintf(name, sizeof(name), "%s.%s.%u", prefix,
-				     kinds[k], n) >= sizeof(name))
-				break;
-			ret = ks_ftrace_has(s, name);
-			if (ret < 0)
-				return ret;
-			if (ret) {
-				ret = ks_add_sym(s, name);
-				if (ret)
-					return ret;
-			}
-			ret = ks_find_clones(s, name, depth + 1);
-			if (ret)
-				return ret;
-		}
+	snprintf(pat, sizeof(pat), "%s*", name);
+	ret = ks_ftrace_each(pat, s->mod, ks_found_one, &fs);
+	if (ret == -E2BIG) {	/* a short NAME: NAME, then NAME.* */
+		fs.n = 0;
+		snprintf(pat, sizeof(pat), "%s.*", name);
+		ret = ks_ftrace_each(name, s->mod, ks_found_one, &fs);
+		if (ret >= 0)
+			ret = ks_ftrace_each(pat, s->mod, ks_found_one, &fs);
 	}
-	return 0;
+	if (ret > 0)
+		sort(fs.f, fs.n, sizeof(*fs.f), ks_found_cmp, NULL);
+	for (i = 0; ret >= 0 && i < fs.n; i++) {
+		if (!i || strcmp(fs.f[i - 1].name, fs.f[i].name)) {
+			n = s->node->nsyms;
+			ret = ks_add_sym(s, fs.f[i].name);
+		}
+		/* a name too long with its module's is not the node's */
+		if (ret >= 0 && s->node->nsyms > n)
+			ret = ks_add_ip(s->node, fs.f[i].ip, NULL, NULL);
+	}
+	kfree(fs.f);
+	return ret < 0 ? ret : 0;
 }
 
 /**
@@ -319,8 +383,9 @@ static int ks_find_clones(struct ks_search *s, const char *prefix, int depth)
  * @node: node whose cmd.name (a symbol, or "module:symbol") is resolved
  *
  * Fills node->syms with the symbol and, unless cmd.clones is off, every
- * compiler clone of it that ftrace knows in the kernel and its modules.
- * A name ftrace does not know is still tried as is (kprobes can attach to
+ * compiler clone of it that ftrace knows in the kernel and its modules
+ * (or in the module asked for), and node->ips with their addresses.  A
+ * name ftrace does not know is still tried as is (kprobes can attach to
  * some functions ftrace cannot trace).
  *
  * Return: 0, -EINVAL for a symbol of kstats itself, -ENOMEM (here or in
@@ -344,11 +409,7 @@ int ks_resolve_syms(struct ks_node *node)
 		if (!s->mod)
 			goto out;
 	}
-	ret = node->cmd.clones ? ks_ftrace_has(s, name) : 1;
-	if (ret > 0)
-		ret = ks_add_sym(s, name);
-	if (!ret && node->cmd.clones)
-		ret = ks_find_clones(s, name, 0);
+	ret = node->cmd.clones ? ks_find_clones(s, name) : 0;
 	if (ret == -E2BIG)
 		ret = 0;
 	if (!ret && !node->nsyms)
