@@ -44,11 +44,13 @@ static inline int ks_ftrace_direct_on(struct ftrace_ops *ops, unsigned long addr
 	return register_ftrace_direct_multi(ops, addr);
 }
 
-static inline void ks_ftrace_direct_off(struct ftrace_ops *ops,
-					unsigned long addr)
+static inline int ks_ftrace_direct_off(struct ftrace_ops *ops,
+				       unsigned long addr)
 {
-	unregister_ftrace_direct_multi(ops, addr);
+	int ret = unregister_ftrace_direct_multi(ops, addr);
+
 	ftrace_free_filter(ops);
+	return ret;
 }
 #else
 static inline int ks_ftrace_direct_on(struct ftrace_ops *ops, unsigned long addr)
@@ -56,10 +58,10 @@ static inline int ks_ftrace_direct_on(struct ftrace_ops *ops, unsigned long addr
 	return register_ftrace_direct(ops, addr);
 }
 
-static inline void ks_ftrace_direct_off(struct ftrace_ops *ops,
-					unsigned long addr)
+static inline int ks_ftrace_direct_off(struct ftrace_ops *ops,
+				       unsigned long addr)
 {
-	unregister_ftrace_direct(ops, addr, true);
+	return unregister_ftrace_direct(ops, addr, true);
 }
 #endif
 

@@ -16,14 +16,14 @@
  * recursion guard, so a traced function they reach runs untimed (counted
  * in missed) instead of recursing.
  *
- * Removal: after a detach, ks_direct_settle() (synchronize_rcu_tasks())
- * waits for tasks that were preempted inside the trampoline before the
- * body, once for any number of detached nodes.  Calls still running the
- * body (the traced function may sleep, for as long as it likes) are
- * counted per CPU in ks_pcpu.inflight: detach does not wait for them, and
- * the node is freed once that count reaches zero (ks_node.c, ks_reap).  A
- * task that ends inside a body leaves that count by the exit scan, and
- * tasks asleep inside one are woken on unload (ks_direct_stack.c).
+ * Removal: after a detach, ks_direct_settle() (or ftrace's unregister)
+ * waits for tasks preempted in the trampoline before the body, once for
+ * any number of detached nodes.  Calls still running the body (the traced
+ * function may sleep, for as long as it likes) are counted per CPU in
+ * ks_pcpu.inflight: detach does not wait for them, and the node is freed
+ * once that count reaches zero (ks_node.c, ks_reap).  A task that ends
+ * inside a body leaves that count by the exit scan, and tasks asleep
+ * inside one are woken on unload (ks_direct_stack.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -268,15 +268,20 @@ static long ks_direct_busy(struct ks_node *node)
 	return ks_inflight(node);
 }
 
-/* Unhook every call site of @batch and free it. */
+/*
+ * Unhook every call site of @batch and free it.  Unregistering a dynamic
+ * ftrace_ops makes ks_direct_settle()'s waits before it returns (5.x to
+ * 7.x ftrace_shutdown(), with CONFIG_PREEMPTION): none left to make.
+ */
 static void ks_dbatch_free(struct ks_dbatch *b, bool registered)
 {
 	unsigned int i;
 
-	if (registered)
-		ks_ftrace_direct_off(&b->ops, (unsigned long)ks_direct_tramp);
-	else
+	if (!registered)
 		ftrace_free_filter(&b->ops);
+	else if (!ks_ftrace_direct_off(&b->ops, (unsigned long)ks_direct_tramp) &&
+		 IS_ENABLED(CONFIG_PREEMPTION))
+		ks_direct_unsettled = false;
 	for (i = 0; i < ARRAY_SIZE(ks_direct_hash); i++)
 		if (ks_direct_hash[i].batch == b)
 			ks_direct_hash[i].batch = NULL;
@@ -308,16 +313,18 @@ static void ks_direct_detach(struct ks_node *node)
 /*
  * Tasks preempted inside the trampoline, before the body, have left it
  * (RCU Tasks); and so has every CPU that was in it with preemption off or
- * where RCU does not watch (idle, the way into and out of an NMI): the
- * rude flavour waits for each CPU to schedule, as ftrace itself does
- * before it frees a trampoline such code may run.
+ * where RCU does not watch (idle, into and out of an NMI): the rude
+ * flavour waits for each CPU to schedule, as ftrace itself does.
  */
 static void ks_direct_settle(void)
 {
+	if (!ks_direct_unsettled)
+		return;		/* ftrace's own waits came after (ks_dbatch_free()) */
 	synchronize_rcu_tasks();
 #ifdef CONFIG_TASKS_RUDE_RCU
 	synchronize_rcu_tasks_rude();
 #endif
+	ks_direct_unsettled = false;
 }
 
 /*

@@ -163,6 +163,8 @@ unsigned long ks_hkey(unsigned long ip);
 struct ks_hent *ks_hslot(unsigned long key);
 void ks_direct_table_init(void);
 extern unsigned int ks_direct_live;
+/* a node left an entry since the last wait for the trampoline's tasks */
+extern bool ks_direct_unsettled;
 
 /*
  * Call sites at once: the table's size, or 8,192 where ftrace's direct

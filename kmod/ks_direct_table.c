@@ -101,6 +101,7 @@ static void ks_home_sync(unsigned int h)
 
 /* Call sites that time a node now (ks_direct_attach_many()'s limit). */
 unsigned int ks_direct_live;
+bool ks_direct_unsettled;
 
 /* Entry @e times @node (ks_direct_idle: nothing), for both trampolines. */
 void ks_hent_set(struct ks_hent *e, struct ks_node *node)
@@ -111,6 +112,7 @@ void ks_hent_set(struct ks_hent *e, struct ks_node *node)
 
 	if (was != is)
 		ks_direct_live += is ? 1 : -1;
+	ks_direct_unsettled |= was;
 	WRITE_ONCE(e->node, node);
 	WRITE_ONCE(ks_direct_tnode[i], node);
 	WRITE_ONCE(ks_direct_tpcpu[i], (void __percpu *)node->pcpu);
