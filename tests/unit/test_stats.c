@@ -266,7 +266,6 @@ static void check_bounds(void)
 	free(bounds);
 }
 
-/* Longer than 100 lines: a list of checks, each a TAP line, in the order docs/statistics.md gives them. */
 /*
  * ks_rank_interval's exact ranks against the binomial terms each taken
  * from lgamma: the ranks where the tails pass alpha / 2; the number of
@@ -298,6 +297,7 @@ static int ranks_as_summed(void)
 	return bad;
 }
 
+/* Longer than 100 lines: a list of checks, each a TAP line, in the order docs/statistics.md gives them. */
 int main(void)
 {
 	struct side a, b;
