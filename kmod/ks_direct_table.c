@@ -84,8 +84,12 @@ static void ks_home_sync(unsigned int h)
 {
 	unsigned int i, n = 0;
 
-	for (i = h; i < h + KS_HASH_PROBE; i++)
-		if (ks_direct_tip[i] && ks_hhome(ks_direct_tip[i]) == h)
+	/*
+	 * A key is never taken out, only replaced: no empty entry lies
+	 * between a key's home and the key (ks_hslot() stops at one).
+	 */
+	for (i = h; i < h + KS_HASH_PROBE && ks_direct_tip[i]; i++)
+		if (ks_hhome(ks_direct_tip[i]) == h)
 			n++;
 	if (n == 1 && ks_direct_tip[h] && ks_hhome(ks_direct_tip[h]) == h) {
 		WRITE_ONCE(ks_direct_thkey[h], ks_direct_tip[h]);
