@@ -13,6 +13,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bsearch.h>
 #include <linux/glob.h>
 #include <linux/jhash.h>
 #include <linux/ktime.h>
@@ -235,35 +236,47 @@ static int ks_fn_name_cmp(const void *a, const void *b)
 {
 	const struct ks_glob_fn *x = *(struct ks_glob_fn * const *)a;
 	const struct ks_glob_fn *y = *(struct ks_glob_fn * const *)b;
-	int r = strcmp(x->name, y->name);
 
-	return r ? r : strcmp(x->mod, y->mod);
+	return strcmp(x->name, y->name);
+}
+
+static int ks_fn_name_key(const void *key, const void *elt)
+{
+	return strcmp(key, ((const struct ks_glob_fn *)elt)->name);
 }
 
 /*
  * A name matched in more than one place (vmlinux and a module, or two
  * modules: static functions of the same name): the modules' nodes are
  * called MODULE:NAME, as "trace MODULE:GLOB" calls them, so that each
- * is traced rather than the second refused as already traced.
+ * is traced rather than the second refused as already traced.  After
+ * ks_match_sort(): vmlinux's first, by name, each looked up there; the
+ * modules' sorted by name among themselves.
  */
 static int ks_qualify_shared_names(struct ks_match *mt)
 {
 	struct ks_glob_fn **by;
-	unsigned int i;
+	unsigned int i, v, m;
 
-	if (mt->n < 2)
+	for (v = 0; v < mt->n && !mt->fns[v].mod[0]; v++)
+		;
+	m = mt->n - v;
+	if (!m)
 		return 0;
-	by = kvmalloc_array(mt->n, sizeof(*by), GFP_KERNEL);
+	by = kvmalloc_array(m, sizeof(*by), GFP_KERNEL);
 	if (!by)
 		return -ENOMEM;
-	for (i = 0; i < mt->n; i++)
-		by[i] = &mt->fns[i];
-	sort(by, mt->n, sizeof(*by), ks_fn_name_cmp, NULL);
-	for (i = 1; i < mt->n; i++) {
-		if (strcmp(by[i - 1]->name, by[i]->name))
-			continue;
-		by[i - 1]->qualify = by[i - 1]->mod[0];
-		by[i]->qualify = by[i]->mod[0];
+	for (i = 0; i < m; i++)
+		by[i] = &mt->fns[v + i];
+	sort(by, m, sizeof(*by), ks_fn_name_cmp, NULL);
+	for (i = 0; i < m; i++) {
+		if (i && !strcmp(by[i - 1]->name, by[i]->name)) {
+			by[i - 1]->qualify = true;
+			by[i]->qualify = true;
+		}
+		if (bsearch(by[i]->name, mt->fns, v, sizeof(*mt->fns),
+			    ks_fn_name_key))
+			by[i]->qualify = true;
 	}
 	kvfree(by);
 	return 0;
