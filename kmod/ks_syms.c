@@ -307,20 +307,18 @@ static int ks_found_one(void *arg, unsigned long ip, const char *name,
 			const char *mod)
 {
 	struct ks_finds *fs = arg;
-	struct ks_found *f;
+	struct ks_found one, *f;
 
-	if (strlen(name) >= KS_NAME_MAX)
+	/* NAME* matches other functions too (NAME_other): kept are NAME's */
+	if (strlen(name) >= KS_NAME_MAX || !ks_clone_parse(name + fs->len, &one))
 		return 0;
 	f = krealloc_array(fs->f, fs->n + 1, sizeof(*f), GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
 	fs->f = f;
-	f += fs->n;
-	if (!ks_clone_parse(name + fs->len, f))
-		return 0;
-	f->ip = ip;
-	strscpy(f->name, name, sizeof(f->name));
-	fs->n++;
+	one.ip = ip;
+	strscpy(one.name, name, sizeof(one.name));
+	f[fs->n++] = one;
 	return 0;
 }
 
