@@ -35,7 +35,7 @@
 #include "ks_compat.h"
 
 #define KS_CLONE_DEPTH	3	/* suffixes in a row: .constprop.0.isra.0.part.0 */
-#define KS_CLONE_INDEX	16	/* clone numbers tried per kind */
+#define KS_CLONE_INDEX	16	/* clone numbers taken per kind: 0 to 15 */
 
 struct ks_search {
 	struct ftrace_ops ops;		/* never registered: a filter scratchpad */
@@ -361,8 +361,7 @@ static int ks_find_clones(struct ks_search *s, const char *name)
 		if (ret >= 0)
 			ret = ks_ftrace_each(pat, s->mod, ks_found_one, &fs);
 	}
-	if (ret > 0)
-		sort(fs.f, fs.n, sizeof(*fs.f), ks_found_cmp, NULL);
+	sort(fs.f, fs.n, sizeof(*fs.f), ks_found_cmp, NULL);
 	for (i = 0; ret >= 0 && i < fs.n; i++) {
 		if (!i || strcmp(fs.f[i - 1].name, fs.f[i].name)) {
 			n = s->node->nsyms;
