@@ -423,7 +423,7 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
 	int ret, nips;
 
 	for (i = 0; i < n; i++) {
-		const struct ks_cmd *c = &nodes[i]->cmd;
+		const struct ks_spec *c = &nodes[i]->cmd;
 
 		ret = ks_ftrace_ips(nodes[i]);
 		if (ret)

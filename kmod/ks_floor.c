@@ -122,7 +122,7 @@ static u64 ks_ncost_other(const struct ks_node *model, struct ks_cmd *cmd)
  */
 u64 ks_floor(const struct ks_node *model)
 {
-	struct ks_cmd cmd = model->cmd;
+	struct ks_cmd cmd = { .spec = model->cmd };
 	u64 pct[KSTATS_NR_PCT], *floor, cost;
 	struct kstats_slot *all;
 	struct ks_node *node;

@@ -132,8 +132,9 @@ static void ks_node_free(struct ks_node *node)
 	ks_node_free(node->gap);
 	ks_slots_free(node);
 	free_percpu(node->pcpu);
-	free_cpumask_var(node->cpus);
-	kfree(node->syms);
+	free_cpumask_var(node->cpus);	/* allocated with a cpus filter */
+	if (node->syms != &node->cmd.name)
+		kfree(node->syms);
 	kfree(node->ips);
 	kfree(node->callers);
 	ks_slowest_free(node->slowest);
@@ -335,7 +336,7 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 	if (!node)
 		return ERR_PTR(-ENOMEM);
 	node->magic = ks_node_magic(node);
-	node->cmd = *cmd;
+	node->cmd = cmd->spec;
 	/*
 	 * Calls in flight (nested, recursive, sleeping) each hold an instance;
 	 * the kernels' defaults (2 per CPU for fprobe) drop recursion early.
@@ -388,10 +389,10 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 	ret = ks_slots_init(node);
 	if (ret)
 		goto err;
-	ret = -ENOMEM;
-	if (!zalloc_cpumask_var(&node->cpus, GFP_KERNEL))
-		goto err;
 	if (cmd->cpus[0]) {
+		ret = -ENOMEM;
+		if (!zalloc_cpumask_var(&node->cpus, GFP_KERNEL))
+			goto err;
 		ret = cpulist_parse(cmd->cpus, node->cpus);
 		if (ret) {	/* -ERANGE beyond the CPUs: a bad value too */
 			pr_err("%s: bad cpu list '%s'\n", cmd->name, cmd->cpus);
@@ -427,6 +428,23 @@ int ks_set_syms(struct ks_node *node, const char *first, const char *second)
 	if (second)
 		strscpy(node->syms[1], second, KS_NAME_MAX);
 	return 0;
+}
+
+/**
+ * ks_syms_shrink() - @node's symbols in its name, when its name is all
+ * @node: a node whose symbols are known
+ *
+ * A function without clones (most of a whole-kernel trace) has its name
+ * for its one symbol: @node->syms then points at @node->cmd.name, the 64
+ * bytes of an allocation of their own saved (ks_node_free() knows).
+ */
+void ks_syms_shrink(struct ks_node *node)
+{
+	if (node->nsyms != 1 || node->syms == &node->cmd.name ||
+	    strcmp(node->syms[0], node->cmd.name))
+		return;
+	kfree(node->syms);
+	node->syms = &node->cmd.name;
 }
 
 /**

@@ -16,6 +16,7 @@ int ks_node_room(const char *name);
 struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 			      const struct ks_backend *backend);
 int ks_set_syms(struct ks_node *node, const char *first, const char *second);
+void ks_syms_shrink(struct ks_node *node);
 void ks_node_list(struct ks_node *node);
 void ks_node_act(struct ks_node *node, enum ks_verb verb);
 void ks_node_remove(struct ks_node *node);

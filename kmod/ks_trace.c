@@ -92,7 +92,7 @@ static const struct ks_backend ks_gap_backend = {
  */
 noinline int ks_gap_alloc(struct ks_node *node)
 {
-	struct ks_cmd cmd = node->cmd;
+	struct ks_cmd cmd = { .spec = node->cmd };
 	struct ks_node *gap;
 
 	/* the parser refuses names too long for their GAP- node */
@@ -275,8 +275,10 @@ struct ks_node *ks_node_prepare(const struct ks_cmd *cmd,
 	} else {
 		ret = ks_resolve_syms(node);
 	}
-	if (!ret)
+	if (!ret) {
+		ks_syms_shrink(node);
 		ret = ks_choose_backend(node);
+	}
 	if (!ret && cmd->gap)
 		ret = ks_gap_alloc(node);
 	if (ret) {
@@ -330,7 +332,7 @@ void ks_nodes_attach_many(struct ks_node **nodes, unsigned int n)
  */
 int ks_node_finish(struct ks_node *node)
 {
-	const struct ks_cmd *cmd = &node->cmd;
+	const struct ks_spec *cmd = &node->cmd;
 	int ret = 0;
 
 	if (!node->priv)
@@ -348,7 +350,7 @@ int ks_node_finish(struct ks_node *node)
 	} else if (ret) {
 		if (cmd->via == KS_VIA_SECTION)
 			ks_refuse_err(cmd->name, "attaching a section from %s to %s failed: error %d",
-				      cmd->start, cmd->end, ret);
+				      node->syms[0], node->syms[1], ret);
 		else
 			ks_refuse_err(cmd->name, "attaching %s to %s%s failed: error %d",
 				      ks_backend_name(node->backend->via), node->syms[0],

@@ -214,8 +214,9 @@ struct ks_backend {
  *	hold ns but whose sections read the counter (ks_clock_ns())
  * @pcpu: per-CPU extremes, and each CPU's slots
  * @gap: the GAP-NAME node fed by the same hooks, or NULL
- * @cmd: the trace command that made it (name, bits, filters...)
- * @cpus: CPUs to record on, when cmd.cpus is set
+ * @cmd: what the trace command that made it says of it (name, bits,
+ *	filters...; struct ks_cmd's @spec)
+ * @cpus: CPUs to record on, allocated when cmd.cpus is set
  * @list: in ks_nodes, under ks_lock
  * @by_name: in ks_nodes' hash by name (ks_node.c), under ks_lock
  * @nslots: slots of one histogram, overflow included
@@ -228,7 +229,8 @@ struct ks_backend {
  * @backend: the hooks in use
  * @priv: the backend's state
  * @floor: what the backend reports for an empty function (calibration)
- * @syms: symbols attached (the name and its compiler clones)
+ * @syms: symbols attached (the name and its compiler clones); @cmd.name
+ *	itself when that is the one symbol (ks_syms_shrink())
  * @nsyms: entries in @syms
  * @ips: the ftrace addresses of @syms, once known (direct backend)
  * @nips: entries in @ips
@@ -260,7 +262,7 @@ struct ks_node {
 	u32 to_count;
 	struct ks_pcpu __percpu *pcpu;
 	bool use_counter;
-	struct ks_cmd cmd;		/* bits, buckets, filters first */
+	struct ks_spec cmd;		/* bits, buckets, filters first */
 	/* the rest */
 	struct ks_node *gap;
 	cpumask_var_t cpus;

@@ -11,6 +11,7 @@
 
 #ifdef __KERNEL__
 #include <linux/types.h>
+#include <linux/stddef.h>	/* struct_group_tagged() */
 #else
 #include <kstats/shim.h>
 #endif
@@ -70,28 +71,34 @@ enum ks_clock {
 /*
  * One parsed command; fields not given keep the defaults of ks_cmd_parse.
  * What every timed call reads comes first (struct ks_node keeps it in its
- * first cache line): the histogram layout, then the filters.
+ * first cache line): the histogram layout, then the filters.  A node keeps
+ * @spec, what it is (struct_group_tagged(): struct ks_spec, the same
+ * fields by name), not the verb nor a section's ends, which only the
+ * command that makes it reads.
  */
 struct ks_cmd {
-	u32 bits;
-	u32 buckets;			/* 0: default for bits */
-	u32 sample;			/* record one call in @sample */
-	s32 pid;			/* -1: any */
-	s32 tgid;			/* -1: any */
-	char comm[KS_COMM_MAX];		/* "": any */
-	char cpus[KS_CPUS_MAX];		/* "": any, else a cpulist */
+	struct_group_tagged(ks_spec, spec,	/* what a node keeps */
+		u32 bits;
+		u32 buckets;			/* 0: default for bits */
+		u32 sample;			/* record one call in @sample */
+		s32 pid;			/* -1: any */
+		s32 tgid;			/* -1: any */
+		char comm[KS_COMM_MAX];		/* "": any */
+		char cpus[KS_CPUS_MAX];		/* "": any, else a cpulist */
+		char name[KS_NAME_MAX];		/* node name, also the symbol */
+		enum ks_via via;
+		enum ks_clock clock;
+		u32 maxactive;			/* 0: backend default */
+		bool clones;			/* also attach NAME.constprop.N etc. */
+		bool gap;			/* also a GAP-NAME node */
+		u32 callers;			/* call sites kept apart, 0: none */
+		u32 slowest;			/* slowest calls kept, 0: none */
+	);
+
 	enum ks_verb verb;
 	bool all;			/* remove/start/stop/reset all */
-	char name[KS_NAME_MAX];		/* node name, also the symbol */
-	enum ks_via via;
-	enum ks_clock clock;
-	u32 maxactive;			/* 0: backend default */
-	bool clones;			/* also attach NAME.constprop.N etc. */
 	char start[KS_NAME_MAX];	/* section start: SYM or tp:NAME */
 	char end[KS_NAME_MAX];		/* section end */
-	bool gap;			/* also a GAP-NAME node */
-	u32 callers;			/* call sites kept apart, 0: none */
-	u32 slowest;			/* slowest calls kept, 0: none */
 };
 
 /**

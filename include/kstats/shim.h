@@ -20,6 +20,10 @@ typedef uint32_t u32;
 typedef int32_t s32;
 typedef uint64_t u64;
 
+/* linux/stddef.h's, on the uapi __struct_group() userspace has too */
+#include <linux/stddef.h>
+#define struct_group_tagged(TAG, NAME, MEMBERS...) \
+	__struct_group(TAG, NAME, /* no attrs */, MEMBERS)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* static_assert(expr) with or without a message, as <linux/build_bug.h> */
