@@ -100,20 +100,19 @@ static int ks_control_show(struct seq_file *m, void *v)
 		return -EINTR;
 	seq_puts(m, KS_LIST_HEAD "\n");
 	list_for_each_entry(node, &ks_nodes, list) {
-		u64 samples = 0, unslotted = 0;
+		u64 samples = 0;
 
 		for_each_possible_cpu(cpu) {
 			struct kstats_slot *sl = ks_cpu_slots(node, cpu);
 
 			if (sl)
 				samples += kstats_total(sl, node->nslots);
-			unslotted += READ_ONCE(per_cpu_ptr(node->pcpu,
-							   cpu)->unslotted);
 		}
 		seq_printf(m, KS_LIST_ROW "\n", node->cmd.name,
 			   ks_backend_name(node->backend->via),
 			   node->active ? KS_STATE_ACTIVE : KS_STATE_STOPPED,
-			   samples, node->backend->missed(node) + unslotted);
+			   samples, node->backend->missed(node) +
+			   atomic_long_read(&node->unslotted));
 	}
 	mutex_unlock(&ks_lock);
 	return 0;

@@ -72,7 +72,7 @@ static_assert(sizeof(__preempt_count) >= KS_PREEMPT_BYTES);
  * power-of-two objects are aligned to their size.
  */
 static_assert(sizeof(struct ks_node) > 192);
-static_assert(offsetofend(struct ks_node, cmd.cpus[0]) <= L1_CACHE_BYTES);
+static_assert(offsetofend(struct ks_node, cmd.comm[0]) <= L1_CACHE_BYTES);
 
 /*
  * What the plain case reads, in each CPU's part of @node: the slot
@@ -86,15 +86,19 @@ static void ks_direct_pcpu_init(struct ks_node *node)
 
 	for_each_possible_cpu(cpu) {
 		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
+		struct ks_pcpu_x *x;
 
 		p->one = 1ULL << bits;
 		p->two = 2U << bits;
 		p->bits = bits;
 		p->buckets = node->cmd.buckets;
 		p->node = node;
-		p->ctab = node->callers ? node->callers->tab : NULL;
+		if (!ks_pcpu_wide(&node->cmd))
+			continue;
+		x = per_cpu_ptr(ks_pcpu_x(node), cpu);
+		x->ctab = node->callers ? node->callers->tab : NULL;
 		/* a fresh node's: kept calls, if any, raise all of them */
-		p->floor = node->slowest ? READ_ONCE(node->slowest->floor) :
+		x->floor = node->slowest ? READ_ONCE(node->slowest->floor) :
 			   U64_MAX;
 	}
 	ks_node_set_fast(node, node->fast || node->fast_extra);
@@ -433,7 +437,7 @@ int ks_direct_attach_many(struct ks_node **nodes, unsigned int n)
 		nodes[i]->fast_sample = KS_TRAMP_SAMPLES &&
 					c->sample > 1 && c->pid < 0 &&
 					c->tgid < 0 && !c->comm[0] &&
-					!c->cpus[0];
+					!nodes[i]->by_cpu;
 		/* the plain case: the trampoline times and records by itself */
 		plain = !nodes[i]->filtered && !nodes[i]->gap &&
 			nodes[i]->use_counter && ks_counter_plain();

@@ -183,8 +183,6 @@ void ks_nest_cost(struct ks_node *node)
 {
 	u64 cost = node->cmd.via < KS_VIA_SECTION && READ_ONCE(unnest) ?
 		   ks_ncosts[node->cmd.via][node->cmd.clock] : 0;
-	int cpu;
 
-	for_each_possible_cpu(cpu)
-		WRITE_ONCE(per_cpu_ptr(node->pcpu, cpu)->ncost, cost);
+	WRITE_ONCE(node->ncost, cost);
 }

@@ -44,7 +44,15 @@ struct ks_glob_fn {
 	char *said;			/* why, as the log said it (kfree) */
 	int err;
 	bool qualify;			/* the node is called MODULE:NAME */
+	bool plain;			/* its first symbol is [MOD:]NAME */
 };
+
+/* @fn's plain symbol, [MOD:]NAME, into @sym (KS_NAME_MAX bytes). */
+static void ks_fn_sym(const struct ks_glob_fn *fn, char *sym)
+{
+	snprintf(sym, KS_NAME_MAX, "%s%s%s", fn->mod, fn->mod[0] ? ":" : "",
+		 fn->name);
+}
 
 /*
  * The functions matched so far, found by name through @index: open
@@ -141,15 +149,24 @@ static int ks_match_one(void *arg, unsigned long ip, const char *name,
 		char (*syms)[KS_NAME_MAX];
 		unsigned int i;
 
-		for (i = 0; i < fn->nsyms; i++)
+		/* most functions have one symbol, no clone: no array */
+		if (!fn->nsyms && !strcmp(name, fn->name)) {
+			fn->nsyms = 1;
+			fn->plain = true;
+			return 0;
+		}
+		if (fn->plain && !strcmp(name, fn->name))
+			return 0;
+		for (i = fn->plain; i < fn->nsyms; i++)
 			if (!strcmp(fn->syms[i], sym))
 				return 0;
-		/* one more: most functions have one symbol, no clone */
 		syms = krealloc_array(fn->syms, fn->nsyms + 1, sizeof(*syms),
 				      GFP_KERNEL);
 		if (!syms)
 			return -ENOMEM;
 		fn->syms = syms;
+		if (fn->plain && fn->nsyms == 1)
+			ks_fn_sym(fn, syms[0]);
 		strscpy(syms[fn->nsyms++], sym, KS_NAME_MAX);
 	}
 	return 0;
@@ -312,6 +329,21 @@ static void ks_glob_prepare(struct ks_glob_fn *fn, const struct ks_cmd *cmd,
 		fn->why = "name too long";
 		fn->err = -ENAMETOOLONG;
 		return;
+	}
+	if (fn->plain && fn->nsyms == 1) {
+		char sym[KS_NAME_MAX];
+
+		/* the name is the symbol (a node's syms then point at it) */
+		ks_fn_sym(fn, sym);
+		if (strcmp(sym, c.name)) {
+			fn->syms = kmalloc(sizeof(*fn->syms), GFP_KERNEL);
+			if (!fn->syms) {
+				fn->why = "out of memory";
+				fn->err = -ENOMEM;
+				return;
+			}
+			strscpy(fn->syms[0], sym, KS_NAME_MAX);
+		}
 	}
 	node = ks_node_prepare(&c, fn->syms, fn->nsyms, &fn->err);	/* takes syms */
 	fn->syms = NULL;

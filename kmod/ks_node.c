@@ -84,12 +84,12 @@ static void ks_zero_pcpu(struct ks_node *node, struct ks_pcpu *p)
 	if (p->slots)
 		memset(p->slots, 0, (size_t)node->nhist * node->nslots *
 		       sizeof(p->slots[0]));
-	p->unslotted = 0;
 	p->min = U64_MAX;
 	p->max = 0;
-	p->skip = 0;
 	p->clamped = 0;
 	p->nested = 0;
+	if (ks_pcpu_wide(&node->cmd))
+		container_of(p, struct ks_pcpu_x, p)->skip = 0;
 }
 
 /* Zero this CPU's part of @arg's node; runs with interrupts off. */
@@ -116,6 +116,7 @@ static void ks_reset(struct ks_node *node)
 		if (!cpu_online(cpu))
 			ks_zero_pcpu(node, per_cpu_ptr(node->pcpu, cpu));
 	cpus_read_unlock();
+	atomic_long_set(&node->unslotted, 0);
 	/* the call sites stay: their histograms start again, empty */
 	if (node->callers)
 		for (i = 0; i <= node->callers->n; i++)
@@ -331,6 +332,7 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 {
 	struct ks_node *node;
 	int ret, cpu;
+	size_t size;
 
 	node = kmem_cache_zalloc(ks_node_cache, GFP_KERNEL);
 	if (!node)
@@ -377,12 +379,14 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 			goto err;
 		}
 	}
-	node->pcpu = alloc_percpu(struct ks_pcpu);
+	size = ks_pcpu_wide(&node->cmd) ? sizeof(struct ks_pcpu_x) :
+					  sizeof(struct ks_pcpu);
+	node->pcpu = __alloc_percpu(size, __alignof__(struct ks_pcpu_x));
 	if (!node->pcpu)
 		goto err;
 	for_each_possible_cpu(cpu)
 		ks_zero_pcpu(node, per_cpu_ptr(node->pcpu, cpu));
-	node->mem = sizeof(struct ks_pcpu) * num_possible_cpus() +
+	node->mem = size * num_possible_cpus() +
 		    sizeof(*node) + (node->callers ? sizeof(*node->callers) : 0) +
 		    (node->slowest ? struct_size(node->slowest, call,
 						 cmd->slowest) : 0);
@@ -399,6 +403,7 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 			ret = -EINVAL;
 			goto err;
 		}
+		node->by_cpu = true;
 	}
 	return node;
 

@@ -16,6 +16,7 @@ int main(void)
 	OFFSET(KS_NODE_FAST_SAMPLE, ks_node, fast_sample);
 	OFFSET(KS_NODE_FAST, ks_node, fast);
 	OFFSET(KS_NODE_PCPU, ks_node, pcpu);
+	OFFSET(KS_NODE_NCOST, ks_node, ncost);
 	BLANK();
 	OFFSET(KS_PCPU_GATE, ks_pcpu, gate);
 	OFFSET(KS_PCPU_MIN, ks_pcpu, min);
@@ -29,9 +30,8 @@ int main(void)
 	OFFSET(KS_PCPU_BUCKETS, ks_pcpu, buckets);
 	OFFSET(KS_PCPU_FAST, ks_pcpu, fast);
 	OFFSET(KS_PCPU_NODE, ks_pcpu, node);
-	OFFSET(KS_PCPU_CTAB, ks_pcpu, ctab);
-	OFFSET(KS_PCPU_FLOOR, ks_pcpu, floor);
-	OFFSET(KS_PCPU_NCOST, ks_pcpu, ncost);
+	OFFSET(KS_PCPU_CTAB, ks_pcpu_x, ctab);
+	OFFSET(KS_PCPU_FLOOR, ks_pcpu_x, floor);
 	OFFSET(KS_PCPU_NESTED, ks_pcpu, nested);
 	BLANK();
 	OFFSET(KS_HENT_IP, ks_hent, ip);

@@ -55,7 +55,7 @@ static __always_inline bool ks_want(struct ks_node *node)
 		return false;
 	if (node->cmd.comm[0] && !ks_comm_is(node->cmd.comm))
 		return false;
-	if (node->cmd.cpus[0] &&
+	if (node->by_cpu &&
 	    !cpumask_test_cpu(raw_smp_processor_id(), node->cpus))
 		return false;
 	if (node->cmd.sample > 1) {
@@ -64,9 +64,9 @@ static __always_inline bool ks_want(struct ks_node *node)
 			this_cpu_write(node->pcpu->gate, node->cmd.sample - 1);
 			return true;
 		}
-		if (this_cpu_dec_return(node->pcpu->skip) >= 0)
+		if (this_cpu_dec_return(ks_pcpu_x(node)->skip) >= 0)
 			return false;
-		this_cpu_write(node->pcpu->skip, node->cmd.sample - 1);
+		this_cpu_write(ks_pcpu_x(node)->skip, node->cmd.sample - 1);
 	}
 	return true;
 }
@@ -198,7 +198,7 @@ static __always_inline void ks_record_from(struct ks_node *node, u64 v,
 	if (unlikely(!sl)) {
 		sl = ks_slots_claim(node);
 		if (!sl) {
-			this_cpu_inc(pc->unslotted);
+			atomic_long_inc(&node->unslotted);
 			goto out;
 		}
 	}
@@ -335,7 +335,7 @@ static __always_inline u64 ks_unnest(struct ks_node *node, u64 v, u64 calls)
 	if (likely(!n) || n >> 32)
 		return v;
 	this_cpu_add(node->pcpu->nested, n);
-	cost = n * this_cpu_read(node->pcpu->ncost) >> KS_NCOST_SHIFT;
+	cost = n * READ_ONCE(node->ncost) >> KS_NCOST_SHIFT;
 	return v > cost ? v - cost : 0;
 }
 

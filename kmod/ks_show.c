@@ -310,6 +310,7 @@ static int ks_read_node(struct ks_node *node, struct ks_read *r)
 		return -ENOMEM;
 	}
 	r->tmp = r->all + n;
+	r->unslotted = atomic_long_read(&node->unslotted);
 	for_each_possible_cpu(cpu) {
 		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
 		struct kstats_slot *sl = READ_ONCE(p->slots);
@@ -322,7 +323,6 @@ static int ks_read_node(struct ks_node *node, struct ks_read *r)
 		r->min = min(r->min, READ_ONCE(p->min));
 		r->max = max(r->max, READ_ONCE(p->max));
 		r->clamped += READ_ONCE(p->clamped);
-		r->unslotted += READ_ONCE(p->unslotted);
 		r->nested += READ_ONCE(p->nested);
 	}
 	/*
@@ -389,8 +389,9 @@ static void ks_show_head(struct seq_file *m, const struct ks_node *node)
 		seq_printf(m, " " KS_KEY_TGID "=%d", node->cmd.tgid);
 	if (node->cmd.comm[0])
 		seq_printf(m, " " KS_KEY_COMM "=%s", node->cmd.comm);
-	if (node->cmd.cpus[0])
-		seq_printf(m, " " KS_KEY_CPUS "=%s", node->cmd.cpus);
+	if (node->by_cpu)
+		seq_printf(m, " " KS_KEY_CPUS "=%*pbl",
+			   cpumask_pr_args(node->cpus));
 	if (node->callers)
 		seq_printf(m, " " KS_KEY_CALLERS "=%u", node->callers->n);
 	if (node->slowest)
@@ -422,7 +423,7 @@ static void ks_show_figures(struct seq_file *m, struct ks_node *node,
 	if (r->nested)
 		seq_printf(m, "# " KS_LINE_NESTED " %llu " KS_NESTED_COST
 			   " %llu each off the calls recorded, for the traced calls that ended inside them\n",
-			   r->nested, ks_shown(node, (this_cpu_read(node->pcpu->ncost) +
+			   r->nested, ks_shown(node, (READ_ONCE(node->ncost) +
 						       BIT(KS_NCOST_SHIFT - 1)) >> KS_NCOST_SHIFT));
 	if (r->unslotted)
 		seq_printf(m, "# " KS_LINE_UNSLOTTED

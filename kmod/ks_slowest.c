@@ -255,7 +255,7 @@ static notrace void ks_slow_set_floor(struct ks_node *node, u64 floor)
 
 	WRITE_ONCE(node->slowest->floor, floor);
 	for_each_possible_cpu(cpu)
-		WRITE_ONCE(per_cpu_ptr(node->pcpu, cpu)->floor, floor);
+		WRITE_ONCE(per_cpu_ptr(ks_pcpu_x(node), cpu)->floor, floor);
 }
 
 /**

@@ -99,6 +99,9 @@ noinline int ks_gap_alloc(struct ks_node *node)
 	if (snprintf(cmd.name, sizeof(cmd.name), KS_GAP_PREFIX "%s",
 		     node->cmd.name) >= sizeof(cmd.name))
 		return -EINVAL;
+	if (node->by_cpu)
+		scnprintf(cmd.cpus, sizeof(cmd.cpus), "%*pbl",
+			  cpumask_pr_args(node->cpus));
 	cmd.gap = false;
 	cmd.callers = 0;	/* the time between calls has no caller */
 	cmd.slowest = 0;
@@ -224,7 +227,8 @@ const char *ks_via_name(enum ks_via via)
  * @cmd: the parsed command (a single function or section)
  * @syms: its symbols, KS_NAME_MAX bytes each, found already (ownership
  *	passes), or NULL to look them up by cmd->name
- * @nsyms: entries in @syms
+ * @nsyms: entries in @syms; with @syms NULL, 0 to look them up or 1: the
+ *	name is the one symbol (a glob's function without clones)
  * @err: the error, when NULL is returned
  *
  * Caller holds ks_lock.  Refuses names that are traced already or on the
@@ -269,6 +273,10 @@ struct ks_node *ks_node_prepare(const struct ks_cmd *cmd,
 	if (syms) {
 		node->syms = syms;
 		node->nsyms = nsyms;
+		ret = 0;
+	} else if (nsyms) {
+		node->syms = &node->cmd.name;
+		node->nsyms = 1;
 		ret = 0;
 	} else if (cmd->via == KS_VIA_SECTION) {
 		ret = ks_set_syms(node, cmd->start, cmd->end);

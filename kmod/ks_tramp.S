@@ -279,7 +279,7 @@ SYM_CODE_END(ks_direct_body_fast_x)
 	pushq	PER_CPU_VAR(ks_cpu_gen)	/* ks_ctx(), for "slowest" */
 .endif
 	pushq	%gs:KS_PCPU_NODE(%rax)
-	incq	%gs:KS_PCPU_INFLIGHT(%rax)
+	incl	%gs:KS_PCPU_INFLIGHT(%rax)
 	movq	%rdx, %r10
 	CALL_DEPTH_ACCOUNT		/* for the call below */
 	lfence
@@ -360,7 +360,7 @@ SYM_CODE_END(ks_direct_body_fast_x)
 	jne	.Lks_slow\s
 .endif
 .Lks_done\s:
-	decq	%gs:KS_PCPU_INFLIGHT(%rdi)	/* may be another CPU's +1 */
+	decl	%gs:KS_PCPU_INFLIGHT(%rdi)	/* may be another CPU's +1 */
 	KS_PREEMPT_DEC
 	jz	.Lks_resched\s
 .Lks_out\s:
@@ -408,7 +408,8 @@ SYM_CODE_END(ks_direct_body_fast_x)
 	shrq	$32, %rcx
 	jnz	.Lks_unnested\s
 	addq	%rdx, %gs:KS_PCPU_NESTED(%rdi)
-	imulq	%gs:KS_PCPU_NCOST(%rdi), %rdx
+	movq	KS_FAST_NODE(%rsp), %rcx	/* the node's ncost */
+	imulq	KS_NODE_NCOST(%rcx), %rdx
 	shrq	$KS_NCOST_SHIFT, %rdx
 	subq	%rdx, %rax
 	jae	.Lks_unnested\s

@@ -295,7 +295,7 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	ldr	x14, .Lks_calls		/* x13: this CPU's offset */
 	ldr	x14, [x14, x13]
 	str	x14, [sp, #KS_F_CALLS]
-	KS_PCPU_ADD x13, KS_PCPU_INFLIGHT, add
+	KS_PCPU_ADD w13, KS_PCPU_INFLIGHT, add
 	KS_IRQ_RESTORE
 	KS_CNTVCT x13
 	/* the body's loads wait for the read, as arch_counter_enforce_ordering() */
@@ -341,7 +341,7 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	cmp	x10, x15
 	b.hi	.Lks_max
 .Lks_done:
-	KS_PCPU_ADD x14, KS_PCPU_INFLIGHT, sub	/* may be another CPU's +1 */
+	KS_PCPU_ADD w14, KS_PCPU_INFLIGHT, sub	/* may be another CPU's +1 */
 	KS_IRQ_RESTORE
 	ldp	x29, x30, [sp], #KS_FRAME	/* x30: the caller */
 	ret
@@ -372,7 +372,7 @@ SYM_CODE_START_LOCAL(ks_direct_fast)
 	ldr	x16, [x12, #KS_PCPU_NESTED]
 	add	x16, x16, x15
 	str	x16, [x12, #KS_PCPU_NESTED]
-	ldr	x16, [x12, #KS_PCPU_NCOST]
+	ldr	x16, [x11, #KS_NODE_NCOST]	/* x11: the node */
 	mul	x15, x15, x16
 	lsr	x15, x15, #KS_NCOST_SHIFT
 	subs	x10, x10, x15

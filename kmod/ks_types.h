@@ -21,11 +21,15 @@
 struct ks_node;
 
 /*
- * Per-CPU part of a node: exact extremes, sampling counter, and where this
- * CPU's slots are.  The slots themselves are allocated only for CPUs that
- * record (ks_slots.c): a CPU takes a spare of its size's pool the first
- * time it records (spares wait on each online CPU, within spares_max), and
- * records with none count as missed (@unslotted).
+ * Per-CPU part of a node: exact extremes, and where this CPU's slots are.
+ * The slots themselves are allocated only for CPUs that record
+ * (ks_slots.c): a CPU takes a spare of its size's pool the first time it
+ * records (spares wait on each online CPU, within spares_max), and records
+ * with none count as missed (the node's @unslotted).  80 bytes: what every
+ * timed call reads, and no more (a whole-kernel trace has one for every
+ * function on every CPU, and the per-CPU allocator as much again of its
+ * own for each byte); a node with callers, slowest or sampling has a
+ * struct ks_pcpu_x.
  */
 struct ks_pcpu {
 	union {
@@ -33,26 +37,31 @@ struct ks_pcpu {
 		long gate;	/* direct: calls to let by, see ks_direct.h */
 	};
 	u64 min;
-	u64 max;
-	s32 skip;		/* sampling: calls left to skip, then -1 */
-	u32 clamped;		/* negative times recorded as 0 */
-	long inflight;		/* direct backend: timed calls in the body */
+	u64 max;		/* after @min: arm64's ldp reads both */
 	struct kstats_slot *slots;	/* this CPU's, or NULL */
+	struct ks_node *node;	/* whose part this is */
 	/* the direct trampoline's plain case reads these alone (ks_direct.h) */
 	u64 one;		/* 1 << cmd.bits */
+	/* nested calls (ks_unnest() in ks_record.h), every fast case */
+	u64 nested;		/* traced calls inside the calls recorded here */
 	u32 two;		/* 2 << cmd.bits */
 	u32 bits;		/* cmd.bits */
-	u32 buckets;		/* cmd.buckets */
+	u32 buckets;		/* cmd.buckets, after @bits (arm64's ldp) */
+	u32 clamped;		/* negative times recorded as 0 */
+	int inflight;		/* direct backend: timed calls in the body */
 	u8 fast;		/* KS_FAST_* (ks_direct.h) */
-	struct ks_node *node;	/* whose part this is */
-	u64 unslotted;		/* timed with no slots to go to */
-	/* and with KS_FAST_EXTRA */
+};
+
+/*
+ * The per-CPU part of a node with callers, slowest or sample N
+ * (ks_pcpu_wide()): the trampoline's KS_FAST_EXTRA case reads @ctab and
+ * @floor, the C path's sampling @skip.
+ */
+struct ks_pcpu_x {
+	struct ks_pcpu p;
 	struct ks_centry *ctab;	/* callers: node->callers->tab, or NULL */
 	u64 floor;		/* slowest: its floor, else U64_MAX (ks_slowest.c) */
-	/* nested calls (ks_unnest() in ks_record.h), every fast case */
-	/* what a traced call adds to its caller, slot units << KS_NCOST_SHIFT */
-	u64 ncost;
-	u64 nested;		/* traced calls inside the calls recorded here */
+	s32 skip;		/* sampling: calls left to skip, then -1 */
 };
 
 /**
@@ -216,7 +225,9 @@ struct ks_backend {
  * @gap: the GAP-NAME node fed by the same hooks, or NULL
  * @cmd: what the trace command that made it says of it (name, bits,
  *	filters...; struct ks_cmd's @spec)
- * @cpus: CPUs to record on, allocated when cmd.cpus is set
+ * @by_cpu: the command had a cpus filter: @cpus
+ * @cpus: CPUs to record on, allocated with a cpus filter (its text is
+ *	the command's, shown as the kernel prints a cpulist)
  * @list: in ks_nodes, under ks_lock
  * @by_name: in ks_nodes' hash by name (ks_node.c), under ks_lock
  * @nslots: slots of one histogram, overflow included
@@ -247,9 +258,12 @@ struct ks_backend {
  * @pool: the spares of its size, shared with every node of that size
  *	(ks_slots.c)
  * @recursed: direct backend: calls its recursion guard turned away
+ * @unslotted: calls timed with no slots to go to (counted as missed)
+ * @ncost: what a traced call adds to its caller, slot units <<
+ *	KS_NCOST_SHIFT (ks_unnest() in ks_record.h; ks_floor.c)
  *
  * The direct trampoline's plain case reads one cache line of it, the
- * fields up to cmd.cpus[0] (static_asserts in ks_direct.c); the C path
+ * fields up to cmd.comm[0] (static_asserts in ks_direct.c); the C path
  * also reads @gap, and @cpus with a cpus filter, from another.
  */
 struct ks_node {
@@ -262,6 +276,7 @@ struct ks_node {
 	u32 to_count;
 	struct ks_pcpu __percpu *pcpu;
 	bool use_counter;
+	bool by_cpu;
 	struct ks_spec cmd;		/* bits, buckets, filters first */
 	/* the rest */
 	struct ks_node *gap;
@@ -277,19 +292,21 @@ struct ks_node {
 	void *priv;
 	u64 floor;
 	char (*syms)[KS_NAME_MAX];
-	unsigned int nsyms;
 	unsigned long *ips;
+	unsigned int nsyms;
 	unsigned int nips;
+	u32 maxactive;
+	u32 show_mult;
 	bool chosen;
 	bool fast_extra;
-	u32 maxactive;
+	bool fell_back;
 	u64 mem;
 	u64 hz;
-	u32 show_mult;
-	bool fell_back;
 	const char *clock_by;
 	struct ks_pool *pool;
 	atomic_long_t recursed;
+	atomic_long_t unslotted;
+	u64 ncost;
 	unsigned long magic;	/* ks_node_magic(): the exit scan's check */
 };
 
@@ -319,6 +336,18 @@ static inline void ks_node_set_fast(struct ks_node *node, bool on)
 	}
 	for_each_possible_cpu(cpu)
 		WRITE_ONCE(per_cpu_ptr(node->pcpu, cpu)->fast, how);
+}
+
+/* Does a node of @cmd need a struct ks_pcpu_x a CPU? */
+static inline bool ks_pcpu_wide(const struct ks_spec *cmd)
+{
+	return cmd->callers || cmd->slowest || cmd->sample > 1;
+}
+
+/* @node's per-CPU parts as struct ks_pcpu_x: a node ks_pcpu_wide() only. */
+static inline struct ks_pcpu_x __percpu *ks_pcpu_x(const struct ks_node *node)
+{
+	return (struct ks_pcpu_x __percpu *)node->pcpu;
 }
 
 #define KS_MULT_SHIFT	24	/* fixed point of to_count and show_mult */

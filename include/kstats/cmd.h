@@ -73,8 +73,8 @@ enum ks_clock {
  * What every timed call reads comes first (struct ks_node keeps it in its
  * first cache line): the histogram layout, then the filters.  A node keeps
  * @spec, what it is (struct_group_tagged(): struct ks_spec, the same
- * fields by name), not the verb nor a section's ends, which only the
- * command that makes it reads.
+ * fields by name), not the verb, the text of a cpus filter (the node
+ * keeps it parsed) nor a section's ends.
  */
 struct ks_cmd {
 	struct_group_tagged(ks_spec, spec,	/* what a node keeps */
@@ -84,7 +84,6 @@ struct ks_cmd {
 		s32 pid;			/* -1: any */
 		s32 tgid;			/* -1: any */
 		char comm[KS_COMM_MAX];		/* "": any */
-		char cpus[KS_CPUS_MAX];		/* "": any, else a cpulist */
 		char name[KS_NAME_MAX];		/* node name, also the symbol */
 		enum ks_via via;
 		enum ks_clock clock;
@@ -97,6 +96,7 @@ struct ks_cmd {
 
 	enum ks_verb verb;
 	bool all;			/* remove/start/stop/reset all */
+	char cpus[KS_CPUS_MAX];		/* "": any, else a cpulist */
 	char start[KS_NAME_MAX];	/* section start: SYM or tp:NAME */
 	char end[KS_NAME_MAX];		/* section end */
 };
