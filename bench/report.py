@@ -641,6 +641,11 @@ def whole_lines(w):
                    % (fmt(m.get("attached_kb")), fmt(m.get("nodes")),
                       fmt(1024 * m["attached_kb"] / m["nodes"]) if m.get("nodes") else "n/a",
                       fmt(m.get("worked_kb")), fmt(m.get("called")), m.get("cpus")))
+        if m.get("nodes") and m.get("slots_kb") is not None:
+            out.append("     of it the slots' caches (spares_max's spares, the slots of what ran during"
+                       " the attach) %s kB: %s B a node without them"
+                       % (fmt(m["slots_kb"]),
+                          fmt(1024 * (m["attached_kb"] - m["slots_kb"]) / m["nodes"])))
     return out
 
 

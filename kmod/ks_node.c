@@ -19,6 +19,7 @@
 #include <linux/hashtable.h>
 #include <linux/stringhash.h>
 #include "ks_slots.h"
+#include "ks_pcpu.h"
 #include "ks_slowest.h"
 #include "ks_backend.h"
 #include "ks_node.h"
@@ -52,6 +53,7 @@ int ks_node_cache_init(void)
 /* Module exit, once every node is freed (ks_reap_wait()). */
 void ks_node_cache_exit(void)
 {
+	ks_pcpu_exit();
 	kmem_cache_destroy(ks_node_cache);
 }
 
@@ -132,7 +134,7 @@ static void ks_node_free(struct ks_node *node)
 		return;
 	ks_node_free(node->gap);
 	ks_slots_free(node);
-	free_percpu(node->pcpu);
+	ks_pcpu_free(node->pcpu, node->pblock);
 	free_cpumask_var(node->cpus);	/* allocated with a cpus filter */
 	if (node->syms != &node->cmd.name)
 		kfree(node->syms);
@@ -381,7 +383,7 @@ noinline struct ks_node *ks_node_alloc(const struct ks_cmd *cmd,
 	}
 	size = ks_pcpu_wide(&node->cmd) ? sizeof(struct ks_pcpu_x) :
 					  sizeof(struct ks_pcpu);
-	node->pcpu = __alloc_percpu(size, __alignof__(struct ks_pcpu_x));
+	node->pcpu = ks_pcpu_alloc(size, &node->pblock);
 	if (!node->pcpu)
 		goto err;
 	for_each_possible_cpu(cpu)

@@ -462,12 +462,18 @@ bool ks_name_in(const char *name, const char * const *list,
 	size_t len;
 
 	name = colon ? colon + 1 : name;
-	len = strcspn(name, ".");
-	/* the first letters first: a glob asks this of every function */
-	for (i = 0; i < n; i++)
-		if (list[i][0] == name[0] && !strncmp(list[i], name, len) &&
-		    !list[i][len])
+	/*
+	 * The first letters first, and nothing read of @name before: a glob
+	 * asks this of every function (the lists have no '.').
+	 */
+	for (i = 0; i < n; i++) {
+		if (list[i][0] != name[0])
+			continue;
+		len = strlen(list[i]);
+		if (!strncmp(list[i], name, len) &&
+		    (!name[len] || name[len] == '.'))
 			return true;
+	}
 	return false;
 }
 

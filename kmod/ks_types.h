@@ -257,6 +257,7 @@ struct ks_backend {
  * @clock_by: the rule that chose its clock (KS_CLOCK_BY_*, contract.h)
  * @pool: the spares of its size, shared with every node of that size
  *	(ks_slots.c)
+ * @pblock: the block @pcpu was cut from, or NULL (ks_pcpu.c)
  * @recursed: direct backend: calls its recursion guard turned away
  * @unslotted: calls timed with no slots to go to (counted as missed)
  * @ncost: what a traced call adds to its caller, slot units <<
@@ -304,6 +305,7 @@ struct ks_node {
 	u64 hz;
 	const char *clock_by;
 	struct ks_pool *pool;
+	struct ks_pblock *pblock;
 	atomic_long_t recursed;
 	atomic_long_t unslotted;
 	u64 ncost;

@@ -13,7 +13,8 @@
 # 1,024 functions of the target's generated family, the cost per call
 # with everything traced.  Memory: what the
 # module's meminfo fields grew by with everything attached, and after
-# the workload.  Not in the default set (make bench-whole).
+# the workload, and of it what the slots' caches took (the spares, and
+# the slots of the functions called during the attach).  Not in the default set (make bench-whole).
 . /ks/lib.sh
 . /scenarios/bench-lib.sh
 
@@ -29,6 +30,10 @@ naff=$(wc -l < $TR/available_filter_functions)
 mem() {
 	awk '$1 == "Percpu:" { p = $2 } $1 == "Slab:" { s = $2 } $1 == "VmallocUsed:" { v = $2 }
 	     END { printf "percpu=%d slab=%d vmalloc=%d", p, s, v }' /proc/meminfo
+}
+# the slab pages of the slots' caches, kB: each CPU's slots and the spares
+slots() {
+	awk '$1 ~ /^kstats_slots_/ { s += $15 * $6 * 4 } END { printf "%d", s }' /proc/slabinfo
 }
 memkb() {
 	echo "$1 $2" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); if (i <= 3) a[kv[1]] = kv[2]; else b[kv[1]] = kv[2] } }
@@ -91,8 +96,10 @@ fi
 gmax=$(cat $P)
 echo 70000 > $P
 m0=$(mem)
+s0=$(slots)
 on=$(ksb -r 1 -w 0 write $KS_CTL "trace * via direct bits 3") || fail "trace *"
 m1=$(mem)
+s1=$(slots)
 set -- $(grep '^matched' $KS_DIR/_last)
 attached=$4
 check "every function at once: $attached attached" '[ "${attached:-0}" -gt 1000 ]'
@@ -104,6 +111,6 @@ called=$(awk '!/^#/ && $4 > 0' $KS_CTL | wc -l)
 off=$(ksb -r 1 -w 0 write $KS_CTL "remove *") || fail "remove *"
 res wholeattach tool=kstats n=$attached on=$(ksb_field "$on" median) off=$(ksb_field "$off" median)
 res wholemem nodes=$attached called=$called attached_kb=$(memkb "$m0" "$m1") \
-	worked_kb=$(memkb "$m0" "$m2") cpus=$(nproc)
+	worked_kb=$(memkb "$m0" "$m2") slots_kb=$((s1 - s0)) cpus=$(nproc)
 echo "$gmax" > $P
 check "no node left" '[ "$(grep -vc "^#" $KS_CTL)" = 0 ]'
