@@ -75,9 +75,9 @@ static_assert(sizeof(struct ks_node) > 192);
 static_assert(offsetofend(struct ks_node, cmd.comm[0]) <= L1_CACHE_BYTES);
 
 /*
- * What the plain case reads, in each CPU's part of @node: the slot
- * computation's constants (kstats_slot() of hist.h), the flag and the
- * node itself, so that a call reads nothing else of it.
+ * What the fast cases read, in each CPU's part of @node: the slot math's
+ * constants (kstats_slot() of hist.h), the node, and with callers or
+ * slowest their table and floor (a fresh node's: kept calls raise them).
  */
 static void ks_direct_pcpu_init(struct ks_node *node)
 {
@@ -85,21 +85,17 @@ static void ks_direct_pcpu_init(struct ks_node *node)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct ks_pcpu *p = per_cpu_ptr(node->pcpu, cpu);
-		struct ks_pcpu_x *x;
+		struct ks_pcpu_x *x = per_cpu_ptr(ks_pcpu_x(node), cpu);
 
-		p->one = 1ULL << bits;
-		p->two = 2U << bits;
-		p->bits = bits;
-		p->buckets = node->cmd.buckets;
-		p->node = node;
+		x->p.one = 1ULL << bits;
+		x->p.two = 2U << bits;
+		x->p.bits = bits;
+		x->p.buckets = node->cmd.buckets;
+		x->p.node = node;
 		if (!ks_pcpu_wide(&node->cmd))
-			continue;
-		x = per_cpu_ptr(ks_pcpu_x(node), cpu);
+			continue;	/* a struct ks_pcpu only */
 		x->ctab = node->callers ? node->callers->tab : NULL;
-		/* a fresh node's: kept calls, if any, raise all of them */
-		x->floor = node->slowest ? READ_ONCE(node->slowest->floor) :
-			   U64_MAX;
+		x->floor = node->slowest ? READ_ONCE(node->slowest->floor) : U64_MAX;
 	}
 	ks_node_set_fast(node, node->fast || node->fast_extra);
 }
