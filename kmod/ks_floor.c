@@ -139,8 +139,7 @@ u64 ks_floor(const struct ks_node *model)
 	cmd.sample = 1;
 	cmd.pid = -1;
 	cmd.tgid = -1;
-	cmd.comm[0] = '\0';
-	cmd.cpus[0] = '\0';
+	cmd.comm[0] = '\0';	/* a cpus filter is not in the node's spec */
 	cmd.gap = false;
 	node = ks_node_alloc(&cmd, model->backend);
 	if (IS_ERR(node))

@@ -47,11 +47,11 @@ struct ks_glob_fn {
 	bool plain;			/* its first symbol is [MOD:]NAME */
 };
 
-/* @fn's plain symbol, [MOD:]NAME, into @sym (KS_NAME_MAX bytes). */
-static void ks_fn_sym(const struct ks_glob_fn *fn, char *sym)
+/* [MOD:]NAME into @sym (KS_NAME_MAX bytes): snprintf()'s count. */
+static int ks_mod_sym(char *sym, const char *mod, const char *name)
 {
-	snprintf(sym, KS_NAME_MAX, "%s%s%s", fn->mod, fn->mod[0] ? ":" : "",
-		 fn->name);
+	return snprintf(sym, KS_NAME_MAX, "%s%s%s", mod, mod[0] ? ":" : "",
+			name);
 }
 
 /*
@@ -144,8 +144,7 @@ static int ks_match_one(void *arg, unsigned long ip, const char *name,
 	fn->ips = ips;
 	fn->ips[fn->nips++] = ip;
 	if (fn->nsyms < KS_SYMS_MAX &&
-	    snprintf(sym, sizeof(sym), "%s%s%s", mod, mod[0] ? ":" : "",
-		     name) < sizeof(sym)) {
+	    ks_mod_sym(sym, mod, name) < KS_NAME_MAX) {
 		char (*syms)[KS_NAME_MAX];
 		unsigned int i;
 
@@ -166,7 +165,7 @@ static int ks_match_one(void *arg, unsigned long ip, const char *name,
 			return -ENOMEM;
 		fn->syms = syms;
 		if (fn->plain && fn->nsyms == 1)
-			ks_fn_sym(fn, syms[0]);
+			ks_mod_sym(syms[0], fn->mod, fn->name);
 		strscpy(syms[fn->nsyms++], sym, KS_NAME_MAX);
 	}
 	return 0;
@@ -323,27 +322,25 @@ static void ks_glob_prepare(struct ks_glob_fn *fn, const struct ks_cmd *cmd,
 		return;
 	}
 	if (!fn->nsyms ||	/* MOD:NAME too long for a symbol */
-	    snprintf(c.name, sizeof(c.name), "%s%s%s", named_mod ? fn->mod : "",
-		     named_mod ? ":" : "", fn->name) >= sizeof(c.name) ||
+	    ks_mod_sym(c.name, named_mod ? fn->mod : "", fn->name) >=
+	    KS_NAME_MAX ||
 	    (c.gap && strlen(c.name) + strlen(KS_GAP_PREFIX) >= KS_NAME_MAX)) {
 		fn->why = "name too long";
 		fn->err = -ENAMETOOLONG;
 		return;
 	}
-	if (fn->plain && fn->nsyms == 1) {
-		char sym[KS_NAME_MAX];
-
-		/* the name is the symbol (a node's syms then point at it) */
-		ks_fn_sym(fn, sym);
-		if (strcmp(sym, c.name)) {
-			fn->syms = kmalloc(sizeof(*fn->syms), GFP_KERNEL);
-			if (!fn->syms) {
-				fn->why = "out of memory";
-				fn->err = -ENOMEM;
-				return;
-			}
-			strscpy(fn->syms[0], sym, KS_NAME_MAX);
+	/*
+	 * A plain symbol is the node's name (its syms then point at it) but
+	 * for a module's function called NAME alone: MOD:NAME is its own.
+	 */
+	if (fn->plain && fn->nsyms == 1 && fn->mod[0] && !named_mod) {
+		fn->syms = kmalloc(sizeof(*fn->syms), GFP_KERNEL);
+		if (!fn->syms) {
+			fn->why = "out of memory";
+			fn->err = -ENOMEM;
+			return;
 		}
+		ks_mod_sym(fn->syms[0], fn->mod, fn->name);
 	}
 	node = ks_node_prepare(&c, fn->syms, fn->nsyms, &fn->err);	/* takes syms */
 	fn->syms = NULL;
